@@ -28,6 +28,7 @@ export function preset(displayName) {
     },
     moduleNameMapper: {
       '^@intake/migrations$': path.join(root, 'migrations/index.ts'),
+      '^@intake/shared/test$': path.join(root, 'shared/src/test/index.ts'),
       '^@intake/(shared|gateway|admin-api)$': path.join(root, '$1/src/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },

@@ -1,0 +1,11 @@
+// The ordered list of migrations, shared by the embedded PGlite and PostgreSQL. Listed explicitly
+// (not discovered from the file system) so the compiled services and the tests run the same set.
+// `npm run migration:create` regenerates this file.
+import type { Migration } from '@mikro-orm/migrations';
+import { Migration20261121123422_initial } from './Migration20261121123422_initial.js';
+
+type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
+
+export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
+  { name: 'Migration20261121123422_initial', class: Migration20261121123422_initial },
+];

@@ -1,0 +1,3 @@
+export * from './env-file.js';
+export * from './load-config.js';
+export type * from './types.js';

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseDotEnv } from 'dotenv';
+import { isStrongSecret, parseEncryptionKey } from '../secrets.js';
+import { environmentSchema } from './schema.js';
+import type { Config } from './types.js';
+
+/** Startup failure that names every bad variable (never their values). */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type RawEnvironment = Record<string, string | undefined>;
+
+/** The `.env` of a folder merged under the real environment (the environment wins). */
+export function readEnvironment(cwd: string, env: RawEnvironment = process.env): RawEnvironment {
+  const file = path.join(cwd, '.env');
+  const fromFile = existsSync(file) ? parseDotEnv(readFileSync(file)) : {};
+  return { ...fromFile, ...env };
+}
+
+const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET'] as const;
+
+/** Validates the whole environment once; throws ConfigError listing every problem. */
+export function parseConfig(raw: RawEnvironment): Config {
+  const result = environmentSchema.safeParse(raw);
+  const problems: string[] = [];
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      problems.push(`${issue.path.join('.')}: ${issue.message}`);
+    }
+    throw new ConfigError(problems);
+  }
+  const env = result.data;
+  const production = env.NODE_ENV === 'production';
+
+  let encryptionKey: Buffer = Buffer.alloc(0);
+  try {
+    encryptionKey = parseEncryptionKey(env.TOKEN_ENCRYPTION_KEY);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  if (production) {
+    for (const name of SECRET_VARIABLES) {
+      if (!isStrongSecret(env[name])) {
+        problems.push(`${name}: too weak for production (needs at least 32 bytes of randomness)`);
+      }
+    }
+  }
+  if (env.CLAMAV_ENABLED && !env.CLAMAV_SOCKET && !(env.CLAMAV_HOST && env.CLAMAV_PORT)) {
+    problems.push('CLAMAV_SOCKET or CLAMAV_HOST and CLAMAV_PORT: required when CLAMAV_ENABLED=true');
+  }
+  if (env.STORAGE === 's3') {
+    problems.push('STORAGE: s3 is not available in this version; use local');
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(problems);
+  }
+
+  return {
+    production,
+    host: env.HOST,
+    gatewayPort: env.GATEWAY_PORT,
+    adminPort: env.ADMIN_PORT,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    apiKey: env.API_KEY,
+    jwtSecret: env.JWT_SECRET,
+    tokenEncryptionKey: encryptionKey,
+    admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
+    storage: { driver: env.STORAGE },
+    clamav: {
+      enabled: env.CLAMAV_ENABLED,
+      socket: env.CLAMAV_SOCKET,
+      host: env.CLAMAV_HOST,
+      port: env.CLAMAV_PORT,
+    },
+    limits: {
+      maxFileSize: env.MAX_FILE_SIZE,
+      maxFiles: env.MAX_FILES,
+      maxBodySize: env.MAX_BODY_SIZE,
+    },
+    rateLimits: {
+      submissionsPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+      redisUrl: env.REDIS_URL,
+      trustProxy: env.TRUST_PROXY,
+    },
+    logLevel: env.LOG_LEVEL,
+    publicAdminUrl: env.PUBLIC_ADMIN_URL,
+    downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
+    adminTokenTtlSeconds: env.ADMIN_TOKEN_TTL_SECONDS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}

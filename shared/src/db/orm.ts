@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Options } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/sql';
+import { MIGRATIONS } from '@intake/migrations';
+import { ENTITIES } from '../entities/index.js';
+
+// The one ORM start-up used by both services, the CLI and the tests. The driver follows
+// DATABASE_URL: a PostgreSQL server when set, the embedded PGlite otherwise.
+
+export type Database = MikroORM;
+export type Em = EntityManager;
+
+export interface DatabaseOptions {
+  /** `postgres://…`; unset means embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite's data directory; `null` keeps the embedded database in memory (tests). */
+  pgliteDir?: string | null;
+  /** Connection pool size on PostgreSQL. */
+  poolSize?: number;
+}
+
+function commonOptions(): Partial<Options> {
+  return {
+    entities: ENTITIES,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: MIGRATIONS,
+      tableName: 'mikro_orm_migrations',
+      snapshot: false,
+      silent: true,
+    },
+    // Services fork one EntityManager per request; the global one must never be used by accident.
+    allowGlobalContext: false,
+    debug: false,
+  };
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    return (await PostgresMikroORM.init({
+      ...commonOptions(),
+      clientUrl: options.databaseUrl,
+      pool: { min: 0, max: options.poolSize ?? 10 },
+    })) as unknown as Database;
+  }
+  const dir = options.pgliteDir;
+  if (dir) {
+    mkdirSync(path.resolve(dir), { recursive: true });
+  }
+  return (await PgliteMikroORM.init({
+    ...commonOptions(),
+    ...(dir ? { dbName: path.resolve(dir) } : {}),
+  })) as unknown as Database;
+}
+
+/** Applies every pending migration; returns the names applied. */
+export async function migrate(db: Database): Promise<string[]> {
+  const applied = await db.migrator.up();
+  return applied.map((migration) => migration.name);
+}
+
+/** True when the database answers a trivial query (readiness). */
+export async function pingDatabase(db: Database): Promise<boolean> {
+  try {
+    await db.em.fork().getConnection().execute('select 1');
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,3 @@
+// Test-only helpers shared by every workspace's tests (not part of the built package).
+export * from './config.js';
+export * from './database.js';
