@@ -22,7 +22,7 @@ export function readEnvironment(cwd: string, env: RawEnvironment = process.env):
   return { ...fromFile, ...env };
 }
 
-const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET'] as const;
+const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
 
 /** Validates the whole environment once; throws ConfigError listing every problem. */
 export function parseConfig(raw: RawEnvironment): Config {
