@@ -1,0 +1,290 @@
+import CFB from 'cfb';
+import type { ReceivedFile } from './types.js';
+import { detectType } from './type-stage.js';
+import {
+  DEFAULT_ALLOWED_MIME_TYPES,
+  MIME_DOCX,
+  MIME_JPEG,
+  MIME_PDF,
+  MIME_PNG,
+  MIME_TEXT,
+  MIME_XLSX,
+  MIME_ZIP,
+} from './mime-types.js';
+import {
+  docx,
+  gif,
+  jpeg,
+  makeSampleDir,
+  minimalRarSignatureFile,
+  OOXML_MAIN_CONTENT_TYPES,
+  pdf,
+  png,
+  pptx,
+  receivedFile,
+  removeSampleDir,
+  SAMPLE_TYPES,
+  sevenZip,
+  text,
+  xlsx,
+  zip,
+  zipOf,
+} from '../test/samples.js';
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await makeSampleDir();
+});
+
+afterAll(async () => {
+  await removeSampleDir(dir);
+});
+
+async function received(name: string, bytes: Buffer): Promise<ReceivedFile> {
+  return receivedFile(dir, name, bytes);
+}
+
+async function typeOf(name: string, bytes: Buffer, allowed: readonly string[] = DEFAULT_ALLOWED_MIME_TYPES) {
+  return detectType(await received(name, bytes), allowed);
+}
+
+async function refusal(name: string, bytes: Buffer, allowed: readonly string[] = DEFAULT_ALLOWED_MIME_TYPES) {
+  return typeOf(name, bytes, allowed).then(
+    () => {
+      throw new Error(`${JSON.stringify(name)} was accepted`);
+    },
+    (error: unknown) => error as { code: string; status: number; message: string },
+  );
+}
+
+/** An OLE2 compound file (the pre-2007 Office container) with one stream. */
+function ole2(): Buffer {
+  const container = CFB.utils.cfb_new();
+  CFB.utils.cfb_add(container, 'WordDocument', Buffer.from('not really a Word document'));
+  return Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+}
+
+describe('detectType: the 12 default types', () => {
+  it.each(SAMPLE_TYPES.map((sample) => [sample.mimeType, sample] as const))(
+    'accepts a %s sample',
+    async (mimeType, sample) => {
+      const bytes = await sample.build();
+      const file = await received(`sample.${sample.extension}`, bytes);
+      await expect(detectType(file, DEFAULT_ALLOWED_MIME_TYPES)).resolves.toEqual({
+        ...file,
+        mimeType,
+        extension: sample.extension,
+        name: `sample.${sample.extension}`,
+      });
+    },
+  );
+
+  it.each(SAMPLE_TYPES.map((sample) => [sample.mimeType, sample] as const))(
+    'refuses a %s sample when the form does not allow its type',
+    async (mimeType, sample) => {
+      const narrowed = DEFAULT_ALLOWED_MIME_TYPES.filter((type) => type !== mimeType);
+      const error = await refusal(`sample.${sample.extension}`, await sample.build(), narrowed);
+      expect(error).toMatchObject({ code: 'file_type_not_allowed', status: 400 });
+    },
+  );
+
+  it('accepts a type the narrowed list keeps', async () => {
+    await expect(typeOf('photo.png', png(), [MIME_PNG])).resolves.toMatchObject({ mimeType: MIME_PNG });
+  });
+});
+
+describe('detectType: the extension', () => {
+  it.each(['photo.jpg', 'photo.jpeg', 'PHOTO.JPG', 'Photo.JpEg'])('reads %s as image/jpeg', async (name) => {
+    await expect(typeOf(name, jpeg())).resolves.toMatchObject({ mimeType: MIME_JPEG });
+  });
+
+  it('ignores trailing dots and spaces, and stores the cleaned name', async () => {
+    await expect(typeOf('report.PDF. ', pdf())).resolves.toMatchObject({
+      mimeType: MIME_PDF,
+      extension: 'pdf',
+      name: 'report.PDF',
+    });
+  });
+
+  it('judges a double extension by the last one', async () => {
+    await expect(typeOf('photo.exe.png', png())).resolves.toMatchObject({ mimeType: MIME_PNG, extension: 'png' });
+    await expect(refusal('invoice.pdf.exe', pdf())).resolves.toMatchObject({ code: 'file_type_not_allowed' });
+    await expect(refusal('backup.tar.gz', await zip())).resolves.toMatchObject({ code: 'file_type_not_allowed' });
+    // Named text, so judged as text: a PDF is not UTF-8 text.
+    await expect(refusal('invoice.pdf.txt', pdf())).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it.each(['README', 'data.csv', 'run.exe', 'page.html', 'image.svg', 'x.constructor', 'file.'])(
+    'refuses %j: not an extension of an allowed type',
+    async (name) => {
+      await expect(refusal(name, text())).resolves.toMatchObject({ code: 'file_type_not_allowed' });
+    },
+  );
+
+  it('judges the name without its path and bidirectional overrides', async () => {
+    await expect(typeOf('C:\\Users\\me\\scan.png', png())).resolves.toMatchObject({
+      name: 'scan.png',
+      mimeType: MIME_PNG,
+    });
+    // Shown as `invoiceexe.pdf`, it is an `.exe`.
+    await expect(refusal('invoice\u202Efdp.exe', pdf())).resolves.toMatchObject({ code: 'file_type_not_allowed' });
+  });
+
+  it('refuses a name holding NUL or a control character as a malformed body', async () => {
+    await expect(refusal('photo\u0000.png', png())).resolves.toMatchObject({ code: 'body_invalid' });
+    await expect(refusal('photo\r\n.png', png())).resolves.toMatchObject({ code: 'body_invalid' });
+  });
+
+  it('compares the allowed list case-insensitively', async () => {
+    await expect(typeOf('photo.png', png(), ['IMAGE/PNG'])).resolves.toMatchObject({ mimeType: MIME_PNG });
+  });
+
+  it('never echoes the submitted name in an error detail', async () => {
+    const notAllowed = await refusal('secret-plan.exe', pdf());
+    const mismatch = await refusal('secret-plan.png', pdf());
+    expect(notAllowed.message).not.toContain('secret');
+    expect(mismatch.message).not.toContain('secret');
+  });
+});
+
+describe('detectType: the content must agree with the extension', () => {
+  it.each([
+    ['a PDF named .jpg', 'photo.jpg', () => pdf()],
+    ['an MZ executable named .png', 'photo.png', () => Buffer.concat([Buffer.from('MZ'), Buffer.alloc(126)])],
+    ['a PNG named .gif', 'anim.gif', () => png()],
+    ['a GIF named .webp', 'image.webp', () => gif()],
+    ['a JPEG named .pdf', 'scan.pdf', () => jpeg()],
+    ['a 7z named .rar', 'archive.rar', () => sevenZip()],
+    ['a RAR named .7z', 'archive.7z', () => minimalRarSignatureFile()],
+    ['a zip named .rar', 'archive.rar', () => zip()],
+    ['text named .pdf', 'report.pdf', () => text('A report, but plain text.\n')],
+    ['an OLE2 (.doc) file named .docx', 'letter.docx', () => ole2()],
+    ['an OLE2 file named .xlsx', 'sheet.xlsx', () => ole2()],
+    ['a plain zip named .docx', 'letter.docx', () => zip()],
+    ['a plain zip named .pptx', 'slides.pptx', () => zip()],
+    ['an XLSX named .docx', 'letter.docx', () => xlsx()],
+    ['a DOCX named .pptx', 'slides.pptx', () => docx()],
+    ['a PDF named .zip', 'archive.zip', () => pdf()],
+    ['a PNG named .txt', 'notes.txt', () => png()],
+  ])('refuses %s', async (_, name, build) => {
+    await expect(refusal(name, await build())).resolves.toMatchObject({ code: 'file_type_mismatch', status: 400 });
+  });
+
+  it.each([
+    'photo.png',
+    'photo.jpg',
+    'report.pdf',
+    'letter.docx',
+    'archive.zip',
+    'archive.rar',
+    'archive.7z',
+    'image.webp',
+  ])('refuses an empty file named %s', async (name) => {
+    await expect(refusal(name, Buffer.alloc(0))).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('accepts an empty .txt as empty text', async () => {
+    await expect(typeOf('empty.txt', Buffer.alloc(0))).resolves.toMatchObject({ mimeType: MIME_TEXT, size: 0 });
+  });
+
+  it('accepts a DOCX named .zip as a zip: every OOXML document is one, and the archive stage inspects it', async () => {
+    await expect(typeOf('letter.zip', await docx())).resolves.toMatchObject({ mimeType: MIME_ZIP });
+  });
+
+  it('accepts an empty zip (end of central directory only)', async () => {
+    await expect(typeOf('empty.zip', await zipOf({}))).resolves.toMatchObject({ mimeType: MIME_ZIP });
+  });
+});
+
+describe('detectType: OOXML packages', () => {
+  it('recognises each document by its main part, not by file-type', async () => {
+    await expect(typeOf('letter.docx', await docx())).resolves.toMatchObject({ mimeType: MIME_DOCX });
+    await expect(typeOf('sheet.xlsx', await xlsx())).resolves.toMatchObject({ mimeType: MIME_XLSX });
+    await expect(typeOf('slides.pptx', await pptx())).resolves.toMatchObject({
+      mimeType: expect.stringContaining('presentationml'),
+    });
+  });
+
+  it.each([
+    [
+      'a macro-enabled Word document named .docx',
+      'letter.docx',
+      () => docx({ mainContentType: OOXML_MAIN_CONTENT_TYPES.docm }),
+    ],
+    [
+      'a macro-enabled workbook named .xlsx',
+      'sheet.xlsx',
+      () => xlsx({ mainContentType: OOXML_MAIN_CONTENT_TYPES.xlsm }),
+    ],
+    [
+      'a macro-enabled presentation named .pptx',
+      'slides.pptx',
+      () => pptx({ mainContentType: OOXML_MAIN_CONTENT_TYPES.pptm }),
+    ],
+  ])('refuses %s as a macro document', async (_, name, build) => {
+    await expect(refusal(name, await build())).resolves.toMatchObject({ code: 'archive_macro' });
+  });
+
+  it('refuses a Word template named .docx (another OOXML type)', async () => {
+    const template = await docx({
+      mainContentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml',
+    });
+    await expect(refusal('letter.docx', template)).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('refuses a zip that only claims a content type without a main part relationship', async () => {
+    const fake = await zipOf({
+      '[Content_Types].xml': `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/word/document.xml" ContentType="${OOXML_MAIN_CONTENT_TYPES.docx}"/></Types>`,
+      'word/document.xml': '<w:document/>',
+    });
+    await expect(refusal('letter.docx', fake)).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('refuses a package over the entry limit as a bomb, without scanning it', async () => {
+    const file = await received('letter.docx', await docx());
+    await expect(
+      detectType(file, DEFAULT_ALLOWED_MIME_TYPES, { ooxmlLimits: { maxEntries: 2, maxPartBytes: 1024 } }),
+    ).rejects.toMatchObject({ code: 'archive_bomb' });
+  });
+
+  it('refuses a truncated DOCX as unreadable', async () => {
+    const whole = await docx();
+    await expect(refusal('letter.docx', whole.subarray(0, whole.length - 30))).resolves.toMatchObject({
+      code: 'archive_unreadable',
+    });
+  });
+});
+
+describe('detectType: text/plain', () => {
+  it('accepts UTF-8 with a BOM', async () => {
+    await expect(typeOf('bom.txt', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text()]))).resolves.toMatchObject({
+      mimeType: MIME_TEXT,
+    });
+  });
+
+  it('accepts text longer than one read, with a character across the chunk boundary', async () => {
+    const content = `${'a'.repeat(64 * 1024 - 1)}€${'b'.repeat(100_000)}`;
+    await expect(typeOf('long.txt', text(content))).resolves.toMatchObject({ mimeType: MIME_TEXT });
+  });
+
+  it.each([
+    ['a NUL byte', Buffer.from('hello\u0000world', 'utf8')],
+    ['a NUL byte after the first chunk', Buffer.concat([Buffer.alloc(200_000, 0x61), Buffer.from([0])])],
+    ['an invalid byte (0xFF)', Buffer.from([0x68, 0x69, 0xff, 0x0a])],
+    ['Latin-1 text', Buffer.from('Relevé de comptes', 'latin1')],
+    ['a lone surrogate (ED A0 80)', Buffer.from([0x61, 0xed, 0xa0, 0x80, 0x62])],
+    ['an overlong NUL (C0 80)', Buffer.from([0x61, 0xc0, 0x80])],
+    ['a sequence cut at the end', Buffer.from([0x61, 0xe2, 0x82])],
+    ['UTF-16 text', Buffer.from('\uFEFFhello', 'utf16le')],
+  ])('refuses text holding %s', async (_, bytes) => {
+    await expect(refusal('notes.txt', bytes)).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('refuses text that file-type recognises as another format', async () => {
+    await expect(refusal('notes.txt', text('<?xml version="1.0"?><notes/>'))).resolves.toMatchObject({
+      code: 'file_type_mismatch',
+    });
+    await expect(refusal('notes.txt', text('{\\rtf1 hello}'))).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+});
