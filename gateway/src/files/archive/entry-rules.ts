@@ -1,0 +1,232 @@
+// The rules every archive inspector (ZIP/OOXML, 7z, RAR) applies to each entry: its path, its name
+// and its first bytes. Pure functions; the `check*` ones throw the contract's AppError, the `is*`
+// ones answer. Error details never repeat an entry name: names are submitted values.
+import { AppError } from '@intake/shared';
+
+export { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
+
+// ---------------------------------------------------------------------------------------------
+// Paths
+// ---------------------------------------------------------------------------------------------
+
+const SLASH = 0x2f;
+const BACKSLASH = 0x5c;
+
+function unsafePath(): AppError {
+  return new AppError('archive_path_traversal', 'An archive entry has an unsafe path.');
+}
+
+/** A segment that resolves to the parent: `..`, and `.. ` / `...` which Windows trims to `..`. */
+function isParentSegment(segment: string): boolean {
+  return /^[.\s]*$/u.test(segment) && segment.includes('..');
+}
+
+function checkPathText(name: string): void {
+  if (name.length === 0 || name.includes('\0') || name.includes('\\')) {
+    throw unsafePath();
+  }
+  if (name.startsWith('/') || /^[A-Za-z]:/u.test(name)) {
+    throw unsafePath();
+  }
+  if (name.split('/').some(isParentSegment)) {
+    throw unsafePath();
+  }
+}
+
+/**
+ * Throws `archive_path_traversal` unless the entry path is relative and stays inside the archive:
+ * no leading `/`, no drive letter, no `..` segment, no backslash, no NUL. Give the RAW name bytes
+ * when the format has them (ZIP): `/`, `\`, `.`, `:` and NUL are ASCII, so the byte checks hold for
+ * CP437 and UTF-8 alike, whatever a decoder would make of the rest. The NFKC form is checked too,
+ * because some extractors map look-alikes (fullwidth `．．／`, `＼`) onto the ASCII characters.
+ */
+export function checkEntryPath(raw: Buffer | string): void {
+  if (typeof raw === 'string') {
+    checkPathText(raw);
+    checkPathText(raw.normalize('NFKC'));
+    return;
+  }
+  if (raw.length === 0 || raw.includes(0) || raw.includes(BACKSLASH) || raw[0] === SLASH) {
+    throw unsafePath();
+  }
+  // latin1 maps byte for byte, so the ASCII structure of the raw name is preserved exactly.
+  checkPathText(raw.toString('latin1'));
+  const utf8 = raw.toString('utf8');
+  checkPathText(utf8);
+  checkPathText(utf8.normalize('NFKC'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Extensions that run when opened. `.bin` is deliberately absent: OOXML itself holds
+ * `vbaProject.bin`, `oleObject1.bin` and `printerSettings1.bin`; their content is judged by magic.
+ */
+// prettier-ignore
+const EXECUTABLE_EXTENSIONS = new Set([
+  'exe', 'dll', 'com', 'scr', 'cpl', 'pif', 'sys', 'drv', 'ocx', 'efi',
+  'bat', 'cmd', 'ps1', 'psm1', 'psd1', 'vb', 'vbs', 'vbe', 'js', 'jse', 'mjs', 'cjs',
+  'wsf', 'wsh', 'wsc', 'hta', 'sct', 'msc', 'scf', 'lnk', 'url', 'reg', 'inf', 'gadget',
+  'jar', 'class', 'msi', 'msp', 'mst', 'appx', 'appxbundle', 'msix', 'msixbundle', 'application', 'appref-ms',
+  'xll', 'xbap', 'apk', 'xapk', 'ipa', 'app', 'dmg', 'pkg', 'command', 'sh', 'bash', 'zsh', 'csh', 'ksh',
+  'run', 'deb', 'rpm', 'elf', 'so', 'dylib',
+]);
+
+/** Office formats whose only purpose over their plain twin is to carry macros. */
+const MACRO_EXTENSIONS = new Set(['docm', 'dotm', 'xlsm', 'xltm', 'xlam', 'pptm', 'potm', 'ppsm', 'ppam', 'sldm']);
+
+/** Part names that are VBA projects (or their Word companion) wherever they sit. */
+const MACRO_PART_NAMES = new Set(['vbaproject.bin', 'vbadata.xml']);
+
+/** Last path segment, without a trailing `/` (directory entries) and without Windows-trimmed dots/spaces. */
+export function baseName(name: string): string {
+  const segments = name.replace(/\/+$/u, '').split('/');
+  return (segments[segments.length - 1] ?? '').replace(/[.\s]+$/u, '');
+}
+
+function lastExtension(name: string): string {
+  const base = baseName(name);
+  const dot = base.lastIndexOf('.');
+  return dot < 0 ? '' : base.slice(dot + 1).toLowerCase();
+}
+
+function forms(name: string): string[] {
+  const nfkc = name.normalize('NFKC');
+  return nfkc === name ? [name] : [name, nfkc];
+}
+
+/** True when the entry name's last extension (case-insensitive) is one that runs when opened. */
+export function isExecutableName(name: string): boolean {
+  return forms(name).some((form) => {
+    if (EXECUTABLE_EXTENSIONS.has(lastExtension(form))) {
+      return true;
+    }
+    // A macOS bundle is a directory: `Tool.app/Contents/MacOS/Tool`.
+    return form
+      .split('/')
+      .slice(0, -1)
+      .some((segment) => /\.app$/iu.test(segment));
+  });
+}
+
+/** True for `vbaProject.bin` / `vbaData.xml` anywhere, and for macro-enabled Office extensions. */
+export function isMacroName(name: string): boolean {
+  return forms(name).some(
+    (form) => MACRO_PART_NAMES.has(baseName(form).toLowerCase()) || MACRO_EXTENSIONS.has(lastExtension(form)),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Magic bytes
+// ---------------------------------------------------------------------------------------------
+
+/** How many leading bytes the magic checks below need (the tar signature sits at 257). */
+export const HEAD_BYTES = 512;
+
+function startsWith(head: Uint8Array, ...bytes: number[]): boolean {
+  return head.length >= bytes.length && bytes.every((byte, index) => head[index] === byte);
+}
+
+/**
+ * True when the first bytes are those of a program: PE/DOS (`MZ`), ELF, Mach-O in both byte orders
+ * and widths, fat Mach-O / Java class (`CA FE BA BE`, both executables here), a `#!` script,
+ * Android DEX, or a Windows shortcut.
+ */
+export function isExecutableMagic(head: Uint8Array): boolean {
+  return (
+    startsWith(head, 0x4d, 0x5a) || // MZ
+    startsWith(head, 0x7f, 0x45, 0x4c, 0x46) || // \x7fELF
+    startsWith(head, 0xfe, 0xed, 0xfa, 0xce) ||
+    startsWith(head, 0xfe, 0xed, 0xfa, 0xcf) ||
+    startsWith(head, 0xce, 0xfa, 0xed, 0xfe) ||
+    startsWith(head, 0xcf, 0xfa, 0xed, 0xfe) ||
+    startsWith(head, 0xca, 0xfe, 0xba, 0xbe) || // fat Mach-O or Java class
+    startsWith(head, 0xca, 0xfe, 0xba, 0xbf) || // fat Mach-O, 64-bit offsets
+    startsWith(head, 0xbe, 0xba, 0xfe, 0xca) || // fat Mach-O, little-endian writer
+    startsWith(head, 0x23, 0x21) || // #!
+    startsWith(head, 0x64, 0x65, 0x78, 0x0a) || // dex\n
+    startsWith(head, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x14, 0x02, 0x00) // .lnk header
+  );
+}
+
+export type ArchiveKind = 'zip' | 'sevenzip' | 'rar' | 'gzip' | 'bzip2' | 'xz' | 'zstd' | 'cab' | 'tar';
+
+/** The container format the first bytes announce, or null. */
+export function archiveKind(head: Uint8Array): ArchiveKind | null {
+  if (
+    startsWith(head, 0x50, 0x4b, 0x03, 0x04) ||
+    startsWith(head, 0x50, 0x4b, 0x05, 0x06) || // empty zip
+    startsWith(head, 0x50, 0x4b, 0x07, 0x08) // spanning marker before the first entry
+  ) {
+    return 'zip';
+  }
+  if (startsWith(head, 0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c)) {
+    return 'sevenzip';
+  }
+  if (startsWith(head, 0x52, 0x61, 0x72, 0x21, 0x1a, 0x07)) {
+    return 'rar';
+  }
+  if (startsWith(head, 0x1f, 0x8b)) {
+    return 'gzip';
+  }
+  if (startsWith(head, 0x42, 0x5a, 0x68)) {
+    return 'bzip2';
+  }
+  if (startsWith(head, 0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00)) {
+    return 'xz';
+  }
+  if (startsWith(head, 0x28, 0xb5, 0x2f, 0xfd)) {
+    return 'zstd';
+  }
+  if (startsWith(head, 0x4d, 0x53, 0x43, 0x46)) {
+    return 'cab';
+  }
+  if (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar') {
+    return 'tar';
+  }
+  return null;
+}
+
+export function isArchiveMagic(head: Uint8Array): boolean {
+  return archiveKind(head) !== null;
+}
+
+/** OLE2 compound file (`.doc`, `.xls`, `.msi`, OOXML `embeddings/*.bin`, `vbaProject.bin`). */
+export function isOle2Magic(head: Uint8Array): boolean {
+  return startsWith(head, 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Throwing forms, so every inspector refuses with the same codes and details
+// ---------------------------------------------------------------------------------------------
+
+/** Throws `archive_executable` or `archive_macro` for a dangerous entry name. */
+export function checkEntryName(name: string): void {
+  if (isMacroName(name)) {
+    throw new AppError('archive_macro', 'An archive entry is a macro project or a macro-enabled document.');
+  }
+  if (isExecutableName(name)) {
+    throw new AppError('archive_executable', 'An archive entry has an executable file extension.');
+  }
+}
+
+/** Throws `archive_executable` when an entry's first bytes are those of a program. */
+export function checkEntryHead(head: Uint8Array): void {
+  if (isExecutableMagic(head)) {
+    throw new AppError('archive_executable', 'An archive entry is an executable program.');
+  }
+}
+
+/** Throws `archive_path_traversal` for a symbolic link entry (its target could point anywhere). */
+export function checkNotSymlink(isSymlink: boolean): void {
+  if (isSymlink) {
+    throw new AppError('archive_path_traversal', 'An archive entry is a symbolic link.');
+  }
+}
+
+/** Unix mode bits of a ZIP/RAR "external attributes" word: a symlink is S_IFLNK (0o120000). */
+export function isUnixSymlinkMode(mode: number): boolean {
+  return (mode & 0o170000) === 0o120000;
+}

@@ -1,0 +1,37 @@
+// Archive inspection stage: looks inside ZIP-based uploads (ZIP, DOCX, XLSX, PPTX) and 7z/RAR, never
+// extracting to disk, and refuses bombs, unsafe paths, executables, macros and unreadable archives
+// with the contract's codes. Other types pass through untouched.
+import { MIME_7Z, MIME_DOCX, MIME_PPTX, MIME_RAR, MIME_XLSX, MIME_ZIP } from '../mime-types.js';
+import type { ArchiveLimits } from '../types.js';
+import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
+import { inspectZip } from './inspect-zip.js';
+
+export { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
+export { inspectZip } from './inspect-zip.js';
+
+const ZIP_BASED = new Set<string>([MIME_ZIP, MIME_DOCX, MIME_XLSX, MIME_PPTX]);
+const SEVEN_ZIP_BASED = new Set<string>([MIME_7Z, MIME_RAR]);
+
+/** True when `inspectArchive` looks inside files of this (already verified) MIME type. */
+export function isInspectedArchiveType(mimeType: string): boolean {
+  return ZIP_BASED.has(mimeType) || SEVEN_ZIP_BASED.has(mimeType);
+}
+
+/**
+ * Inspects an uploaded file whose type stage verdict is an archive type; resolves for anything
+ * else. Throws an AppError (`archive_*`) when the archive must be refused.
+ */
+export async function inspectArchive(
+  file: { path: string; mimeType: string },
+  limits: Readonly<ArchiveLimits> = DEFAULT_ARCHIVE_LIMITS,
+): Promise<void> {
+  if (ZIP_BASED.has(file.mimeType)) {
+    await inspectZip(file.path, limits);
+    return;
+  }
+  if (SEVEN_ZIP_BASED.has(file.mimeType)) {
+    // 7z and RAR go through 7z-wasm, a heavy module: load it only when such a file arrives.
+    const { inspectSevenZip } = await import('./inspect-sevenzip.js');
+    await inspectSevenZip(file.path, file.mimeType, limits);
+  }
+}

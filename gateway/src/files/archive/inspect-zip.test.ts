@@ -1,0 +1,520 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { deflateRawSync } from 'node:zlib';
+import { AppError } from '@intake/shared';
+import {
+  docm,
+  docxWithVbaRelationship,
+  EXECUTABLE_HEADS,
+  gzipped,
+  honestZerosBomb,
+  largeRepetitiveXlsx,
+  lyingSizeBomb,
+  manyEntriesZip,
+  msiOle2,
+  nestedZipBomb,
+  packagedObjectOle2,
+  packageStreamOle2,
+  plainOle2,
+  quotedOverlapZip,
+  rawZip,
+  sharedLocalHeaderZip,
+  unicodePathExtra,
+  vbaProjectOle2,
+} from '../../test/archives.js';
+import { buildRar } from '../../test/rar-writer.js';
+import { docx, makeSampleDir, pptx, removeSampleDir, writeSample, xlsx, zipOf } from '../../test/samples.js';
+import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '../mime-types.js';
+import type { ArchiveLimits } from '../types.js';
+import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
+import { inspectArchive } from './index.js';
+import { inspectZip } from './inspect-zip.js';
+import { closeSevenZipPool } from './sevenzip-pool.js';
+
+let dir: string;
+let counter = 0;
+
+beforeAll(async () => {
+  dir = await makeSampleDir();
+});
+
+afterAll(async () => {
+  await removeSampleDir(dir);
+  // Nested RARs start 7-Zip workers; they must not keep the test process alive.
+  await closeSevenZipPool();
+});
+
+async function inspect(bytes: Buffer, limits?: ArchiveLimits): Promise<void> {
+  counter += 1;
+  const path = await writeSample(dir, `sample-${counter}.zip`, bytes);
+  await inspectZip(path, limits);
+}
+
+async function expectRefused(bytes: Buffer | Promise<Buffer>, code: string, limits?: ArchiveLimits): Promise<AppError> {
+  const error: unknown = await inspect(await bytes, limits).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect(error).toMatchObject({ code });
+  return error as AppError;
+}
+
+const text = (value: string): Buffer => Buffer.from(value, 'utf8');
+
+describe('inspectZip accepts real archives', () => {
+  it('passes a plain zip, with folders and UTF-8 names', async () => {
+    await expect(
+      inspect(await zipOf({ 'hello.txt': 'Hello', 'docs/été/notes.md': '# notes\n', 'docs/data.csv': 'a,b\n1,2\n' })),
+    ).resolves.toBeUndefined();
+  });
+
+  it('passes an empty zip', async () => {
+    await expect(inspect(rawZip([]))).resolves.toBeUndefined();
+  });
+
+  it('passes DOCX, XLSX and PPTX documents', async () => {
+    await expect(inspect(await docx())).resolves.toBeUndefined();
+    await expect(inspect(await xlsx())).resolves.toBeUndefined();
+    await expect(inspect(await pptx())).resolves.toBeUndefined();
+  });
+
+  it('passes an XLSX whose large sheet compresses about 150:1', async () => {
+    const workbook = await largeRepetitiveXlsx();
+    const { inflatedBytes, compressedBytes } = sheetSizes(workbook);
+    const ratio = inflatedBytes / compressedBytes;
+    expect(inflatedBytes).toBeGreaterThan(DEFAULT_ARCHIVE_LIMITS.ratioGraceBytes);
+    expect(ratio).toBeGreaterThan(130);
+    expect(ratio).toBeLessThan(DEFAULT_ARCHIVE_LIMITS.maxRatio);
+    await expect(inspect(workbook)).resolves.toBeUndefined();
+  });
+
+  it('passes a stored (uncompressed) zip and small very compressible entries under the grace size', async () => {
+    await expect(
+      inspect(await zipOf({ 'a.txt': 'abc', 'b.bin': Buffer.alloc(1000) }, { compress: false })),
+    ).resolves.toBeUndefined();
+    await expect(inspect(await zipOf({ 'spaces.txt': ' '.repeat(512 * 1024) }))).resolves.toBeUndefined();
+  });
+
+  it('passes a DOCX inside a zip, a plain OLE2 document and an .emz (gzip) picture', async () => {
+    const inner = await docx({ extraEntries: { 'word/media/image1.emz': gzipped(Buffer.from(' EMF'.repeat(100))) } });
+    await expect(inspect(await zipOf({ 'report.docx': inner, 'old.doc': plainOle2() }))).resolves.toBeUndefined();
+  });
+
+  it('passes a clean RAR inside a zip', async () => {
+    const rar = buildRar([{ name: 'docs/notes.txt', data: text('hello') }]);
+    await expect(inspect(await zipOf({ 'docs.rar': rar }))).resolves.toBeUndefined();
+  });
+
+  it('passes an OOXML embedding that packages a harmless file', async () => {
+    const embedding = packagedObjectOle2('notes.txt', text('just notes\n'));
+    await expect(
+      inspect(await docx({ extraEntries: { 'word/embeddings/oleObject1.bin': embedding } })),
+    ).resolves.toBeUndefined();
+  });
+
+  it('passes entries streamed with data descriptors (LibreOffice, Java, macOS)', async () => {
+    const bytes = rawZip([
+      { name: 'a.txt', content: 'hello '.repeat(100), dataDescriptor: true },
+      { name: 'b.txt', content: 'stored', method: 0, dataDescriptor: true },
+    ]);
+    await expect(inspect(bytes)).resolves.toBeUndefined();
+  });
+
+  it('passes a picture compressed with gzip in a document nested as deep as allowed', async () => {
+    const picture = gzipped(Buffer.from(' EMF'.repeat(1000)));
+    const inner = await docx({ extraEntries: { 'word/media/image1.emz': picture } });
+    const outer = await docx({ extraEntries: { 'word/embeddings/Document1.docx': inner } });
+    await expect(inspect(await zipOf({ 'report.docx': outer }))).resolves.toBeUndefined();
+  });
+
+  it('passes a non-ASCII CP437 name with an agreeing Unicode path field', async () => {
+    const raw = Buffer.from([0x82, 0x74, 0x82, 0x2e, 0x74, 0x78, 0x74]); // "étè.txt"-ish in CP437
+    await expect(
+      inspect(rawZip([{ name: raw, content: 'x', centralExtra: unicodePathExtra(raw, 'été.txt') }])),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe('inspectZip refuses bombs (archive_bomb)', () => {
+  it('refuses more entries than allowed, from the directory record alone', async () => {
+    const started = performance.now();
+    const error = await expectRefused(manyEntriesZip(10_001), 'archive_bomb');
+    expect(error.detail).toMatch(/entries/u);
+    expect(performance.now() - started).toBeLessThan(2000);
+    await expect(inspect(manyEntriesZip(500))).resolves.toBeUndefined();
+  });
+
+  it('refuses a total declared size over the limit', async () => {
+    const limits = { ...DEFAULT_ARCHIVE_LIMITS, maxTotalUncompressedBytes: 100_000 };
+    const error = await expectRefused(
+      zipOf({ 'a.txt': 'a'.repeat(60_000), 'b.txt': 'b'.repeat(60_000) }),
+      'archive_bomb',
+      limits,
+    );
+    expect(error.detail).toMatch(/declares more/u);
+  });
+
+  it('refuses a 10 GiB honest bomb from its declared size, without inflating it', async () => {
+    const bomb = honestZerosBomb();
+    const started = performance.now();
+    await expectRefused(bomb, 'archive_bomb');
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses an entry compressed beyond the ratio once past the grace size', async () => {
+    const error = await expectRefused(zipOf({ 'zeros.txt': Buffer.alloc(4 * 1024 * 1024) }), 'archive_bomb');
+    expect(error.detail).toMatch(/ratio/u);
+  });
+
+  it('refuses an entry that inflates beyond its declared size, stopping at once (10 GiB behind 1 KiB)', async () => {
+    const bomb = lyingSizeBomb();
+    const started = performance.now();
+    const error = await expectRefused(bomb, 'archive_bomb');
+    expect(error.detail).toMatch(/declared size/u);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses a 42.zip-style nested bomb at the nesting limit, inflating only a few kilobytes', async () => {
+    const bomb = await nestedZipBomb();
+    const started = performance.now();
+    const error = await expectRefused(bomb, 'archive_bomb');
+    expect(error.detail).toMatch(/nests/u);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('refuses the nested bomb from its declared sizes when nesting is allowed deeper', async () => {
+    const limits = { ...DEFAULT_ARCHIVE_LIMITS, maxNestingDepth: 10 };
+    await expectRefused(nestedZipBomb(), 'archive_bomb', limits);
+  });
+
+  it('refuses a zip nested one level too deep, and accepts it at the limit', async () => {
+    const level3 = await zipOf({ 'deep.txt': 'hello' });
+    const level2 = await zipOf({ 'l3.zip': level3 });
+    const level1 = await zipOf({ 'l2.zip': level2 });
+    await expect(inspect(level1)).resolves.toBeUndefined();
+    await expectRefused(zipOf({ 'l1.zip': level1 }), 'archive_bomb');
+  });
+
+  it('refuses two central entries sharing one local header', async () => {
+    const error = await expectRefused(sharedLocalHeaderZip(), 'archive_bomb');
+    expect(error.detail).toMatch(/overlap/u);
+  });
+
+  it('refuses an entry lying inside another one (Fifield overlap)', async () => {
+    const error = await expectRefused(quotedOverlapZip(), 'archive_bomb');
+    expect(error.detail).toMatch(/overlap/u);
+  });
+
+  it('refuses a central name that differs from the local header name', async () => {
+    await expectRefused(rawZip([{ name: 'report.txt', localName: 'evil.txt', content: 'x' }]), 'archive_bomb');
+  });
+
+  it('refuses local sizes that differ from the central directory', async () => {
+    const kernel = text('hello '.repeat(50));
+    const lying = rawZip([{ name: 'a.txt', content: kernel }]);
+    lying.writeUInt32LE(kernel.length * 100, 22); // local uncompressed size
+    await expectRefused(lying, 'archive_bomb');
+  });
+
+  it('refuses a nested archive larger than the in-memory cap', async () => {
+    const nested = await zipOf({ 'a.txt': 'x' });
+    const padded = Buffer.concat([nested, Buffer.alloc(0)]);
+    // Declared 40 MiB for a zip entry: refused before it is held in memory.
+    const bytes = rawZip([{ name: 'big.zip', data: deflateRawSync(padded), uncompressedSize: 40 * 1024 * 1024 }]);
+    await expectRefused(bytes, 'archive_bomb');
+  });
+});
+
+describe('inspectZip refuses unsafe paths (archive_path_traversal)', () => {
+  const unsafe: Array<[string, string | Buffer]> = [
+    ['an absolute path', '/etc/passwd'],
+    ['a drive letter', 'C:/Windows/win.ini'],
+    ['a drive-relative path', 'C:evil.txt'],
+    ['a parent segment', '../evil.txt'],
+    ['a parent segment deeper down', 'docs/../../evil.txt'],
+    ['a backslash', 'docs\\evil.txt'],
+    ['a backslash parent', '..\\evil.txt'],
+    ['a NUL byte', Buffer.from('safe.txt\0.exe', 'latin1')],
+    ['a Windows-trimmed parent segment', '.. /evil.txt'],
+    ['fullwidth look-alikes', '\uff0e\uff0e\uff0fevil.txt'],
+    ['overlong UTF-8 dots', Buffer.from([0xc0, 0xae, 0xc0, 0xae, 0x2f, 0x78])],
+    ['an empty name', ''],
+  ];
+
+  it.each(unsafe)('refuses %s', async (_label, name) => {
+    const utf8 = typeof name === 'string' || name.some((byte) => byte >= 0x80) ? 0x800 : 0;
+    const error = await expectRefused(rawZip([{ name, content: 'x', flags: utf8 }]), 'archive_path_traversal');
+    expect(error.detail).toBe('An archive entry has an unsafe path.');
+  });
+
+  it('refuses a symlink entry', async () => {
+    const symlink = { name: 'link', content: '/etc/passwd', externalAttributes: 0o120777 * 0x10000 };
+    const error = await expectRefused(rawZip([symlink]), 'archive_path_traversal');
+    expect(error.detail).toMatch(/symbolic link/u);
+  });
+
+  it('refuses a Unicode path field that disagrees with the raw name', async () => {
+    await expectRefused(
+      rawZip([{ name: 'safe.txt', content: 'x', centralExtra: unicodePathExtra('safe.txt', '../evil.txt') }]),
+      'archive_path_traversal',
+    );
+    await expectRefused(
+      rawZip([{ name: 'safe.txt', content: 'x', centralExtra: unicodePathExtra('safe.txt', 'other.txt') }]),
+      'archive_path_traversal',
+    );
+  });
+
+  it('refuses a Unicode path field in the local header only', async () => {
+    await expectRefused(
+      rawZip([{ name: 'safe.txt', content: 'x', localExtra: unicodePathExtra('safe.txt', 'evil.txt') }]),
+      'archive_path_traversal',
+    );
+  });
+
+  it('refuses an unsafe local name behind a safe central name', async () => {
+    await expectRefused(
+      rawZip([{ name: 'safe.txt', localName: '../evil.txt', content: 'x' }]),
+      'archive_path_traversal',
+    );
+  });
+});
+
+describe('inspectZip refuses executables (archive_executable)', () => {
+  it('refuses a program named readme.txt, by its magic bytes', async () => {
+    await expectRefused(zipOf({ 'readme.txt': EXECUTABLE_HEADS.pe }), 'archive_executable');
+  });
+
+  it.each(Object.entries(EXECUTABLE_HEADS))('refuses %s content under an innocent name', async (_kind, head) => {
+    await expectRefused(zipOf({ 'docs/notes.txt': Buffer.concat([head, Buffer.alloc(1024)]) }), 'archive_executable');
+  });
+
+  it.each([
+    'setup.exe',
+    'run.BAT',
+    'x.ps1',
+    'a.vbs',
+    'evil.js',
+    'app.jar',
+    'install.msi',
+    'link.lnk',
+    'a.exe.',
+    'run.sh',
+    'Tool.app/Contents/Info.plist',
+  ])('refuses %s by its extension', async (name) => {
+    await expectRefused(zipOf({ [name]: 'plain text' }), 'archive_executable');
+  });
+
+  it('refuses a program inside a nested zip', async () => {
+    const inner = await zipOf({ 'readme.txt': EXECUTABLE_HEADS.elf });
+    await expectRefused(zipOf({ 'photos.zip': inner }), 'archive_executable');
+  });
+
+  it('refuses a program inside a RAR inside the zip (handed to the 7z/RAR inspector)', async () => {
+    const rar = buildRar([{ name: 'docs/readme.txt', data: EXECUTABLE_HEADS.pe }]);
+    await expectRefused(zipOf({ 'docs.rar': rar }), 'archive_executable');
+  });
+
+  it('refuses a program inside a gzip member', async () => {
+    await expectRefused(zipOf({ 'image.emz': gzipped(EXECUTABLE_HEADS.pe) }), 'archive_executable');
+  });
+
+  it('refuses an OOXML embedding that packages an executable, by name or by content', async () => {
+    const byName = packagedObjectOle2('invoice.exe', text('harmless?'));
+    await expectRefused(docx({ extraEntries: { 'word/embeddings/oleObject1.bin': byName } }), 'archive_executable');
+    const byContent = packagedObjectOle2('invoice.txt', EXECUTABLE_HEADS.pe);
+    await expectRefused(docx({ extraEntries: { 'word/embeddings/oleObject1.bin': byContent } }), 'archive_executable');
+  });
+
+  it('refuses a program inside a document embedded as an OLE2 Package stream', async () => {
+    const embedded = await zipOf({
+      'word/document.xml': '<w:document/>',
+      'word/media/readme.txt': EXECUTABLE_HEADS.pe,
+    });
+    await expectRefused(
+      docx({ extraEntries: { 'word/embeddings/oleObject1.bin': packageStreamOle2(embedded) } }),
+      'archive_executable',
+    );
+  });
+
+  it('refuses a Windows Installer package under another name', async () => {
+    await expectRefused(zipOf({ 'data.dat': msiOle2() }), 'archive_executable');
+  });
+
+  it('refuses a program behind a Unicode path field naming it .exe', async () => {
+    const raw = Buffer.from([0x82, 0x2e, 0x74, 0x78, 0x74]);
+    await expectRefused(
+      rawZip([{ name: raw, content: 'x', centralExtra: unicodePathExtra(raw, 'é.exe') }]),
+      'archive_executable',
+    );
+  });
+});
+
+describe('inspectZip refuses macros (archive_macro)', () => {
+  it('refuses vbaProject.bin anywhere', async () => {
+    await expectRefused(docx({ extraEntries: { 'word/vbaProject.bin': vbaProjectOle2() } }), 'archive_macro');
+    await expectRefused(zipOf({ 'misc/VBAPROJECT.BIN': 'x' }), 'archive_macro');
+  });
+
+  it('refuses a macro-enabled content type', async () => {
+    await expectRefused(docm(), 'archive_macro');
+  });
+
+  it('refuses a macro-enabled content type spelled with character references', async () => {
+    const spelled = 'application/vnd.ms-word.document.&#x6D;acro&#69;nabled.main+xml';
+    await expectRefused(docx({ mainContentType: spelled }), 'archive_macro');
+  });
+
+  it('refuses a vbaProject relationship', async () => {
+    await expectRefused(docxWithVbaRelationship(), 'archive_macro');
+  });
+
+  it('refuses a renamed OLE2 file holding VBA streams', async () => {
+    await expectRefused(docx({ extraEntries: { 'word/media/image1.png': vbaProjectOle2() } }), 'archive_macro');
+  });
+
+  it('refuses a macro-enabled document nested in a zip', async () => {
+    await expectRefused(zipOf({ 'report.docx': await docm() }), 'archive_macro');
+  });
+});
+
+describe('inspectZip refuses what it cannot read (archive_unreadable)', () => {
+  it('refuses an encrypted entry', async () => {
+    await expectRefused(rawZip([{ name: 'secret.txt', content: 'x', flags: 0x1 }]), 'archive_unreadable');
+  });
+
+  it('refuses a truncated zip', async () => {
+    const whole = await zipOf({ 'a.txt': 'hello world '.repeat(100), 'b.txt': 'more' });
+    await expectRefused(whole.subarray(0, whole.length - 30), 'archive_unreadable');
+    await expectRefused(whole.subarray(0, 40), 'archive_unreadable');
+  });
+
+  it('refuses an entry whose data is cut short inside a valid directory', async () => {
+    const content = text('hello world '.repeat(100));
+    await expectRefused(
+      rawZip([{ name: 'a.txt', data: deflateRawSync(content).subarray(0, 20), content }]),
+      'archive_unreadable',
+    );
+  });
+
+  it('refuses a corrupt CRC', async () => {
+    await expectRefused(rawZip([{ name: 'a.txt', content: 'hello', crc: 0x12345678 }]), 'archive_unreadable');
+  });
+
+  it('refuses a corrupt central directory', async () => {
+    const bytes = await zipOf({ 'a.txt': 'hello' });
+    const directory = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes[directory + 1] = 0x00;
+    await expectRefused(bytes, 'archive_unreadable');
+  });
+
+  it('refuses an unsupported compression method', async () => {
+    await expectRefused(rawZip([{ name: 'a.txt', content: 'x', method: 12 }]), 'archive_unreadable');
+  });
+
+  it('refuses data that no central entry covers (a hidden local entry)', async () => {
+    const hidden = rawZip([{ name: 'evil.exe', content: 'MZ' }]);
+    const visible = rawZip([{ name: 'a.txt', content: 'x' }], { beforeDirectory: hidden.subarray(0, 40) });
+    await expectRefused(visible, 'archive_unreadable');
+    await expectRefused(
+      rawZip([{ name: 'a.txt', content: 'x' }], { prefix: Buffer.from('MZ junk') }),
+      'archive_unreadable',
+    );
+  });
+
+  it('refuses an archive inside the archive that nothing here opens (zstd)', async () => {
+    await expectRefused(
+      zipOf({ 'inner.tar.zst': Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]) }),
+      'archive_unreadable',
+    );
+  });
+
+  it('refuses a malformed OLE2 file', async () => {
+    const garbage = Buffer.concat([
+      Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+      Buffer.alloc(600, 0xab),
+    ]);
+    await expectRefused(zipOf({ 'old.doc': garbage }), 'archive_unreadable');
+  });
+
+  it('refuses an OOXML document encrypted inside a zip', async () => {
+    const { default: CFB } = await import('cfb');
+    const container = CFB.utils.cfb_new();
+    CFB.utils.cfb_add(container, '/EncryptionInfo', Buffer.alloc(32));
+    CFB.utils.cfb_add(container, '/EncryptedPackage', Buffer.alloc(64));
+    const encrypted = Buffer.from(CFB.write(container, { type: 'buffer' }) as Uint8Array);
+    await expectRefused(zipOf({ 'secret.docx': encrypted }), 'archive_unreadable');
+  });
+
+  it('lets an I/O error on its own file through as a server fault', async () => {
+    const error: unknown = await inspectZip(`${dir}/missing.zip`).catch((caught: unknown) => caught);
+    expect(error).not.toBeInstanceOf(AppError);
+  });
+});
+
+describe('inspectZip on damaged input', () => {
+  /** A small deterministic generator (mulberry32), so a failure can be replayed. */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let value = Math.imul(state ^ (state >>> 15), 1 | state);
+      value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+      return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('answers every corrupted archive with a pass or an archive error, never a crash or a hang', async () => {
+    const next = random(42);
+    const seeds = [
+      await docx({ extraEntries: { 'word/embeddings/oleObject1.bin': packagedObjectOle2('a.txt', text('hello')) } }),
+      await zipOf({ 'a.txt': 'hello world '.repeat(100), 'b.zip': await zipOf({ 'c.txt': 'x' }) }),
+    ];
+    const archiveCodes = [
+      'archive_bomb',
+      'archive_path_traversal',
+      'archive_executable',
+      'archive_macro',
+      'archive_unreadable',
+    ];
+    for (const seed of seeds) {
+      for (let round = 0; round < 150; round += 1) {
+        const bytes = Buffer.from(seed);
+        for (let flip = 0; flip < 3; flip += 1) {
+          bytes[Math.floor(next() * bytes.length)] = Math.floor(next() * 256);
+        }
+        const outcome = await inspect(bytes).then(
+          () => 'passed',
+          (error: unknown) => (error instanceof AppError ? error.code : 'crashed'),
+        );
+        expect(['passed', ...archiveCodes]).toContain(outcome);
+      }
+    }
+  });
+});
+
+describe('inspectArchive', () => {
+  it('inspects ZIP and OOXML types and lets other types through', async () => {
+    const bad = await writeSample(dir, 'bad.zip', await zipOf({ 'a.exe': 'x' }));
+    await expect(inspectArchive({ path: bad, mimeType: MIME_ZIP })).rejects.toMatchObject({
+      code: 'archive_executable',
+    });
+    await expect(inspectArchive({ path: bad, mimeType: MIME_DOCX })).rejects.toMatchObject({
+      code: 'archive_executable',
+    });
+    await expect(inspectArchive({ path: bad, mimeType: MIME_TEXT })).resolves.toBeUndefined();
+  });
+});
+
+/** Inflated and compressed sizes of the sheet part, read from its central directory entry. */
+function sheetSizes(zip: Buffer): { inflatedBytes: number; compressedBytes: number } {
+  const name = Buffer.from('xl/worksheets/sheet1.xml');
+  let at = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+  while (at >= 0) {
+    const nameLength = zip.readUInt16LE(at + 28);
+    if (zip.subarray(at + 46, at + 46 + nameLength).equals(name)) {
+      return { compressedBytes: zip.readUInt32LE(at + 20), inflatedBytes: zip.readUInt32LE(at + 24) };
+    }
+    at = zip.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), at + 46);
+  }
+  throw new Error('sheet not found');
+}

@@ -1,0 +1,300 @@
+// ZIP inspection (also DOCX, XLSX, PPTX, which are ZIPs), in three passes so that bombs are refused
+// from their metadata before a byte is inflated:
+//   1. the central directory: entry count, names and paths, symlinks, encryption, methods,
+//      declared sizes and ratios, dangerous names;
+//   2. the local headers: agreement with the central directory, overlapping or hidden bytes;
+//   3. the data, streamed in memory one entry at a time: actual sizes, CRCs, magic bytes, macro
+//      declarations, and nested archives, inspected one level deeper (ZIPs here, 7z/RAR/tar by
+//      inspect-sevenzip.ts), OLE2 documents (ole2.ts) and gzip members.
+// Nothing is ever written to disk.
+import { promisify } from 'node:util';
+import { gunzip, inflateRawSync } from 'node:zlib';
+import { AppError, isAppError } from '@intake/shared';
+import type { Entry, Options, ZipFile } from 'yauzl';
+import yauzl from 'yauzl';
+import type { ArchiveLimits } from '../types.js';
+import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
+import type { ContentKind } from './entry-content.js';
+import { EntryContent, judgeHead } from './entry-content.js';
+import { checkEntryName, checkNotSymlink, HEAD_BYTES, isUnixSymlinkMode } from './entry-rules.js';
+import { CachedFileReader } from './file-reader.js';
+import { inspectOle2 } from './ole2.js';
+import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
+import { readEntryNames } from './zip-entry-name.js';
+import type { EntryExtent } from './zip-layout.js';
+import { checkLayout } from './zip-layout.js';
+import { checkLocalHeader } from './zip-local-header.js';
+
+const gunzipAsync = promisify(gunzip);
+
+const ENCRYPTED_FLAG = 0x1;
+const DATA_DESCRIPTOR_FLAG = 0x8;
+const STORED = 0;
+const DEFLATED = 8;
+/**
+ * Entries this small (compressed and inflated) are read whole and inflated in one call: a zlib
+ * stream per entry costs more than the entry, and 10,000 tiny entries would take seconds.
+ */
+const SMALL_COMPRESSED_BYTES = 64 * 1024;
+const SMALL_INFLATED_BYTES = 1024 * 1024;
+/** Windows FILE_ATTRIBUTE_REPARSE_POINT in the low (DOS) half of the external attributes. */
+const DOS_REPARSE_POINT = 0x400;
+
+// decodeStrings: false hands us the raw name bytes, which we validate ourselves (yauzl's own check
+// runs on a decoded, backslash-normalised name). validateEntrySizes: false because we enforce the
+// declared size ourselves, stopping at the first excess byte and reporting it as a bomb.
+// autoClose: false keeps the file open after the directory pass, for the two passes that follow.
+const OPTIONS: Options = {
+  autoClose: false,
+  lazyEntries: true,
+  decodeStrings: false,
+  validateEntrySizes: false,
+  strictFileNames: true,
+};
+
+interface CentralEntry {
+  entry: Entry;
+  /** The names extractors may use; the first is the decoded raw name. */
+  names: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pass 1: the central directory
+// ---------------------------------------------------------------------------------------------
+
+function checkCentralEntry(entry: Entry, budget: ArchiveBudget): string[] {
+  budget.addEntry();
+  const names = readEntryNames(entry.fileNameRaw, entry.generalPurposeBitFlag, entry.extraFields);
+  const attributes = entry.externalFileAttributes;
+  checkNotSymlink(isUnixSymlinkMode(attributes >>> 16) || (attributes & DOS_REPARSE_POINT) !== 0);
+  if ((entry.generalPurposeBitFlag & ENCRYPTED_FLAG) !== 0) {
+    throw new AppError('archive_unreadable', 'An archive entry is encrypted and cannot be inspected.');
+  }
+  if (entry.compressionMethod !== STORED && entry.compressionMethod !== DEFLATED) {
+    throw new AppError('archive_unreadable', 'An archive entry uses an unsupported compression method.');
+  }
+  for (const name of names) {
+    checkEntryName(name);
+  }
+  budget.addDeclared(entry.compressedSize, entry.uncompressedSize);
+  return names;
+}
+
+async function readCentralDirectory(zipfile: ZipFile, budget: ArchiveBudget): Promise<CentralEntry[]> {
+  // The end-of-central-directory record announces the count: a 100,000-entry bomb stops here.
+  budget.checkAnnouncedEntries(zipfile.entryCount);
+  const entries: CentralEntry[] = [];
+  const offsets = new Set<number>();
+  for await (const entry of zipfile.eachEntry()) {
+    const names = checkCentralEntry(entry, budget);
+    // Two entries at one offset is the simplest overlap; no need to read a local header to see it.
+    if (offsets.has(entry.relativeOffsetOfLocalHeader)) {
+      throw new AppError('archive_bomb', 'Archive entries overlap.');
+    }
+    offsets.add(entry.relativeOffsetOfLocalHeader);
+    entries.push({ entry, names });
+  }
+  return entries;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pass 2: local headers and layout
+// ---------------------------------------------------------------------------------------------
+
+/** Where the central directory starts. yauzl keeps it only as its (not yet advanced) read cursor. */
+function centralDirectoryOffset(zipfile: ZipFile): number | null {
+  const cursor: unknown = (zipfile as unknown as { readEntryCursor?: unknown }).readEntryCursor;
+  return typeof cursor === 'number' ? cursor : null;
+}
+
+async function checkLocalHeaders(
+  zipfile: ZipFile,
+  entries: readonly CentralEntry[],
+  directoryOffset: number | null,
+): Promise<void> {
+  const extents: EntryExtent[] = [];
+  for (const { entry } of entries) {
+    const local = await zipfile.readLocalFileHeaderPromise(entry, { minimal: false });
+    checkLocalHeader(entry, local);
+    extents.push({
+      start: entry.relativeOffsetOfLocalHeader,
+      end: local.fileDataStart + entry.compressedSize,
+      // Either header may announce the descriptor; the bytes after the data are the same.
+      hasDataDescriptor: ((entry.generalPurposeBitFlag | local.generalPurposeBitFlag) & DATA_DESCRIPTOR_FLAG) !== 0,
+    });
+  }
+  checkLayout(extents, directoryOffset);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pass 3: the data
+// ---------------------------------------------------------------------------------------------
+
+async function readSmallEntry(zipfile: ZipFile, entry: Entry): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await zipfile.openReadStreamPromise(entry, { decodeFileData: false })) {
+    chunks.push(chunk as Buffer);
+  }
+  const raw = Buffer.concat(chunks);
+  if (entry.compressionMethod === STORED) {
+    return raw;
+  }
+  try {
+    // One byte past the declared size is enough to know the entry lies.
+    return inflateRawSync(raw, { maxOutputLength: entry.uncompressedSize + 1 });
+  } catch (error) {
+    if (error instanceof RangeError || (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
+      throw new AppError('archive_bomb', 'An archive entry expands beyond its declared size.', { cause: error });
+    }
+    throw error;
+  }
+}
+
+async function streamEntry(zipfile: ZipFile, entry: Entry, content: EntryContent): Promise<void> {
+  const stream = await zipfile.openReadStreamPromise(entry);
+  try {
+    for await (const chunk of stream) {
+      content.push(chunk as Buffer);
+    }
+  } finally {
+    // Leaving the loop early (a refusal) must stop the inflater at once.
+    stream.destroy();
+  }
+}
+
+async function inspectEntryData(zipfile: ZipFile, central: CentralEntry, budget: ArchiveBudget): Promise<void> {
+  const { entry, names } = central;
+  const partKind = names.map(ooxmlPartKind).find((kind) => kind !== null) ?? null;
+  const content = new EntryContent(
+    entry.uncompressedSize,
+    budget,
+    partKind === null ? null : new OoxmlPartScanner(partKind),
+  );
+  if (entry.compressedSize <= SMALL_COMPRESSED_BYTES && entry.uncompressedSize <= SMALL_INFLATED_BYTES) {
+    content.push(await readSmallEntry(zipfile, entry));
+  } else {
+    await streamEntry(zipfile, entry, content);
+  }
+  const { kind, bytes } = content.finish(entry.crc32);
+  if (kind !== 'plain') {
+    // An archive in the archive is one level deeper; an OLE2 document or a gzip member is read where
+    // it stands, like a deflated entry (what it wraps goes one level deeper).
+    const isArchive = kind === 'zip' || kind === 'sevenzip';
+    await openContainer(kind, bytes, isArchive ? budget.nested() : budget);
+  }
+}
+
+/** Opens a container found inside the archive, charging `level` (the depth it is opened at). */
+async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBudget): Promise<void> {
+  if (kind === 'zip') {
+    await inspectZipBuffer(bytes, level);
+  } else if (kind === 'ole2') {
+    for (const payload of inspectOle2(bytes)) {
+      await inspectWrapped(payload.data, level);
+    }
+  } else if (kind === 'gzip') {
+    // A gzip member (`.emz` pictures in Office documents, `.tar.gz`) is inflated under the budget.
+    await inspectWrapped(await gunzipBounded(bytes, level), level);
+  } else if (kind === 'sevenzip') {
+    // Loaded on demand: the 7z/RAR inspector runs 7-Zip (WebAssembly) in workers, and imports us.
+    const { inspectSevenZipBuffer } = await import('./inspect-sevenzip.js');
+    await inspectSevenZipBuffer(bytes, level);
+  }
+}
+
+/** Bytes an OLE2 object or a gzip member wraps are judged like an entry; a container among them is one level deeper. */
+async function inspectWrapped(bytes: Buffer, level: ArchiveBudget): Promise<void> {
+  const kind = judgeHead(bytes.subarray(0, HEAD_BYTES));
+  if (kind !== 'plain') {
+    await openContainer(kind, bytes, level.nested());
+  }
+}
+
+async function gunzipBounded(bytes: Buffer, budget: ArchiveBudget): Promise<Buffer> {
+  let inner: Buffer;
+  try {
+    inner = await gunzipAsync(bytes, { maxOutputLength: MAX_NESTED_ARCHIVE_BYTES });
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new AppError('archive_bomb', 'A nested archive is larger than allowed.', { cause: error });
+    }
+    throw error;
+  }
+  budget.checkRatio(bytes.length, inner.length);
+  budget.addActual(inner.length);
+  return inner;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry points
+// ---------------------------------------------------------------------------------------------
+
+async function inspectOpenZip(zipfile: ZipFile, budget: ArchiveBudget): Promise<void> {
+  // Failures reach us through the call that hits them; an 'error' yauzl emits later (closing the
+  // file) has no listener left and would otherwise crash the process.
+  zipfile.on('error', () => undefined);
+  const directoryOffset = centralDirectoryOffset(zipfile);
+  const entries = await readCentralDirectory(zipfile, budget);
+  await checkLocalHeaders(zipfile, entries, directoryOffset);
+  // In file order, so the file is read front to back.
+  const ordered = [...entries].sort(
+    (a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader,
+  );
+  for (const entry of ordered) {
+    await inspectEntryData(zipfile, entry, budget);
+  }
+}
+
+/** An I/O failure on our own temporary file is a server fault, not a bad archive. */
+function isSystemError(error: unknown): boolean {
+  // Duck-typed: errors from Node's own modules may come from another realm (test sandboxes).
+  return typeof error === 'object' && error !== null && 'syscall' in error;
+}
+
+async function refusingUnreadable(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (isAppError(error) || isSystemError(error)) {
+      throw error;
+    }
+    // yauzl and zlib errors: truncated file, bad signatures, corrupt deflate data, bad extra fields.
+    throw new AppError('archive_unreadable', 'The archive cannot be read to the end.', { cause: error });
+  }
+}
+
+/** Inspects a ZIP held in memory (a nested archive), charging `budget` (already one level deeper). */
+export async function inspectZipBuffer(bytes: Buffer, budget: ArchiveBudget): Promise<void> {
+  await refusingUnreadable(async () => {
+    const zipfile = await yauzl.fromBufferPromise(bytes, OPTIONS);
+    await inspectOpenZip(zipfile, budget);
+  });
+}
+
+/**
+ * Inspects the ZIP (or OOXML document) at `path`, never extracting it. Resolves when it may be
+ * stored; throws an AppError `archive_bomb`, `archive_path_traversal`, `archive_executable`,
+ * `archive_macro` or `archive_unreadable` otherwise.
+ */
+export async function inspectZip(
+  path: string,
+  limits: Readonly<ArchiveLimits> = DEFAULT_ARCHIVE_LIMITS,
+): Promise<void> {
+  const budget = new ArchiveBudget(limits);
+  await refusingUnreadable(async () => {
+    const reader = await CachedFileReader.open(path);
+    let zipfile: ZipFile;
+    try {
+      zipfile = await yauzl.fromRandomAccessReaderPromise(reader, reader.size, OPTIONS);
+    } catch (error) {
+      reader.close(() => undefined);
+      throw error;
+    }
+    try {
+      await inspectOpenZip(zipfile, budget);
+    } finally {
+      // Closes the file once the last read stream is done with it.
+      zipfile.close();
+    }
+  });
+}
