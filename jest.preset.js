@@ -32,6 +32,5 @@ export function preset(displayName) {
       '^@intake/(shared|gateway|admin-api)$': path.join(root, '$1/src/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
-    testTimeout: 30000,
   };
 }

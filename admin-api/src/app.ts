@@ -1,0 +1,110 @@
+// The admin Koa app: GraphQL (Apollo Server on Koa) at POST /graphql, signed file downloads, and
+// health routes. `/metrics` (Prometheus) is still to come.
+import 'reflect-metadata';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { koaMiddleware } from '@as-integrations/koa';
+import { dummyPasswordHash, type Services } from '@intake/shared';
+import { Router } from '@koa/router';
+import Koa from 'koa';
+import { createAdminTokens } from './auth/admin-token.js';
+import { authPlugin } from './auth/auth-plugin.js';
+import { createAttemptLimiter } from './auth/attempt-limiter.js';
+import { LOGIN_WINDOW_MS } from './auth/login-policy.js';
+import {
+  createContextFunction,
+  type AdminContext,
+  type AdminDeps,
+  type AdminKoaContext,
+  type AdminState,
+} from './context.js';
+import { createDownloadLinks } from './files/download-link.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestId } from './middleware/request-id.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { downloadFile } from './routes/files.js';
+import { healthz, readyz } from './routes/health.js';
+import { buildAdminSchema } from './schema/build-schema.js';
+import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
+import { formatError } from './schema/errors.js';
+import { costLimitRule, depthLimitRule } from './schema/limits.js';
+
+export interface AdminAppOptions {
+  /** Origin of download links (`http://host:port`); read per link, so it may be known only after listen. */
+  publicOrigin: () => string;
+}
+
+export interface AdminApp {
+  app: Koa<AdminState>;
+  /** Stops Apollo (call after the HTTP server stopped accepting requests). */
+  stop(): Promise<void>;
+}
+
+// A bound on parse work for hostile documents; the standard introspection query is ~300 tokens.
+const MAX_DOCUMENT_TOKENS = 10_000;
+
+/** Builds the app and starts Apollo; `stop` ends Apollo. */
+export async function buildAdminApp(services: Services, options: AdminAppOptions): Promise<AdminApp> {
+  const { config, logger } = services;
+  const deps: AdminDeps = {
+    services,
+    adminTokens: createAdminTokens(config),
+    downloadLinks: createDownloadLinks({
+      jwtSecret: config.jwtSecret,
+      ttlSeconds: config.downloadUrlTtlSeconds,
+      publicOrigin: options.publicOrigin,
+    }),
+    loginAttempts: createAttemptLimiter({ windowMs: LOGIN_WINDOW_MS }),
+  };
+
+  const apollo = new ApolloServer<AdminContext>({
+    schema: await buildAdminSchema(),
+    logger,
+    formatError,
+    validationRules: [depthLimitRule(), costLimitRule()],
+    parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
+    plugins: [authPlugin(), errorLoggingPlugin(), ApolloServerPluginLandingPageDisabled()],
+    // Introspection is allowed, behind the same token as everything else (see auth-plugin.ts).
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    // Validation runs before authentication: no "did you mean" hints for anonymous callers.
+    hideSchemaDetailsFromClientErrors: true,
+    allowBatchedHttpRequests: false,
+    // The process entry point owns SIGINT/SIGTERM and the shutdown order.
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+  // Computed now, not at the first login with an unknown e-mail, where its cost would show.
+  await dummyPasswordHash();
+
+  const app = new Koa<AdminState>({ proxy: config.rateLimits.trustProxy });
+  // Errors before the answer are handled by errorHandler; this sees the rest (a download stream
+  // failing half-way) instead of Koa printing them to stderr.
+  app.on('error', (error: unknown, ctx?: AdminKoaContext) => {
+    if ((error as { expose?: unknown }).expose === true) {
+      return;
+    }
+    logger.warn({ err: error, requestId: ctx?.state.requestId }, 'response failed');
+  });
+
+  const router = new Router<AdminState>();
+  router.get('/healthz', healthz);
+  router.get('/readyz', readyz(services.db));
+  router.get('/files/:id', downloadFile(services, deps.downloadLinks));
+  router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
+  // TODO(metrics): GET /metrics (Prometheus text) joins these routes with the metrics issue.
+
+  app.use(requestId);
+  app.use(errorHandler(logger));
+  app.use(securityHeaders);
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+
+  return { app, stop: () => apollo.stop() };
+}
+
+/** The admin Koa app with Apollo started (schema built once). To stop Apollo too, use `startAdmin`. */
+export async function createAdminApp(services: Services, options: AdminAppOptions): Promise<Koa<AdminState>> {
+  return (await buildAdminApp(services, options)).app;
+}

@@ -1,0 +1,56 @@
+// Resolves `Authorization: Bearer <token>` to a principal, or null when the header is missing or
+// the token is not (or no longer) valid. Callers turn null into UNAUTHENTICATED.
+import { AdminUserSchema, ApiTokenSchema, type Em } from '@intake/shared';
+import type { AdminTokens } from './admin-token.js';
+import { hashApiToken, looksLikeApiToken } from './api-token.js';
+import type { Principal } from './principal.js';
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+// lastUsedAt is informative; writing it on every request would turn every read into a write.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface AuthenticateDeps {
+  em: Em;
+  adminTokens: AdminTokens;
+  now?: () => Date;
+}
+
+export function bearerToken(authorization: string | undefined): string | null {
+  const match = authorization === undefined ? null : BEARER.exec(authorization);
+  return match?.[1] ?? null;
+}
+
+export async function authenticate(
+  deps: AuthenticateDeps,
+  authorization: string | undefined,
+): Promise<Principal | null> {
+  const token = bearerToken(authorization);
+  if (token === null) {
+    return null;
+  }
+  const now = deps.now?.() ?? new Date();
+  if (looksLikeApiToken(token)) {
+    const apiToken = await deps.em.findOne(ApiTokenSchema, { tokenHash: hashApiToken(token), revokedAt: null });
+    if (apiToken === null) {
+      return null;
+    }
+    if (
+      apiToken.lastUsedAt === null ||
+      apiToken.lastUsedAt === undefined ||
+      now.getTime() - apiToken.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS
+    ) {
+      await deps.em.nativeUpdate(ApiTokenSchema, { id: apiToken.id }, { lastUsedAt: now });
+    }
+    return { kind: 'api_token', apiTokenId: apiToken.id, adminId: apiToken.createdBy?.id ?? null };
+  }
+  const claims = deps.adminTokens.verify(token);
+  if (claims === null) {
+    return null;
+  }
+  const admin = await deps.em.findOne(AdminUserSchema, { id: claims.adminId });
+  // Gone, or the password changed after this token was issued.
+  if (admin === null || admin.passwordChangedAt.getTime() !== claims.passwordVersion) {
+    return null;
+  }
+  return { kind: 'admin', adminId: admin.id };
+}

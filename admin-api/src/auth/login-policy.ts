@@ -1,0 +1,12 @@
+// Brute-force limits of password checks: guesses at one account from one address, guesses from one
+// address at any account (password spraying), and current-password checks of one admin. Windows
+// are 15 minutes; counters live in memory (see attempt-limiter.ts).
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+export const LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS = 10;
+export const LOGIN_MAX_PER_ADDRESS = 100;
+export const PASSWORD_CHANGE_MAX_ATTEMPTS = 10;
+
+/** E-mail addresses are compared trimmed and in lower case (ensureAdmin stores them so). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}

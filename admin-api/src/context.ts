@@ -1,0 +1,49 @@
+// What every resolver receives. Built once per request by Apollo's context function: its own
+// EntityManager fork (no state shared between requests), the request id for logs, and the
+// principal, filled in by the auth plugin before execution starts.
+import type { Em, Logger, Services } from '@intake/shared';
+import type { KoaContextFunctionArgument } from '@as-integrations/koa';
+import type { ParameterizedContext } from 'koa';
+import type { AdminTokens } from './auth/admin-token.js';
+import type { AttemptLimiter } from './auth/attempt-limiter.js';
+import type { Principal } from './auth/principal.js';
+import type { DownloadLinks } from './files/download-link.js';
+
+/** Built once per app: what resolvers need beyond the shared services. */
+export interface AdminDeps {
+  services: Services;
+  adminTokens: AdminTokens;
+  downloadLinks: DownloadLinks;
+  loginAttempts: AttemptLimiter;
+}
+
+export interface AdminState {
+  requestId: string;
+}
+
+export type AdminKoaContext = ParameterizedContext<AdminState>;
+
+export interface AdminContext {
+  requestId: string;
+  clientAddress: string;
+  authorization: string | undefined;
+  em: Em;
+  logger: Logger;
+  deps: AdminDeps;
+  /** Set by the auth plugin; null only while an operation is public (`login`). */
+  principal: Principal | null;
+}
+
+export function createContextFunction(
+  deps: AdminDeps,
+): (argument: KoaContextFunctionArgument<AdminState>) => Promise<AdminContext> {
+  return async ({ ctx }) => ({
+    requestId: ctx.state.requestId,
+    clientAddress: ctx.ip,
+    authorization: ctx.get('authorization') || undefined,
+    em: deps.services.db.em.fork(),
+    logger: deps.services.logger,
+    deps,
+    principal: null,
+  });
+}

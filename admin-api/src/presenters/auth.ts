@@ -1,0 +1,26 @@
+import type { AdminUser, ApiToken } from '@intake/shared';
+import type { IssuedAdminToken } from '../auth/admin-token.js';
+import type { ApiTokenType } from '../types/api-token.type.js';
+import type { AdminUserType, AuthPayloadType } from '../types/auth.type.js';
+
+export function presentAuthPayload(issued: IssuedAdminToken): AuthPayloadType {
+  return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
+}
+
+export function presentAdminUser(admin: AdminUser): AdminUserType {
+  return {
+    id: admin.id,
+    email: admin.email,
+    createdAt: admin.createdAt.toISOString(),
+    passwordChangedAt: admin.passwordChangedAt.toISOString(),
+  };
+}
+
+export function presentApiToken(apiToken: ApiToken): ApiTokenType {
+  return {
+    id: apiToken.id,
+    name: apiToken.name,
+    createdAt: apiToken.createdAt.toISOString(),
+    lastUsedAt: apiToken.lastUsedAt ? apiToken.lastUsedAt.toISOString() : null,
+  };
+}

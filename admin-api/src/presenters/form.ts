@@ -1,0 +1,21 @@
+import type { Form } from '@intake/shared';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '../mime-types.js';
+import type { FormType } from '../types/form.type.js';
+import { GRAPHQL_INT_MAX } from '../validation/fields.js';
+
+/** `globalMaxFileSize` is MAX_FILE_SIZE, what a form without its own limit gets. */
+export function presentForm(form: Form, globalMaxFileSize: number): FormType {
+  const ownTypes = form.allowedMimeTypes ?? null;
+  return {
+    id: form.id,
+    siteId: form.site.id,
+    name: form.name,
+    code: form.code,
+    enabled: form.enabled,
+    allowedMimeTypes: ownTypes === null ? [...DEFAULT_ALLOWED_MIME_TYPES] : [...ownTypes],
+    usesDefaultMimeTypes: ownTypes === null,
+    maxFileSize: Math.min(form.maxFileSize ?? globalMaxFileSize, GRAPHQL_INT_MAX),
+    createdAt: form.createdAt.toISOString(),
+    updatedAt: form.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,29 @@
+import type { StoredFile, Submission } from '@intake/shared';
+import type { DownloadLinks } from '../files/download-link.js';
+import type { StoredFileType, SubmissionType } from '../types/submission.type.js';
+
+export function presentStoredFile(file: StoredFile, links: DownloadLinks): StoredFileType {
+  return {
+    id: file.id,
+    field: file.field,
+    name: file.name,
+    mimeType: file.mimeType,
+    size: file.size,
+    sha256: file.sha256,
+    downloadUrl: links.urlFor(file.id),
+  };
+}
+
+export function presentSubmission(
+  submission: Submission,
+  files: readonly StoredFile[],
+  links: DownloadLinks,
+): SubmissionType {
+  return {
+    id: submission.id,
+    formId: submission.form.id,
+    createdAt: submission.createdAt.toISOString(),
+    data: submission.data,
+    files: files.map((file) => presentStoredFile(file, links)),
+  };
+}

@@ -1,0 +1,46 @@
+// GET /files/:id?expires=…&sig=… — the bytes of a stored file, for a signed download link. The
+// signature and expiry are checked before anything is looked up (403), then the file row and the
+// storage object (404). The answer is always an attachment that no browser renders or sniffs.
+import { isUuid, StoredFileSchema, SubmissionSchema, type Services } from '@intake/shared';
+import type { AdminKoaContext } from '../context.js';
+import { contentDisposition } from '../files/content-disposition.js';
+import type { DownloadLinks } from '../files/download-link.js';
+
+// type/subtype without parameters; anything else is served as opaque bytes.
+const MIME_TYPE_SHAPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+function plain(ctx: AdminKoaContext, status: number, text: string): void {
+  ctx.status = status;
+  ctx.type = 'text/plain';
+  ctx.body = text;
+}
+
+export function downloadFile(services: Services, links: DownloadLinks) {
+  return async (ctx: AdminKoaContext & { params: Record<string, string> }): Promise<void> => {
+    const fileId = ctx.params.id ?? '';
+    if (!links.verify(fileId, ctx.query.expires, ctx.query.sig)) {
+      plain(ctx, 403, 'Forbidden');
+      return;
+    }
+    if (!isUuid(fileId)) {
+      plain(ctx, 404, 'Not found');
+      return;
+    }
+    const em = services.db.em.fork();
+    const file = await em.findOne(StoredFileSchema, { id: fileId.toLowerCase() });
+    // Rows of a deleted submission are gone with it; the second check keeps that true by design.
+    const submissionExists = file !== null && (await em.count(SubmissionSchema, { id: file.submission.id })) > 0;
+    const object = file !== null && submissionExists ? await services.storage.get(file.storageKey) : undefined;
+    if (file === null || object === undefined) {
+      plain(ctx, 404, 'Not found');
+      return;
+    }
+    ctx.body = object.stream;
+    ctx.length = object.size;
+    ctx.set('Content-Type', MIME_TYPE_SHAPE.test(file.mimeType) ? file.mimeType : 'application/octet-stream');
+    ctx.set('Content-Disposition', contentDisposition(file.name));
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  };
+}

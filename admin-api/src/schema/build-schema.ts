@@ -1,0 +1,18 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildSchema } from 'type-graphql';
+import { authChecker } from '../auth/auth-checker.js';
+import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
+import { AuthResolver } from '../resolvers/auth.resolver.js';
+import { FormResolver } from '../resolvers/form.resolver.js';
+import { SiteResolver } from '../resolvers/site.resolver.js';
+import { SubmissionResolver } from '../resolvers/submission.resolver.js';
+
+/** The admin GraphQL schema, from the type-graphql resolvers. Built once per app. */
+export function buildAdminSchema(): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers: [AuthResolver, ApiTokenResolver, SiteResolver, FormResolver, SubmissionResolver],
+    authChecker,
+    // Arguments are checked by the resolvers (validation/fields.ts), which also normalise them.
+    validate: false,
+  });
+}

@@ -1,0 +1,205 @@
+// Static limits on what one operation may ask for, checked as validation rules (so a refusal is a
+// GRAPHQL_VALIDATION_FAILED error before anything runs, and the verdict does not depend on
+// variables, which lets Apollo cache validated documents):
+// - depth: at most 15 nested selections, introspection included;
+// - cost: every object or list field costs 1 (leaf fields cost 0: they are read from what the
+//   object already loaded), and the selection under a paginated field (`first`) counts `first`
+//   times, 20 when omitted, 100 when given as a variable (the worst case: variables are unknown here).
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  isCompositeType,
+  isLeafType,
+  type ASTVisitor,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type SelectionSetNode,
+  type ValidationContext,
+  type ValidationRule,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
+  isObjectType,
+  isInterfaceType,
+} from 'graphql';
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../validation/fields.js';
+
+export const MAX_QUERY_DEPTH = 15;
+export const MAX_QUERY_COST = 1000;
+
+function fragmentsOf(context: ValidationContext): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of context.getDocument().definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  return fragments;
+}
+
+/** Refuses operations nested deeper than `maxDepth` fields. */
+export function depthLimitRule(maxDepth = MAX_QUERY_DEPTH): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = fragmentsOf(context);
+    // A fragment's depth does not depend on where it is spread: computed once, so a document that
+    // spreads fragments into fragments cannot make this check exponential.
+    const fragmentDepths = new Map<string, number>();
+    const inProgress = new Set<string>();
+
+    const depthOf = (selectionSet: SelectionSetNode): number => {
+      let deepest = 0;
+      for (const selection of selectionSet.selections) {
+        const depth =
+          selection.kind === Kind.FIELD
+            ? 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0)
+            : selection.kind === Kind.INLINE_FRAGMENT
+              ? depthOf(selection.selectionSet)
+              : fragmentDepth(selection.name.value);
+        deepest = Math.max(deepest, depth);
+      }
+      return deepest;
+    };
+
+    const fragmentDepth = (name: string): number => {
+      const known = fragmentDepths.get(name);
+      if (known !== undefined) {
+        return known;
+      }
+      const fragment = fragments.get(name);
+      // Unknown fragments and cycles are reported by graphql's own rules.
+      if (fragment === undefined || inProgress.has(name)) {
+        return 0;
+      }
+      inProgress.add(name);
+      const depth = depthOf(fragment.selectionSet);
+      inProgress.delete(name);
+      fragmentDepths.set(name, depth);
+      return depth;
+    };
+
+    return {
+      OperationDefinition(node) {
+        const depth = depthOf(node.selectionSet);
+        if (depth > maxDepth) {
+          context.reportError(
+            new GraphQLError(`Query is ${depth} levels deep; the limit is ${maxDepth}`, { nodes: [node] }),
+          );
+        }
+      },
+    };
+  };
+}
+
+function fieldDefinition(
+  schema: GraphQLSchema,
+  parent: GraphQLCompositeType,
+  name: string,
+): GraphQLField<unknown, unknown> | undefined {
+  if (name === SchemaMetaFieldDef.name && parent === schema.getQueryType()) {
+    return SchemaMetaFieldDef;
+  }
+  if (name === TypeMetaFieldDef.name && parent === schema.getQueryType()) {
+    return TypeMetaFieldDef;
+  }
+  if (name === TypeNameMetaFieldDef.name) {
+    return TypeNameMetaFieldDef;
+  }
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+}
+
+/** How many times the selection under a paginated field counts. */
+function multiplierOf(field: GraphQLField<unknown, unknown>, node: FieldNode): number {
+  if (!field.args.some((argument) => argument.name === 'first')) {
+    return 1;
+  }
+  const first = node.arguments?.find((argument) => argument.name.value === 'first')?.value;
+  if (first === undefined || first.kind === Kind.NULL) {
+    return PAGE_SIZE_DEFAULT;
+  }
+  if (first.kind === Kind.INT) {
+    return Math.min(Math.max(Number.parseInt(first.value, 10), 1), PAGE_SIZE_MAX);
+  }
+  return PAGE_SIZE_MAX;
+}
+
+/** Refuses operations whose estimated cost is over `maxCost`. */
+export function costLimitRule(maxCost = MAX_QUERY_COST): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    const schema = context.getSchema();
+    const fragments = fragmentsOf(context);
+    const fragmentCosts = new Map<string, number>();
+    const inProgress = new Set<string>();
+
+    const costOf = (selectionSet: SelectionSetNode, parent: GraphQLCompositeType): number => {
+      let cost = 0;
+      for (const selection of selectionSet.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const field = fieldDefinition(schema, parent, selection.name.value);
+          if (field === undefined) {
+            // Unknown fields are reported by graphql's own rules.
+            continue;
+          }
+          const type = getNamedType(field.type);
+          if (isLeafType(type) || !selection.selectionSet || !isCompositeType(type)) {
+            continue;
+          }
+          cost += 1 + multiplierOf(field, selection) * costOf(selection.selectionSet, type);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+          if (condition && isCompositeType(condition)) {
+            cost += costOf(selection.selectionSet, condition);
+          }
+        } else {
+          cost += fragmentCost(selection.name.value);
+        }
+        // Stop early: the exact figure above the limit does not matter.
+        if (cost > maxCost) {
+          return cost;
+        }
+      }
+      return cost;
+    };
+
+    const fragmentCost = (name: string): number => {
+      const known = fragmentCosts.get(name);
+      if (known !== undefined) {
+        return known;
+      }
+      const fragment = fragments.get(name);
+      if (fragment === undefined || inProgress.has(name)) {
+        return 0;
+      }
+      const condition = schema.getType(fragment.typeCondition.name.value);
+      if (!condition || !isCompositeType(condition)) {
+        return 0;
+      }
+      inProgress.add(name);
+      const cost = costOf(fragment.selectionSet, condition);
+      inProgress.delete(name);
+      fragmentCosts.set(name, cost);
+      return cost;
+    };
+
+    return {
+      OperationDefinition(node) {
+        const root =
+          node.operation === 'query'
+            ? schema.getQueryType()
+            : node.operation === 'mutation'
+              ? schema.getMutationType()
+              : schema.getSubscriptionType();
+        if (!root) {
+          return;
+        }
+        const cost = costOf(node.selectionSet, root);
+        if (cost > maxCost) {
+          context.reportError(new GraphQLError(`Query cost is over the limit of ${maxCost}`, { nodes: [node] }));
+        }
+      },
+    };
+  };
+}

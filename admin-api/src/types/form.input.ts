@@ -1,0 +1,28 @@
+import { Field, ID, InputType, Int } from 'type-graphql';
+
+@InputType('CreateFormInput')
+export class CreateFormInput {
+  @Field(() => ID)
+  siteId!: string;
+
+  @Field(() => String)
+  name!: string;
+}
+
+@InputType('UpdateFormInput', { description: 'Absent fields stay as they are; null resets a limit to its default.' })
+export class UpdateFormInput {
+  @Field(() => String, { nullable: true })
+  name?: string | null;
+
+  @Field(() => Boolean, { nullable: true })
+  enabled?: boolean | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'A subset of the 12 default types; null restores the defaults.',
+  })
+  allowedMimeTypes?: string[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'Bytes, 1..MAX_FILE_SIZE; null restores MAX_FILE_SIZE.' })
+  maxFileSize?: number | null;
+}

@@ -1,0 +1,76 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('StoredFile')
+export class StoredFileType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { description: 'The form field the file was sent in.' })
+  field!: string;
+
+  @Field(() => String, { description: 'The original file name (data only).' })
+  name!: string;
+
+  @Field(() => String)
+  mimeType!: string;
+
+  @Field(() => Int)
+  size!: number;
+
+  @Field(() => String, { description: 'Hex.' })
+  sha256!: string;
+
+  @Field(() => String, {
+    description: 'Absolute URL that answers the bytes for a short time, without other credentials.',
+  })
+  downloadUrl!: string;
+}
+
+@ObjectType('Submission')
+export class SubmissionType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  formId!: string;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  createdAt!: string;
+
+  @Field(() => GraphQLJSONObject)
+  data!: Record<string, unknown>;
+
+  @Field(() => [StoredFileType])
+  files!: StoredFileType[];
+}
+
+@ObjectType('SubmissionEdge')
+export class SubmissionEdgeType {
+  @Field(() => String)
+  cursor!: string;
+
+  @Field(() => SubmissionType)
+  node!: SubmissionType;
+}
+
+@ObjectType('PageInfo')
+export class PageInfoType {
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+@ObjectType('SubmissionConnection', { description: 'Newest first.' })
+export class SubmissionConnectionType {
+  @Field(() => Int)
+  totalCount!: number;
+
+  @Field(() => [SubmissionEdgeType])
+  edges!: SubmissionEdgeType[];
+
+  @Field(() => PageInfoType)
+  pageInfo!: PageInfoType;
+}
