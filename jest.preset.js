@@ -26,6 +26,7 @@ export function preset(displayName) {
         },
       ],
     },
+    testTimeout: 30000,
     moduleNameMapper: {
       '^@intake/migrations$': path.join(root, 'migrations/index.ts'),
       '^@intake/shared/test$': path.join(root, 'shared/src/test/index.ts'),

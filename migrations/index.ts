@@ -2,10 +2,10 @@
 // (not discovered from the file system) so the compiled services and the tests run the same set.
 // `npm run migration:create` regenerates this file.
 import type { Migration } from '@mikro-orm/migrations';
-import { Migration20261121123422_initial } from './Migration20261121123422_initial.js';
+import { Migration20261121123748_initial } from './Migration20261121123748_initial.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
 export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
-  { name: 'Migration20261121123422_initial', class: Migration20261121123422_initial },
+  { name: 'Migration20261121123748_initial', class: Migration20261121123748_initial },
 ];

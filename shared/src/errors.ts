@@ -23,6 +23,7 @@ export const ERROR_CATALOGUE = {
   scanner_unavailable: { status: 503, title: 'Virus scanner unavailable' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
   not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -6,3 +6,8 @@ export * from './errors.js';
 export * from './logger.js';
 export * from './secrets.js';
 export * from './storage/index.js';
+export * from './services.js';
+export * from './site-token/index.js';
+export * from './http/listen.js';
+export * from './process/bootstrap.js';
+export * from './process/run.js';

@@ -10,6 +10,8 @@ export const StoredFileSchema = defineEntity({
   properties: {
     id: idProperty(),
     submission: () => p.manyToOne(SubmissionSchema).deleteRule('cascade').index(),
+    /** Order of the file in its request, so answers list files as they were sent. */
+    position: p.integer(),
     field: p.string().length(255),
     name: p.string().length(255),
     mimeType: p.string().length(255),

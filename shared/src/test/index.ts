@@ -1,3 +1,5 @@
 // Test-only helpers shared by every workspace's tests (not part of the built package).
 export * from './config.js';
 export * from './database.js';
+export * from './services.js';
+export * from './factories.js';

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261121123422_initial extends Migration {
+export class Migration20261121123748_initial extends Migration {
 
-  override name = 'Migration20261121123422_initial';
+  override name = 'Migration20261121123748_initial';
 
   override up(): void | Promise<void> {
     this.addSql(`create table "admin_users" ("id" uuid not null, "email" varchar(320) not null, "password_hash" varchar(255) not null, "password_changed_at" timestamptz not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, primary key ("id"));`);
@@ -21,7 +21,7 @@ export class Migration20261121123422_initial extends Migration {
     this.addSql(`create index "submissions_form_created_at_index" on "submissions" ("form_id", "created_at", "id");`);
     this.addSql(`alter table "submissions" add constraint "submissions_form_idempotency_key_unique" unique ("form_id", "idempotency_key");`);
 
-    this.addSql(`create table "stored_files" ("id" uuid not null, "submission_id" uuid not null, "field" varchar(255) not null, "name" varchar(255) not null, "mime_type" varchar(255) not null, "size" int not null, "sha256" varchar(64) not null, "storage_key" varchar(128) not null, "created_at" timestamptz not null, primary key ("id"));`);
+    this.addSql(`create table "stored_files" ("id" uuid not null, "submission_id" uuid not null, "position" int not null, "field" varchar(255) not null, "name" varchar(255) not null, "mime_type" varchar(255) not null, "size" int not null, "sha256" varchar(64) not null, "storage_key" varchar(128) not null, "created_at" timestamptz not null, primary key ("id"));`);
     this.addSql(`create index "stored_files_submission_id_index" on "stored_files" ("submission_id");`);
     this.addSql(`alter table "stored_files" add constraint "stored_files_storage_key_unique" unique ("storage_key");`);
 

@@ -1,0 +1,3 @@
+declare module 'append-field' {
+  export default function appendField(store: Record<string, unknown>, key: string, value: unknown): void;
+}

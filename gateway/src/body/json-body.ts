@@ -1,0 +1,13 @@
+import { AppError } from '@intake/shared';
+import type { IntakeContext } from '../context.js';
+import { readTextBody } from './read-raw.js';
+
+/** A JSON body: any JSON value here; the caller checks that it is an object. */
+export async function parseJsonBody(ctx: IntakeContext, limit: number): Promise<unknown> {
+  const text = await readTextBody(ctx, limit);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('body_invalid', 'The body is not valid JSON.');
+  }
+}

@@ -1,0 +1,68 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type multer from '@koa/multer';
+import type { ReceivedFile } from '../files/types.js';
+
+/** What multer reports of a file this engine stored. */
+export type UploadedFile = multer.File & { sha256?: string };
+
+/** Counts and hashes the bytes flowing through, so a file is read from the network only once. */
+class HashingCounter extends Transform {
+  readonly hash = createHash('sha256');
+  size = 0;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+/**
+ * A multer storage engine that streams each upload to a random temporary file while computing its
+ * sha256 and size. Every path it creates is recorded in `created`, so the request can remove them
+ * all in every outcome, even those multer never reports.
+ */
+// multer 2's storage-engine contract (the type package still describes multer 1).
+interface StorageEngine {
+  _handleFile(req: unknown, file: { stream: Readable }, callback: (error: Error | null, info?: object) => void): void;
+  _removeFile(req: unknown, file: { path: string }, callback: (error: Error | null) => void): void;
+}
+
+export function createUploadStorage(tempDir: string, created: string[]): multer.StorageEngine {
+  const engine: StorageEngine = {
+    _handleFile(_req, file, callback) {
+      const target = path.join(tempDir, `upload-${randomBytes(16).toString('hex')}`);
+      created.push(target);
+      const counter = new HashingCounter();
+      mkdir(tempDir, { recursive: true })
+        .then(() => pipeline(file.stream, counter, createWriteStream(target, { flags: 'wx', mode: 0o600 })))
+        .then(
+          () => callback(null, { path: target, size: counter.size, sha256: counter.hash.digest('hex') }),
+          (error: unknown) => callback(error as Error),
+        );
+    },
+    _removeFile(_req, file, callback) {
+      rm(file.path, { force: true }).then(
+        () => callback(null),
+        (error: unknown) => callback(error as Error),
+      );
+    },
+  };
+  return engine as unknown as multer.StorageEngine;
+}
+
+/** The shape the file pipeline takes, from what multer collected. */
+export function toReceivedFile(file: UploadedFile): ReceivedFile {
+  return {
+    field: file.fieldname,
+    originalName: file.originalname,
+    path: file.path,
+    size: file.size,
+    sha256: file.sha256 ?? '',
+  };
+}

@@ -1,0 +1,14 @@
+import type { Form, Services, Site } from '@intake/shared';
+import type { ParameterizedContext } from 'koa';
+import type { ReceivedFile } from './files/types.js';
+
+// What the intake middleware chain adds to a request, step by step.
+export interface IntakeState {
+  requestId: string;
+  site?: Site;
+  form?: Form;
+  fields?: Record<string, unknown>;
+  files?: ReceivedFile[];
+}
+
+export type IntakeContext = ParameterizedContext<IntakeState> & { services: Services };

@@ -1,0 +1,106 @@
+// Structural checks of a submitted body (CONTRACT.md §3, `body_invalid`), run on the parsed fields of
+// every body format before anything is sanitised or stored. Details say which rule failed, never
+// which key or value: they are sent to the client and logged as they are.
+import { AppError } from '@intake/shared';
+
+/** The top-level object is depth 1; every object or array inside adds a level (an array counts like an object). */
+export const MAX_DEPTH = 8;
+/** Longest string (value or key) in UTF-8 bytes: 64 KiB. */
+export const MAX_STRING_BYTES = 64 * 1024;
+/** Keys that reach prototypes when a body is merged or assigned, refused at any level. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+// Keys are stored as sent and shown as labels: a key with `<` or `>` is markup or a fragment of it.
+// `&` alone cannot open an element and quotes are ordinary punctuation, so both are allowed.
+const KEY_MARKUP = /[<>]/;
+
+const DETAIL = {
+  notObject: 'The body must be an object of fields.',
+  forbiddenKey: 'The body holds a forbidden key.',
+  keyMarkup: 'A key holds markup (< or >).',
+  tooDeep: `The body is nested deeper than ${MAX_DEPTH} levels.`,
+  tooLong: 'A string is longer than 64 KiB in UTF-8.',
+  malformedString: 'A string holds U+0000 or a lone surrogate.',
+  badNumber: 'A number is out of range.',
+  badType: 'A value has an unsupported type.',
+} as const;
+
+function refuse(detail: string): never {
+  throw new AppError('body_invalid', detail);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return false;
+  }
+  // Parsers build fields on Object.prototype (JSON) or on null (urlencoded, multipart).
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function checkString(s: string): void {
+  if (s.includes('\u0000') || !s.isWellFormed()) {
+    refuse(DETAIL.malformedString);
+  }
+  // A UTF-16 unit is at least one UTF-8 byte: longer strings need no counting.
+  if (s.length > MAX_STRING_BYTES || Buffer.byteLength(s, 'utf8') > MAX_STRING_BYTES) {
+    refuse(DETAIL.tooLong);
+  }
+}
+
+/** Rules of a key, also applied to multipart field names of files. */
+export function validateFieldName(key: string): void {
+  if (FORBIDDEN_KEYS.has(key)) {
+    refuse(DETAIL.forbiddenKey);
+  }
+  if (KEY_MARKUP.test(key)) {
+    refuse(DETAIL.keyMarkup);
+  }
+  checkString(key);
+}
+
+/**
+ * Returns the body as a record when it is a plain object that breaks no rule, else throws
+ * `body_invalid`. The walk keeps its own stack and refuses a container as soon as it would sit deeper
+ * than MAX_DEPTH, so a 10,000-deep body costs nine levels of work and no call stack.
+ */
+export function validateSubmissionBody(body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body)) {
+    refuse(DETAIL.notObject);
+  }
+  const pending: Array<{ container: Record<string, unknown> | unknown[]; depth: number }> = [
+    { container: body, depth: 1 },
+  ];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { container, depth } = next;
+    let items: unknown[];
+    if (Array.isArray(container)) {
+      items = container;
+    } else {
+      // Own keys: JSON.parse makes `__proto__` an own property, which `in` or a lookup would miss.
+      const keys = Object.keys(container);
+      for (const key of keys) {
+        validateFieldName(key);
+      }
+      items = keys.map((key) => container[key]);
+    }
+    for (const item of items) {
+      if (typeof item === 'string') {
+        checkString(item);
+      } else if (typeof item === 'number') {
+        // JSON.parse turns 1e999 into Infinity, which no JSON column can store as it is.
+        if (!Number.isFinite(item)) {
+          refuse(DETAIL.badNumber);
+        }
+      } else if (Array.isArray(item) || isPlainObject(item)) {
+        if (depth + 1 > MAX_DEPTH) {
+          refuse(DETAIL.tooDeep);
+        }
+        pending.push({ container: item, depth: depth + 1 });
+      } else if (typeof item !== 'boolean' && item !== null) {
+        refuse(DETAIL.badType);
+      }
+    }
+  }
+  return body;
+}

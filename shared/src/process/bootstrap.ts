@@ -1,0 +1,46 @@
+import { ensureEnvFile } from '../config/env-file.js';
+import { parseConfig, readEnvironment } from '../config/load-config.js';
+import { migrate, type Database } from '../db/orm.js';
+import { createLogger, type Logger } from '../logger.js';
+import { createServices, openConfiguredDatabase, type Services } from '../services.js';
+
+export interface BootstrapOptions {
+  /** Apply pending migrations before serving (the single-process start and `migrate`). */
+  migrate: boolean;
+  /** Refuse to run on the embedded database (a service started as its own process). */
+  requireDatabaseUrl?: boolean;
+}
+
+/**
+ * The start of every process: `.env` (generated on a first start outside production), validated
+ * config, logger, database, migrations. Any failure here ends the process with a clear message:
+ * nothing runs half-initialised.
+ */
+export async function bootstrap(options: BootstrapOptions): Promise<Services> {
+  const cwd = process.cwd();
+  const written = ensureEnvFile(cwd, process.env.NODE_ENV);
+  const config = parseConfig(readEnvironment(cwd));
+  const logger = createLogger(config.logLevel);
+  if (written) {
+    logger.info({ path: written }, 'generated .env with fresh secrets and an admin login (see ADMIN_EMAIL and ADMIN_PASSWORD there)');
+  }
+  if (options.requireDatabaseUrl && !config.databaseUrl) {
+    throw new Error('DATABASE_URL: required when a service runs as its own process (the embedded database cannot be shared)');
+  }
+  let db: Database | undefined;
+  try {
+    db = await openConfiguredDatabase(config);
+    if (options.migrate) {
+      const applied = await migrate(db);
+      if (applied.length > 0) {
+        logger.info({ migrations: applied }, 'applied migrations');
+      }
+    }
+  } catch (error) {
+    await db?.close(true);
+    throw error;
+  }
+  return createServices(config, db, logger);
+}
+
+export type { Logger };

@@ -1,0 +1,31 @@
+import type { Config } from './config/types.js';
+import { openDatabase, type Database } from './db/orm.js';
+import type { Logger } from './logger.js';
+import { createSiteTokenCodec, type SiteTokenCodec } from './site-token/index.js';
+import { createStorage } from './storage/index.js';
+import type { Storage } from './storage/storage.js';
+
+// What a service needs to run, built once at start and passed down explicitly (no globals), so
+// tests can build the same thing around a test database.
+export interface Services {
+  config: Config;
+  db: Database;
+  storage: Storage;
+  logger: Logger;
+  siteTokens: SiteTokenCodec;
+}
+
+export function createServices(config: Config, db: Database, logger: Logger): Services {
+  return {
+    config,
+    db,
+    logger,
+    storage: createStorage(config),
+    siteTokens: createSiteTokenCodec({ jwtSecret: config.jwtSecret, encryptionKey: config.tokenEncryptionKey }),
+  };
+}
+
+/** Opens the configured database: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR/db. */
+export function openConfiguredDatabase(config: Config): Promise<Database> {
+  return openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: `${config.dataDir}/db` });
+}

@@ -1,0 +1,12 @@
+import { createLogger } from '../logger.js';
+import { createServices, type Services } from '../services.js';
+import { testConfig } from './config.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+/** Services around a fresh test database (one per test file); `close()` ends both. */
+export async function createTestServices(env: Record<string, string> = {}): Promise<Services & { testDb: TestDatabase; close(): Promise<void> }> {
+  const testDb = await createTestDatabase();
+  const config = testConfig(testDb.databaseUrl ? { ...env, DATABASE_URL: testDb.databaseUrl } : env);
+  const services = createServices(config, testDb.db, createLogger(config.logLevel));
+  return { ...services, testDb, close: () => testDb.close() };
+}
