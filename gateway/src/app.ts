@@ -1,6 +1,6 @@
 import { AppError, type Services } from '@intake/shared';
 import Koa from 'koa';
-import type { IntakeContext, IntakeState } from './context.js';
+import type { IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
 import { createFilePipeline, type FilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
@@ -30,6 +30,8 @@ export function createGatewayApp(services: Services, options: { pipeline?: FileP
   app.use(errorHandler as never);
   app.use(health.routes());
   app.use(send.routes());
-  app.use(send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }));
+  app.use(
+    send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }),
+  );
   return { app, scanner };
 }
