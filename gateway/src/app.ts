@@ -2,7 +2,7 @@ import { AppError, type Services } from '@intake/shared';
 import Koa from 'koa';
 import type { IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
-import { createFilePipeline, type FilePipeline } from './files/pipeline.js';
+import { createFilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestId } from './middleware/request-id.js';
@@ -15,9 +15,10 @@ export interface GatewayApp {
 }
 
 /** The gateway's Koa application: only the intake route, health and (later) metrics and OpenAPI. */
-export function createGatewayApp(services: Services, options: { pipeline?: FilePipeline } = {}): GatewayApp {
+export function createGatewayApp(services: Services): GatewayApp {
   const scanner = createScanner(services.config.clamav);
-  const pipeline = options.pipeline ?? createFilePipeline({ scanner, archiveLimits: DEFAULT_ARCHIVE_LIMITS });
+  const archiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...services.config.archiveLimits };
+  const pipeline = createFilePipeline({ scanner, archiveLimits });
   const app = new Koa<IntakeState, { services: Services }>();
   app.proxy = services.config.rateLimits.trustProxy;
   app.context.services = services;

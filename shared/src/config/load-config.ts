@@ -22,6 +22,12 @@ export function readEnvironment(cwd: string, env: RawEnvironment = process.env):
   return { ...fromFile, ...env };
 }
 
+function definedOnly<T extends Record<string, number | undefined>>(values: T): Partial<{ [K in keyof T]: number }> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<{
+    [K in keyof T]: number;
+  }>;
+}
+
 const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
 
 /** Validates the whole environment once; throws ConfigError listing every problem. */
@@ -89,6 +95,13 @@ export function parseConfig(raw: RawEnvironment): Config {
       redisUrl: env.REDIS_URL,
       trustProxy: env.TRUST_PROXY,
     },
+    archiveLimits: definedOnly({
+      maxEntries: env.ARCHIVE_MAX_ENTRIES,
+      maxTotalUncompressedBytes: env.ARCHIVE_MAX_UNCOMPRESSED_BYTES,
+      maxRatio: env.ARCHIVE_MAX_RATIO,
+      ratioGraceBytes: env.ARCHIVE_RATIO_GRACE_BYTES,
+      maxNestingDepth: env.ARCHIVE_MAX_DEPTH,
+    }),
     logLevel: env.LOG_LEVEL,
     publicAdminUrl: env.PUBLIC_ADMIN_URL,
     downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,

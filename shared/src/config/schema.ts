@@ -35,9 +35,12 @@ export const environmentSchema = z.object({
   /** 32-byte key (64 hex characters or base64) for the AES-256-CBC payload of site tokens. */
   TOKEN_ENCRYPTION_KEY: z.string({ error: 'is required' }).min(1, 'is required'),
   /** When both are set and that admin does not exist, it is created at start. */
-  ADMIN_EMAIL: optionalText.refine((value) => value === undefined || z.email().safeParse(value).success || /^[^@\s]+@localhost$/.test(value), {
-    message: 'must be an e-mail address',
-  }),
+  ADMIN_EMAIL: optionalText.refine(
+    (value) => value === undefined || z.email().safeParse(value).success || /^[^@\s]+@localhost$/.test(value),
+    {
+      message: 'must be an e-mail address',
+    },
+  ),
   ADMIN_PASSWORD: optionalText,
   /** File storage driver. */
   STORAGE: z.enum(['local', 's3']).default('local'),
@@ -63,6 +66,12 @@ export const environmentSchema = z.object({
   /** Honour X-Forwarded-For for the client address (behind a trusted proxy only). */
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Archive inspection limits; unset keeps the gateway's documented defaults (see README). */
+  ARCHIVE_MAX_ENTRIES: positiveInt.optional(),
+  ARCHIVE_MAX_UNCOMPRESSED_BYTES: positiveInt.optional(),
+  ARCHIVE_MAX_RATIO: positiveInt.optional(),
+  ARCHIVE_RATIO_GRACE_BYTES: nonNegativeInt.optional(),
+  ARCHIVE_MAX_DEPTH: positiveInt.optional(),
   /** Origin of the admin API as clients reach it (for download links); default: its listening URL. */
   PUBLIC_ADMIN_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/]+$/.test(value), {
     message: 'must be an origin such as https://admin.example.com (no path)',

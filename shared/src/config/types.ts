@@ -22,6 +22,14 @@ export interface Config {
     redisUrl: string | undefined;
     trustProxy: boolean;
   };
+  /** Only the archive limits that were set; the gateway fills in its defaults. */
+  archiveLimits: Partial<{
+    maxEntries: number;
+    maxTotalUncompressedBytes: number;
+    maxRatio: number;
+    ratioGraceBytes: number;
+    maxNestingDepth: number;
+  }>;
   logLevel: Environment['LOG_LEVEL'];
   publicAdminUrl: string | undefined;
   downloadUrlTtlSeconds: number;

@@ -1,0 +1,95 @@
+// The file pipeline through a listening gateway: every refusal gives its exact contract code, the
+// gateway keeps answering, and nothing is left behind (no row, no stored object, no upload).
+import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
+import { startGateway } from './index.js';
+import { EXECUTABLE_HEADS, docm, lyingSizeBomb, nestedZipBomb, rawZip, sharedLocalHeaderZip } from './test/archives.js';
+import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
+import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import { buildRar } from './test/rar-writer.js';
+import { docx, pdf, zipOf } from './test/samples.js';
+import { sevenZipOf } from './test/sevenzip-samples.js';
+
+let harness: Awaited<ReturnType<typeof startTestGateway>>;
+
+beforeAll(async () => {
+  harness = await startTestGateway();
+});
+
+afterAll(async () => {
+  await harness.close();
+});
+
+async function upload(baseUrl: string, name: string, bytes: Buffer): Promise<{ status: number; code?: string }> {
+  const { site, token } = await makeSite(harness.services);
+  const form = await makeForm(harness.services, site);
+  const body = new FormData();
+  body.append('message', 'see attachment');
+  body.append('attachment', new Blob([bytes]), name);
+  const response = await send(baseUrl, form.code, { apiKey: harness.services.config.apiKey, token, body });
+  const answer = (await response.json()) as { code?: string };
+  return { status: response.status, code: answer.code };
+}
+
+describe(`file security through the gateway on ${testDriverName()}`, () => {
+  const cases: [string, string, () => Promise<Buffer> | Buffer, string][] = [
+    ['an executable inside a zip', 'files.zip', () => zipOf({ 'readme.txt': EXECUTABLE_HEADS.pe }), 'archive_executable'],
+    ['a path traversal entry', 'files.zip', () => rawZip([{ name: '../../etc/passwd', content: 'x' }]), 'archive_path_traversal'],
+    ['a lying-size bomb', 'files.zip', () => lyingSizeBomb(64 * 1024 * 1024), 'archive_bomb'],
+    ['a nested zip bomb', 'files.zip', () => nestedZipBomb(5, 4), 'archive_bomb'],
+    ['an overlap bomb', 'files.zip', () => sharedLocalHeaderZip(), 'archive_bomb'],
+    ['a truncated zip', 'files.zip', async () => (await zipOf({ 'a.txt': 'hello '.repeat(500) })).subarray(0, 120), 'archive_unreadable'],
+    ['a macro-enabled document named .docx', 'letter.docx', () => docm(), 'archive_macro'],
+    ['an executable in a 7z', 'files.7z', () => sevenZipOf([{ name: 'setup.exe', data: EXECUTABLE_HEADS.pe }]), 'archive_executable'],
+    ['an encrypted 7z', 'files.7z', () => sevenZipOf([{ name: 'a.txt', data: 'secret' }], { password: 'pw', encryptHeaders: true }), 'archive_unreadable'],
+    ['a traversal entry in a RAR', 'files.rar', () => buildRar([{ name: '../evil.txt', data: Buffer.from('x') }]), 'archive_path_traversal'],
+  ];
+
+  it.each(cases)('refuses %s with its code and leaves nothing behind', async (_label, name, build, code) => {
+    const before = await footprint(harness.services);
+    expect(await upload(harness.gateway.url, name, await build())).toEqual({ status: 400, code });
+    expect(await footprint(harness.services)).toEqual(before);
+  });
+
+  it('accepts clean documents and archives after all those refusals', async () => {
+    expect((await upload(harness.gateway.url, 'report.docx', await docx())).status).toBe(201);
+    expect((await upload(harness.gateway.url, 'bundle.zip', await zipOf({ 'a.txt': 'hello', 'b/c.pdf': pdf() }))).status).toBe(201);
+    expect((await upload(harness.gateway.url, 'bundle.7z', await sevenZipOf([{ name: 'a.txt', data: 'hi' }]))).status).toBe(201);
+  });
+});
+
+const clamd = await clamdStatus();
+
+describeClamd(clamd, `ClamAV stage through the gateway on ${testDriverName()}`, (found) => {
+  const clamavEnv = (target: { socket?: string; host?: string; port?: number }) => ({
+    enabled: true,
+    socket: target.socket,
+    host: target.host,
+    port: target.port,
+  });
+
+  it('refuses EICAR as text and inside a nested zip with file_infected, and accepts a clean file', async () => {
+    const scanning = await startGateway(withConfig(harness.services, (config) => ({ ...config, clamav: clamavEnv(found.target) })));
+    try {
+      const before = await footprint(harness.services);
+      expect(await upload(scanning.url, 'eicar.txt', eicarBytes())).toEqual({ status: 400, code: 'file_infected' });
+      const inner = await zipOf({ 'eicar.txt': eicarBytes() });
+      expect(await upload(scanning.url, 'nested.zip', await zipOf({ 'inner.zip': inner }))).toEqual({ status: 400, code: 'file_infected' });
+      expect(await footprint(harness.services)).toEqual(before);
+      expect((await upload(scanning.url, 'clean.pdf', pdf())).status).toBe(201);
+    } finally {
+      await scanning.close();
+    }
+  });
+
+  it('fails closed with 503 scanner_unavailable when clamd cannot be reached, storing nothing', async () => {
+    const unreachable = { host: '127.0.0.1', port: 1 };
+    const scanning = await startGateway(withConfig(harness.services, (config) => ({ ...config, clamav: clamavEnv(unreachable) })));
+    try {
+      const before = await footprint(harness.services);
+      expect(await upload(scanning.url, 'clean.pdf', pdf())).toEqual({ status: 503, code: 'scanner_unavailable' });
+      expect(await footprint(harness.services)).toEqual(before);
+    } finally {
+      await scanning.close();
+    }
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { generateSecret } from '../secrets.js';
+import { ensureEnvFile } from './env-file.js';
+import { ConfigError, parseConfig, readEnvironment } from './load-config.js';
+
+const secrets = () => ({
+  API_KEY: generateSecret(32),
+  JWT_SECRET: generateSecret(32),
+  TOKEN_ENCRYPTION_KEY: generateSecret(32, 'hex'),
+});
+
+function problemsOf(raw: Record<string, string>): string[] {
+  try {
+    parseConfig(raw);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).problems;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseConfig', () => {
+  it('applies the contract defaults', () => {
+    const config = parseConfig(secrets());
+    expect(config).toEqual(
+      expect.objectContaining({
+        host: '127.0.0.1',
+        gatewayPort: 3000,
+        adminPort: 4000,
+        databaseUrl: undefined,
+        limits: { maxFileSize: 10485760, maxFiles: 10, maxBodySize: 26214400 },
+        logLevel: 'info',
+        archiveLimits: {},
+      }),
+    );
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(config.rateLimits).toEqual(expect.objectContaining({ submissionsPerMinute: 600, authFailuresPerMinute: 30 }));
+    expect(config.clamav.enabled).toBe(false);
+  });
+
+  it('names every bad variable at once, never its value', () => {
+    const problems = problemsOf({ ...secrets(), GATEWAY_PORT: 'http', MAX_FILES: '-1', DATABASE_URL: 'mysql://secret-host', LOG_LEVEL: 'loud' });
+    const text = problems.join('\n');
+    for (const name of ['GATEWAY_PORT', 'MAX_FILES', 'DATABASE_URL', 'LOG_LEVEL']) {
+      expect(text).toContain(name);
+    }
+    expect(text).not.toContain('secret-host');
+  });
+
+  it('requires the three secrets and a 32-byte encryption key', () => {
+    expect(problemsOf({}).join('\n')).toMatch(/API_KEY[\s\S]*JWT_SECRET[\s\S]*TOKEN_ENCRYPTION_KEY/);
+    const key = 'ab'.repeat(16);
+    const problems = problemsOf({ ...secrets(), TOKEN_ENCRYPTION_KEY: key });
+    expect(problems.join('\n')).toContain('TOKEN_ENCRYPTION_KEY');
+    expect(problems.join('\n')).not.toContain(key);
+  });
+
+  it('refuses weak secrets in production only', () => {
+    const weak = { API_KEY: 'changeme', JWT_SECRET: 'secret', TOKEN_ENCRYPTION_KEY: '00'.repeat(32) };
+    expect(() => parseConfig(weak)).not.toThrow();
+    const problems = problemsOf({ ...weak, NODE_ENV: 'production' }).join('\n');
+    expect(problems).toContain('API_KEY');
+    expect(problems).toContain('JWT_SECRET');
+    expect(problems).toContain('TOKEN_ENCRYPTION_KEY');
+    expect(() => parseConfig({ ...secrets(), NODE_ENV: 'production' })).not.toThrow();
+  });
+
+  it('needs a clamd address when ClamAV is enabled', () => {
+    expect(problemsOf({ ...secrets(), CLAMAV_ENABLED: 'true' }).join('\n')).toContain('CLAMAV_SOCKET');
+    expect(parseConfig({ ...secrets(), CLAMAV_ENABLED: 'true', CLAMAV_HOST: 'clamav', CLAMAV_PORT: '3310' }).clamav).toEqual({
+      enabled: true,
+      socket: undefined,
+      host: 'clamav',
+      port: 3310,
+    });
+  });
+
+  it('reads archive limits only where they are set', () => {
+    expect(parseConfig({ ...secrets(), ARCHIVE_MAX_ENTRIES: '50' }).archiveLimits).toEqual({ maxEntries: 50 });
+  });
+});
+
+describe('.env', () => {
+  it('is generated on a first start outside production, readable by its owner only, and read back', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'intake-env-'));
+    const file = ensureEnvFile(dir, 'development');
+    expect(file).toBe(path.join(dir, '.env'));
+    expect(statSync(file!).mode & 0o777).toBe(0o600);
+    expect(ensureEnvFile(dir, 'development')).toBeUndefined();
+    const config = parseConfig(readEnvironment(dir, {}));
+    expect(config.admin?.email).toBe('admin@localhost');
+    expect(config.admin?.password.length).toBeGreaterThanOrEqual(20);
+    expect(() => parseConfig({ ...readEnvironment(dir, {}), NODE_ENV: 'production' })).not.toThrow();
+  });
+
+  it('is not generated in production', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'intake-env-'));
+    expect(ensureEnvFile(dir, 'production')).toBeUndefined();
+  });
+
+  it('loses to the environment', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'intake-env-'));
+    writeFileSync(path.join(dir, '.env'), 'HOST=0.0.0.0\nLOG_LEVEL=debug\n');
+    expect(readEnvironment(dir, { HOST: '127.0.0.2' })).toEqual(expect.objectContaining({ HOST: '127.0.0.2', LOG_LEVEL: 'debug' }));
+    expect(readFileSync(path.join(dir, '.env'), 'utf8')).toContain('HOST=0.0.0.0');
+  });
+});
