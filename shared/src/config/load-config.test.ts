@@ -36,12 +36,20 @@ describe('parseConfig', () => {
       }),
     );
     expect(config.dataDir).toBe(path.resolve('./data'));
-    expect(config.rateLimits).toEqual(expect.objectContaining({ submissionsPerMinute: 600, authFailuresPerMinute: 30 }));
+    expect(config.rateLimits).toEqual(
+      expect.objectContaining({ submissionsPerMinute: 600, authFailuresPerMinute: 30 }),
+    );
     expect(config.clamav.enabled).toBe(false);
   });
 
   it('names every bad variable at once, never its value', () => {
-    const problems = problemsOf({ ...secrets(), GATEWAY_PORT: 'http', MAX_FILES: '-1', DATABASE_URL: 'mysql://secret-host', LOG_LEVEL: 'loud' });
+    const problems = problemsOf({
+      ...secrets(),
+      GATEWAY_PORT: 'http',
+      MAX_FILES: '-1',
+      DATABASE_URL: 'mysql://secret-host',
+      LOG_LEVEL: 'loud',
+    });
     const text = problems.join('\n');
     for (const name of ['GATEWAY_PORT', 'MAX_FILES', 'DATABASE_URL', 'LOG_LEVEL']) {
       expect(text).toContain(name);
@@ -69,7 +77,9 @@ describe('parseConfig', () => {
 
   it('needs a clamd address when ClamAV is enabled', () => {
     expect(problemsOf({ ...secrets(), CLAMAV_ENABLED: 'true' }).join('\n')).toContain('CLAMAV_SOCKET');
-    expect(parseConfig({ ...secrets(), CLAMAV_ENABLED: 'true', CLAMAV_HOST: 'clamav', CLAMAV_PORT: '3310' }).clamav).toEqual({
+    expect(
+      parseConfig({ ...secrets(), CLAMAV_ENABLED: 'true', CLAMAV_HOST: 'clamav', CLAMAV_PORT: '3310' }).clamav,
+    ).toEqual({
       enabled: true,
       socket: undefined,
       host: 'clamav',
@@ -103,7 +113,9 @@ describe('.env', () => {
   it('loses to the environment', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'intake-env-'));
     writeFileSync(path.join(dir, '.env'), 'HOST=0.0.0.0\nLOG_LEVEL=debug\n');
-    expect(readEnvironment(dir, { HOST: '127.0.0.2' })).toEqual(expect.objectContaining({ HOST: '127.0.0.2', LOG_LEVEL: 'debug' }));
+    expect(readEnvironment(dir, { HOST: '127.0.0.2' })).toEqual(
+      expect.objectContaining({ HOST: '127.0.0.2', LOG_LEVEL: 'debug' }),
+    );
     expect(readFileSync(path.join(dir, '.env'), 'utf8')).toContain('HOST=0.0.0.0');
   });
 });

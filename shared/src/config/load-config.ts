@@ -33,11 +33,18 @@ const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as co
 /** Validates the whole environment once; throws ConfigError listing every problem. */
 export function parseConfig(raw: RawEnvironment): Config {
   const result = environmentSchema.safeParse(raw);
-  const problems: string[] = [];
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      problems.push(`${issue.path.join('.')}: ${issue.message}`);
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  // Judged on the raw values, so one start-up error lists weak secrets beside missing ones.
+  if ((raw.NODE_ENV ?? '') === 'production') {
+    for (const name of SECRET_VARIABLES) {
+      if (raw[name] && !isStrongSecret(raw[name])) {
+        problems.push(`${name}: too weak for production (needs at least 32 bytes of randomness)`);
+      }
     }
+  }
+  if (!result.success) {
     throw new ConfigError(problems);
   }
   const env = result.data;
@@ -48,13 +55,6 @@ export function parseConfig(raw: RawEnvironment): Config {
     encryptionKey = parseEncryptionKey(env.TOKEN_ENCRYPTION_KEY);
   } catch (error) {
     problems.push((error as Error).message);
-  }
-  if (production) {
-    for (const name of SECRET_VARIABLES) {
-      if (!isStrongSecret(env[name])) {
-        problems.push(`${name}: too weak for production (needs at least 32 bytes of randomness)`);
-      }
-    }
   }
   if (env.CLAMAV_ENABLED && !env.CLAMAV_SOCKET && !(env.CLAMAV_HOST && env.CLAMAV_PORT)) {
     problems.push('CLAMAV_SOCKET or CLAMAV_HOST and CLAMAV_PORT: required when CLAMAV_ENABLED=true');

@@ -7,6 +7,8 @@ try {
   services.logger.info('database is up to date');
   await services.db.close();
 } catch (error) {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`}\n`);
+  process.stderr.write(
+    `${error instanceof ConfigError ? error.message : `Migration failed: ${(error as Error).message}`}\n`,
+  );
   process.exit(1);
 }

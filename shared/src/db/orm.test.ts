@@ -30,7 +30,11 @@ describe(`database on ${testDriverName()}`, () => {
     const em = testDb.db.em.fork();
     const site = em.create(SiteSchema, { name: 'Site', controlCode: 'c'.repeat(43) });
     const form = em.create(FormSchema, { site, name: 'Contact', code: 'code-'.padEnd(24, 'x') });
-    em.create(SubmissionSchema, { form, data: { name: 'Ada', nested: { list: [1, true, null] } }, idempotencyKey: 'k1' });
+    em.create(SubmissionSchema, {
+      form,
+      data: { name: 'Ada', nested: { list: [1, true, null] } },
+      idempotencyKey: 'k1',
+    });
     await em.flush();
 
     const read = await testDb.db.em.fork().findOneOrFail(SubmissionSchema, { idempotencyKey: 'k1' });

@@ -22,10 +22,15 @@ export async function bootstrap(options: BootstrapOptions): Promise<Services> {
   const config = parseConfig(readEnvironment(cwd));
   const logger = createLogger(config.logLevel);
   if (written) {
-    logger.info({ path: written }, 'generated .env with fresh secrets and an admin login (see ADMIN_EMAIL and ADMIN_PASSWORD there)');
+    logger.info(
+      { path: written },
+      'generated .env with fresh secrets and an admin login (see ADMIN_EMAIL and ADMIN_PASSWORD there)',
+    );
   }
   if (options.requireDatabaseUrl && !config.databaseUrl) {
-    throw new Error('DATABASE_URL: required when a service runs as its own process (the embedded database cannot be shared)');
+    throw new Error(
+      'DATABASE_URL: required when a service runs as its own process (the embedded database cannot be shared)',
+    );
   }
   let db: Database | undefined;
   try {

@@ -9,7 +9,9 @@ export interface Stoppable {
  * bounded by SHUTDOWN_TIMEOUT_MS), closes the database, and exits 0. A start-up failure prints
  * its message (a ConfigError lists every bad variable) and exits 1.
  */
-export async function runProcess(start: () => Promise<{ servers: Stoppable[]; close: () => Promise<void> }>): Promise<void> {
+export async function runProcess(
+  start: () => Promise<{ servers: Stoppable[]; close: () => Promise<void> }>,
+): Promise<void> {
   let running: Awaited<ReturnType<typeof start>>;
   try {
     running = await start();

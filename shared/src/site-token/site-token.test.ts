@@ -128,7 +128,11 @@ describe('site token decode refuses', () => {
   });
 
   it('an RS256 header HMAC-signed with the secret (key-confusion attack)', () => {
-    const token = craft({ alg: 'RS256', typ: 'JWT' }, { v: 1, d: validSealed, iat: now }, { hash: 'sha256', secret: jwtSecret });
+    const token = craft(
+      { alg: 'RS256', typ: 'JWT' },
+      { v: 1, d: validSealed, iat: now },
+      { hash: 'sha256', secret: jwtSecret },
+    );
     expect(reasonOf(token)).toBe('algorithm');
   });
 
@@ -181,7 +185,10 @@ describe('site token decode refuses', () => {
     ['three dots', '...'],
     ['segments that are not JSON', 'abc.def.ghi'],
     ['a header that is a JSON array', `${b64url(['HS256'])}.${b64url({ v: 1 })}.c2ln`],
-    ['a payload that is not JSON', `${b64url({ alg: 'HS256', typ: 'JWT' })}.${Buffer.from('hello').toString('base64url')}.c2ln`],
+    [
+      'a payload that is not JSON',
+      `${b64url({ alg: 'HS256', typ: 'JWT' })}.${Buffer.from('hello').toString('base64url')}.c2ln`,
+    ],
     ['a token with whitespace', ` ${valid}`],
     ['four segments', `${valid}.extra`],
     ['a huge token', `${valid.split('.')[0]}.${'A'.repeat(10_000)}.sig`],
@@ -193,7 +200,10 @@ describe('site token decode refuses', () => {
   it.each([
     ['not JSON at all', () => jwt.sign('hello', jwtSecret, { algorithm: 'HS256' })],
     ['a JSON string', () => craft({ alg: 'HS256', typ: 'JWT' }, 'hello', { hash: 'sha256', secret: jwtSecret })],
-    ['a JSON array', () => craft({ alg: 'HS256', typ: 'JWT' }, [1, validSealed], { hash: 'sha256', secret: jwtSecret })],
+    [
+      'a JSON array',
+      () => craft({ alg: 'HS256', typ: 'JWT' }, [1, validSealed], { hash: 'sha256', secret: jwtSecret }),
+    ],
     ['JSON null', () => craft({ alg: 'HS256', typ: 'JWT' }, null, { hash: 'sha256', secret: jwtSecret })],
   ])('a signed payload that is %s', (_name, make) => {
     expect(reasonOf(make())).toBe('malformed');
@@ -217,7 +227,15 @@ describe('site token decode refuses', () => {
       ['an exp claim', () => signed({ v: 1, d: validSealed, exp: now + 3600 })],
       ['an expired exp claim', () => signed({ v: 1, d: validSealed, exp: now - 3600 })],
       ['an nbf claim in the future', () => signed({ v: 1, d: validSealed, nbf: now + 3600 })],
-      ['a non-numeric iat', () => craft({ alg: 'HS256', typ: 'JWT' }, { v: 1, d: validSealed, iat: 'yesterday' }, { hash: 'sha256', secret: jwtSecret })],
+      [
+        'a non-numeric iat',
+        () =>
+          craft(
+            { alg: 'HS256', typ: 'JWT' },
+            { v: 1, d: validSealed, iat: 'yesterday' },
+            { hash: 'sha256', secret: jwtSecret },
+          ),
+      ],
       ['no iat', () => jwt.sign({ v: 1, d: validSealed }, jwtSecret, { algorithm: 'HS256', noTimestamp: true })],
       ['d without a dot', () => signed({ v: 1, d: 'abcdef' })],
       ['d with three parts', () => signed({ v: 1, d: `${validSealed}.x` })],
@@ -226,12 +244,30 @@ describe('site token decode refuses', () => {
       ['d with non-base64url characters', () => signed({ v: 1, d: `${validSealed.split('.')[0]}.${'+'.repeat(22)}` })],
       ['plaintext not JSON', () => signed({ v: 1, d: sealedJson('hello') })],
       ['plaintext a JSON array', () => signed({ v: 1, d: sealedJson(JSON.stringify([siteId, controlCode])) })],
-      ['plaintext with an extra key', () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: controlCode, x: 1 })) })],
-      ['plaintext with keys reordered', () => signed({ v: 1, d: sealedJson(JSON.stringify({ c: controlCode, s: siteId })) })],
-      ['plaintext with whitespace', () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: controlCode }, null, 1)) })],
-      ['plaintext with a site id that is not a UUID', () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: "1' OR '1'='1", c: controlCode })) })],
-      ['plaintext with an empty control code', () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: '' })) })],
-      ['plaintext with a numeric control code', () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: 12345 })) })],
+      [
+        'plaintext with an extra key',
+        () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: controlCode, x: 1 })) }),
+      ],
+      [
+        'plaintext with keys reordered',
+        () => signed({ v: 1, d: sealedJson(JSON.stringify({ c: controlCode, s: siteId })) }),
+      ],
+      [
+        'plaintext with whitespace',
+        () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: controlCode }, null, 1)) }),
+      ],
+      [
+        'plaintext with a site id that is not a UUID',
+        () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: "1' OR '1'='1", c: controlCode })) }),
+      ],
+      [
+        'plaintext with an empty control code',
+        () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: '' })) }),
+      ],
+      [
+        'plaintext with a numeric control code',
+        () => signed({ v: 1, d: sealedJson(JSON.stringify({ s: siteId, c: 12345 })) }),
+      ],
     ])('%s', (_name, make) => {
       expect(reasonOf(make())).toBe('payload');
     });
@@ -261,7 +297,8 @@ describe('site token decode refuses', () => {
       ].join('\n');
       expect(isSiteTokenError(error)).toBe(true);
       expect((error as Error).cause).toBeUndefined();
-      const fromToken = typeof token === 'string' && token.length >= 8 ? [token, ...token.split('.').filter((s) => s.length >= 8)] : [];
+      const fromToken =
+        typeof token === 'string' && token.length >= 8 ? [token, ...token.split('.').filter((s) => s.length >= 8)] : [];
       for (const secret of [...forbidden, ...fromToken]) {
         expect(rendered).not.toContain(secret);
       }
@@ -321,7 +358,10 @@ describe('verifySiteToken', () => {
 
   it('checks the site id is a UUID before the lookup, even from a lenient codec', async () => {
     const { calls, lookup } = lookupOf(site);
-    const lenient: SiteTokenCodec = { issue: () => 'x', decode: () => ({ siteId: "1'; DROP TABLE site;--", controlCode }) };
+    const lenient: SiteTokenCodec = {
+      issue: () => 'x',
+      decode: () => ({ siteId: "1'; DROP TABLE site;--", controlCode }),
+    };
     await expect(verifySiteToken(lenient, 'x', lookup)).resolves.toEqual({ ok: false, reason: 'payload' });
     expect(calls).toEqual([]);
   });

@@ -13,8 +13,7 @@ export interface SiteRecord {
 export type SiteTokenFailureReason = SiteTokenErrorReason | 'unknown_site' | 'deleted_site' | 'rotated';
 
 export type SiteTokenVerification<S extends SiteRecord> =
-  | { ok: true; site: S }
-  | { ok: false; reason: SiteTokenFailureReason };
+  { ok: true; site: S } | { ok: false; reason: SiteTokenFailureReason };
 
 /**
  * Every `ok: false` is a 403 token_invalid for the client; the reason is for logs and tests.

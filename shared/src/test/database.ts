@@ -36,7 +36,10 @@ export async function createScratchPostgres(serverUrl: string): Promise<{ url: s
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdminClient(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+    drop: () =>
+      withAdminClient(serverUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(
+        () => undefined,
+      ),
   };
 }
 

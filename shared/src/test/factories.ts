@@ -4,7 +4,10 @@ import { generateControlCode, generateFormCode } from '../site-token/index.js';
 
 // Builders for tests: each makes a real row with sensible defaults that a test may override.
 
-export async function makeSite(services: Services, overrides: Partial<Pick<Site, 'name' | 'domain' | 'deletedAt'>> = {}): Promise<{ site: Site; token: string }> {
+export async function makeSite(
+  services: Services,
+  overrides: Partial<Pick<Site, 'name' | 'domain' | 'deletedAt'>> = {},
+): Promise<{ site: Site; token: string }> {
   const em = services.db.em.fork();
   const site = em.create(SiteSchema, {
     name: overrides.name ?? 'Test site',

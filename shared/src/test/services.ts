@@ -4,7 +4,9 @@ import { testConfig } from './config.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /** Services around a fresh test database (one per test file); `close()` ends both. */
-export async function createTestServices(env: Record<string, string> = {}): Promise<Services & { testDb: TestDatabase; close(): Promise<void> }> {
+export async function createTestServices(
+  env: Record<string, string> = {},
+): Promise<Services & { testDb: TestDatabase; close(): Promise<void> }> {
   const testDb = await createTestDatabase();
   const config = testConfig(testDb.databaseUrl ? { ...env, DATABASE_URL: testDb.databaseUrl } : env);
   const services = createServices(config, testDb.db, createLogger(config.logLevel));

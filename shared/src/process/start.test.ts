@@ -1,0 +1,167 @@
+// The real processes, as an operator starts them: `npm start`'s entry on a first start (generated
+// .env, migrations, both services, graceful SIGTERM), and the start-up refusals. They run the
+// compiled code, which `npm test` builds first (pretest).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseDotEnv } from 'dotenv';
+import { createScratchPostgres, testDriverName } from '../test/database.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function run(script: string, cwd: string, env: Record<string, string>): Started {
+  const child = spawn(process.execPath, [path.join(root, script)], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function listeningUrls(
+  started: Started,
+  services: string[],
+  timeoutMs = 60_000,
+): Promise<Record<string, string>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const urls: Record<string, string> = {};
+    for (const line of started.output().split('\n')) {
+      if (line.startsWith('{')) {
+        const entry = JSON.parse(line) as { msg?: string; service?: string; url?: string };
+        if (entry.msg === 'listening' && entry.service && entry.url) {
+          urls[entry.service] = entry.url;
+        }
+      }
+    }
+    if (services.every((service) => urls[service])) {
+      return urls;
+    }
+    if (Date.now() > deadline || started.child.exitCode !== null) {
+      throw new Error(`services did not start:\n${started.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+let databaseUrl: string | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  if (process.env.TEST_DATABASE_URL) {
+    const scratch = await createScratchPostgres(process.env.TEST_DATABASE_URL);
+    databaseUrl = scratch.url;
+    dropDatabase = scratch.drop;
+  }
+});
+
+afterAll(async () => {
+  await dropDatabase?.();
+});
+
+describe(`processes on ${testDriverName()}`, () => {
+  it('npm start on a first start: writes .env, starts both services, lets its admin log in, exits 0 on SIGTERM', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
+    const started = run('scripts/start.js', cwd, {
+      GATEWAY_PORT: '0',
+      ADMIN_PORT: '0',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
+    try {
+      const urls = await listeningUrls(started, ['gateway', 'admin']);
+      expect(urls.gateway).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const env = parseDotEnv(readFileSync(path.join(cwd, '.env')));
+      expect(Object.keys(env).sort()).toEqual([
+        'ADMIN_EMAIL',
+        'ADMIN_PASSWORD',
+        'API_KEY',
+        'JWT_SECRET',
+        'TOKEN_ENCRYPTION_KEY',
+      ]);
+      expect(env.ADMIN_EMAIL).toBe('admin@localhost');
+      for (const name of ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY', 'ADMIN_PASSWORD']) {
+        expect(started.output()).not.toContain(env[name]);
+      }
+      expect(started.output()).toContain(path.join(cwd, '.env'));
+
+      expect((await fetch(`${urls.gateway}/healthz`)).status).toBe(200);
+      expect((await fetch(`${urls.admin}/readyz`)).status).toBe(200);
+      const login = await fetch(`${urls.admin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: 'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
+          variables: { e: env.ADMIN_EMAIL, p: env.ADMIN_PASSWORD },
+        }),
+      });
+      expect(((await login.json()) as { data: { login: { token: string } } }).data.login.token).toEqual(
+        expect.any(String),
+      );
+
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+      if (!databaseUrl) {
+        expect(existsSync(path.join(cwd, 'data', 'db'))).toBe(true);
+      }
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses to start in production without secrets, naming them, and writes no .env', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
+    const started = run('scripts/start.js', cwd, { NODE_ENV: 'production', API_KEY: 'short' });
+    expect(await started.exited).toBe(1);
+    for (const name of ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY']) {
+      expect(started.output()).toContain(name);
+    }
+    expect(started.output()).not.toContain('short');
+    expect(existsSync(path.join(cwd, '.env'))).toBe(false);
+  });
+
+  it('refuses to run one service as its own process on the embedded database', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
+    for (const script of ['gateway/dist/main.js', 'admin-api/dist/main.js']) {
+      const started = run(script, cwd, {});
+      expect(await started.exited).toBe(1);
+      expect(started.output()).toContain('DATABASE_URL');
+    }
+  });
+
+  if (process.env.TEST_DATABASE_URL) {
+    it('runs migrate, then the gateway and the admin API as separate processes on PostgreSQL', async () => {
+      const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
+      const env = { GATEWAY_PORT: '0', ADMIN_PORT: '0', DATABASE_URL: databaseUrl! };
+      const migrate = run('shared/dist/db/migrate-cli.js', cwd, env);
+      expect(await migrate.exited).toBe(0);
+      const gateway = run('gateway/dist/main.js', cwd, env);
+      const admin = run('admin-api/dist/main.js', cwd, env);
+      try {
+        const [gatewayUrls, adminUrls] = await Promise.all([
+          listeningUrls(gateway, ['gateway']),
+          listeningUrls(admin, ['admin']),
+        ]);
+        expect((await fetch(`${gatewayUrls.gateway}/readyz`)).status).toBe(200);
+        expect((await fetch(`${adminUrls.admin}/readyz`)).status).toBe(200);
+        gateway.child.kill('SIGTERM');
+        admin.child.kill('SIGINT');
+        expect(await Promise.all([gateway.exited, admin.exited])).toEqual([0, 0]);
+      } finally {
+        gateway.child.kill('SIGKILL');
+        admin.child.kill('SIGKILL');
+      }
+    });
+  }
+});
