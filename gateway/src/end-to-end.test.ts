@@ -53,14 +53,21 @@ describe(`end to end on ${testDriverName()}`, () => {
   let siteToken: string;
 
   beforeAll(async () => {
-    const { createSite } = await gql('mutation { createSite(input: { name: "Shop", domain: "shop.example" }) { id name domain } }');
+    const { createSite } = await gql(
+      'mutation { createSite(input: { name: "Shop", domain: "shop.example" }) { id name domain } }',
+    );
     siteId = createSite.id;
-    const { createForm } = await gql('mutation($s: ID!) { createForm(input: { siteId: $s, name: "Contact" }) { id code enabled } }', {
-      s: siteId,
-    });
+    const { createForm } = await gql(
+      'mutation($s: ID!) { createForm(input: { siteId: $s, name: "Contact" }) { id code enabled } }',
+      {
+        s: siteId,
+      },
+    );
     formId = createForm.id;
     formCode = createForm.code;
-    const { siteApiView } = await gql('query($s: ID!) { siteApiView(siteId: $s) { siteId token forms { code } } }', { s: siteId });
+    const { siteApiView } = await gql('query($s: ID!) { siteApiView(siteId: $s) { siteId token forms { code } } }', {
+      s: siteId,
+    });
     expect(siteApiView.forms.map((form: { code: string }) => form.code)).toEqual([formCode]);
     siteToken = siteApiView.token;
   });
@@ -68,7 +75,9 @@ describe(`end to end on ${testDriverName()}`, () => {
   it('stores a JSON and a multipart submission that read back equal, with the PDF downloadable byte for byte', async () => {
     const apiKey = services.config.apiKey;
     const json = { name: 'Ada', age: 36, subscribed: true, tags: ['a', 'b'], note: null };
-    const jsonAnswer = (await (await send(gateway.url, formCode, { apiKey, token: siteToken, json })).json()) as { id: string };
+    const jsonAnswer = (await (await send(gateway.url, formCode, { apiKey, token: siteToken, json })).json()) as {
+      id: string;
+    };
 
     const bytes = pdf(120_000);
     const body = new FormData();
@@ -119,9 +128,14 @@ describe(`end to end on ${testDriverName()}`, () => {
     const old = await send(gateway.url, formCode, { apiKey, token: siteToken, json: { a: 1 } });
     expect(old.status).toBe(403);
     expect(((await old.json()) as { code: string }).code).toBe('token_invalid');
-    expect((await send(gateway.url, formCode, { apiKey, token: rotateSiteToken.token, json: { a: 1 } })).status).toBe(201);
+    expect((await send(gateway.url, formCode, { apiKey, token: rotateSiteToken.token, json: { a: 1 } })).status).toBe(
+      201,
+    );
 
-    const { updateForm } = await gql('mutation($id: ID!) { updateForm(id: $id, input: { enabled: false }) { enabled } }', { id: formId });
+    const { updateForm } = await gql(
+      'mutation($id: ID!) { updateForm(id: $id, input: { enabled: false }) { enabled } }',
+      { id: formId },
+    );
     expect(updateForm.enabled).toBe(false);
     const disabled = await send(gateway.url, formCode, { apiKey, token: rotateSiteToken.token, json: { a: 1 } });
     expect(((await disabled.json()) as { code: string }).code).toBe('form_forbidden');

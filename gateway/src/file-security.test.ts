@@ -32,16 +32,46 @@ async function upload(baseUrl: string, name: string, bytes: Buffer): Promise<{ s
 
 describe(`file security through the gateway on ${testDriverName()}`, () => {
   const cases: [string, string, () => Promise<Buffer> | Buffer, string][] = [
-    ['an executable inside a zip', 'files.zip', () => zipOf({ 'readme.txt': EXECUTABLE_HEADS.pe }), 'archive_executable'],
-    ['a path traversal entry', 'files.zip', () => rawZip([{ name: '../../etc/passwd', content: 'x' }]), 'archive_path_traversal'],
+    [
+      'an executable inside a zip',
+      'files.zip',
+      () => zipOf({ 'readme.txt': EXECUTABLE_HEADS.pe }),
+      'archive_executable',
+    ],
+    [
+      'a path traversal entry',
+      'files.zip',
+      () => rawZip([{ name: '../../etc/passwd', content: 'x' }]),
+      'archive_path_traversal',
+    ],
     ['a lying-size bomb', 'files.zip', () => lyingSizeBomb(64 * 1024 * 1024), 'archive_bomb'],
     ['a nested zip bomb', 'files.zip', () => nestedZipBomb(5, 4), 'archive_bomb'],
     ['an overlap bomb', 'files.zip', () => sharedLocalHeaderZip(), 'archive_bomb'],
-    ['a truncated zip', 'files.zip', async () => (await zipOf({ 'a.txt': 'hello '.repeat(500) })).subarray(0, 120), 'archive_unreadable'],
+    [
+      'a truncated zip',
+      'files.zip',
+      async () => (await zipOf({ 'a.txt': 'hello '.repeat(500) })).subarray(0, 120),
+      'archive_unreadable',
+    ],
     ['a macro-enabled document named .docx', 'letter.docx', () => docm(), 'archive_macro'],
-    ['an executable in a 7z', 'files.7z', () => sevenZipOf([{ name: 'setup.exe', data: EXECUTABLE_HEADS.pe }]), 'archive_executable'],
-    ['an encrypted 7z', 'files.7z', () => sevenZipOf([{ name: 'a.txt', data: 'secret' }], { password: 'pw', encryptHeaders: true }), 'archive_unreadable'],
-    ['a traversal entry in a RAR', 'files.rar', () => buildRar([{ name: '../evil.txt', data: Buffer.from('x') }]), 'archive_path_traversal'],
+    [
+      'an executable in a 7z',
+      'files.7z',
+      () => sevenZipOf([{ name: 'setup.exe', data: EXECUTABLE_HEADS.pe }]),
+      'archive_executable',
+    ],
+    [
+      'an encrypted 7z',
+      'files.7z',
+      () => sevenZipOf([{ name: 'a.txt', data: 'secret' }], { password: 'pw', encryptHeaders: true }),
+      'archive_unreadable',
+    ],
+    [
+      'a traversal entry in a RAR',
+      'files.rar',
+      () => buildRar([{ name: '../evil.txt', data: Buffer.from('x') }]),
+      'archive_path_traversal',
+    ],
   ];
 
   it.each(cases)('refuses %s with its code and leaves nothing behind', async (_label, name, build, code) => {
@@ -52,8 +82,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
 
   it('accepts clean documents and archives after all those refusals', async () => {
     expect((await upload(harness.gateway.url, 'report.docx', await docx())).status).toBe(201);
-    expect((await upload(harness.gateway.url, 'bundle.zip', await zipOf({ 'a.txt': 'hello', 'b/c.pdf': pdf() }))).status).toBe(201);
-    expect((await upload(harness.gateway.url, 'bundle.7z', await sevenZipOf([{ name: 'a.txt', data: 'hi' }]))).status).toBe(201);
+    expect(
+      (await upload(harness.gateway.url, 'bundle.zip', await zipOf({ 'a.txt': 'hello', 'b/c.pdf': pdf() }))).status,
+    ).toBe(201);
+    expect(
+      (await upload(harness.gateway.url, 'bundle.7z', await sevenZipOf([{ name: 'a.txt', data: 'hi' }]))).status,
+    ).toBe(201);
   });
 });
 
@@ -68,12 +102,17 @@ describeClamd(clamd, `ClamAV stage through the gateway on ${testDriverName()}`, 
   });
 
   it('refuses EICAR as text and inside a nested zip with file_infected, and accepts a clean file', async () => {
-    const scanning = await startGateway(withConfig(harness.services, (config) => ({ ...config, clamav: clamavEnv(found.target) })));
+    const scanning = await startGateway(
+      withConfig(harness.services, (config) => ({ ...config, clamav: clamavEnv(found.target) })),
+    );
     try {
       const before = await footprint(harness.services);
       expect(await upload(scanning.url, 'eicar.txt', eicarBytes())).toEqual({ status: 400, code: 'file_infected' });
       const inner = await zipOf({ 'eicar.txt': eicarBytes() });
-      expect(await upload(scanning.url, 'nested.zip', await zipOf({ 'inner.zip': inner }))).toEqual({ status: 400, code: 'file_infected' });
+      expect(await upload(scanning.url, 'nested.zip', await zipOf({ 'inner.zip': inner }))).toEqual({
+        status: 400,
+        code: 'file_infected',
+      });
       expect(await footprint(harness.services)).toEqual(before);
       expect((await upload(scanning.url, 'clean.pdf', pdf())).status).toBe(201);
     } finally {
@@ -83,7 +122,9 @@ describeClamd(clamd, `ClamAV stage through the gateway on ${testDriverName()}`, 
 
   it('fails closed with 503 scanner_unavailable when clamd cannot be reached, storing nothing', async () => {
     const unreachable = { host: '127.0.0.1', port: 1 };
-    const scanning = await startGateway(withConfig(harness.services, (config) => ({ ...config, clamav: clamavEnv(unreachable) })));
+    const scanning = await startGateway(
+      withConfig(harness.services, (config) => ({ ...config, clamav: clamavEnv(unreachable) })),
+    );
     try {
       const before = await footprint(harness.services);
       expect(await upload(scanning.url, 'clean.pdf', pdf())).toEqual({ status: 503, code: 'scanner_unavailable' });

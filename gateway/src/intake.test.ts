@@ -27,7 +27,10 @@ async function siteAndForm(formOverrides: Parameters<typeof makeForm>[2] = {}) {
   return { site, token, form };
 }
 
-function multipart(fields: Record<string, string | string[]>, files: { field: string; name: string; bytes: Buffer; type?: string }[] = []): FormData {
+function multipart(
+  fields: Record<string, string | string[]>,
+  files: { field: string; name: string; bytes: Buffer; type?: string }[] = [],
+): FormData {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     for (const item of Array.isArray(value) ? value : [value]) {
@@ -53,7 +56,14 @@ async function expectProblem(response: Response, status: number, code: string): 
   const body = (await response.json()) as Record<string, unknown>;
   expect({ status: response.status, code: body.code }).toEqual({ status, code });
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(body).toEqual(expect.objectContaining({ type: expect.any(String), title: expect.any(String), status, detail: expect.any(String) }));
+  expect(body).toEqual(
+    expect.objectContaining({
+      type: expect.any(String),
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+    }),
+  );
   return body;
 }
 
@@ -69,7 +79,11 @@ describe(`intake gateway on ${testDriverName()}`, () => {
       const { form, token } = await siteAndForm();
       const sameLength = apiKey.slice(0, -1) + (apiKey.endsWith('A') ? 'B' : 'A');
       for (const wrong of [sameLength, 'short', apiKey + 'x']) {
-        const body = await expectProblem(await send(url, form.code, { apiKey: wrong, token, json: {} }), 403, 'api_key_invalid');
+        const body = await expectProblem(
+          await send(url, form.code, { apiKey: wrong, token, json: {} }),
+          403,
+          'api_key_invalid',
+        );
         expect(JSON.stringify(body)).not.toContain(wrong);
       }
     });
@@ -87,15 +101,27 @@ describe(`intake gateway on ${testDriverName()}`, () => {
     it('401 token_missing without Authorization or with another scheme', async () => {
       const { form, token } = await siteAndForm();
       await expectProblem(await send(url, form.code, { apiKey, json: {} }), 401, 'token_missing');
-      await expectProblem(await send(url, form.code, { apiKey, authorization: `Basic ${token}`, json: {} }), 401, 'token_missing');
-      await expectProblem(await send(url, form.code, { apiKey, authorization: 'Bearer', json: {} }), 401, 'token_missing');
+      await expectProblem(
+        await send(url, form.code, { apiKey, authorization: `Basic ${token}`, json: {} }),
+        401,
+        'token_missing',
+      );
+      await expectProblem(
+        await send(url, form.code, { apiKey, authorization: 'Bearer', json: {} }),
+        401,
+        'token_missing',
+      );
     });
 
     it('403 token_invalid for garbage, a tampered token and a token of another secret', async () => {
       const { form, token } = await siteAndForm();
       const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
       for (const bad of ['garbage', tampered, 'a.b.c']) {
-        const body = await expectProblem(await send(url, form.code, { apiKey, token: bad, json: {} }), 403, 'token_invalid');
+        const body = await expectProblem(
+          await send(url, form.code, { apiKey, token: bad, json: {} }),
+          403,
+          'token_invalid',
+        );
         expect(JSON.stringify(body)).not.toContain(bad);
       }
     });
@@ -106,8 +132,16 @@ describe(`intake gateway on ${testDriverName()}`, () => {
       const em = harness.services.db.em.fork();
       await em.nativeUpdate(SiteSchema, { id: rotated.site.id }, { controlCode: generateControlCode() });
       await em.nativeUpdate(SiteSchema, { id: deleted.site.id }, { deletedAt: new Date() });
-      await expectProblem(await send(url, rotated.form.code, { apiKey, token: rotated.token, json: {} }), 403, 'token_invalid');
-      await expectProblem(await send(url, deleted.form.code, { apiKey, token: deleted.token, json: {} }), 403, 'token_invalid');
+      await expectProblem(
+        await send(url, rotated.form.code, { apiKey, token: rotated.token, json: {} }),
+        403,
+        'token_invalid',
+      );
+      await expectProblem(
+        await send(url, deleted.form.code, { apiKey, token: deleted.token, json: {} }),
+        403,
+        'token_invalid',
+      );
     });
 
     it("403 form_forbidden for an unknown code, another site's form, a disabled or deleted form", async () => {
@@ -124,9 +158,18 @@ describe(`intake gateway on ${testDriverName()}`, () => {
   describe('bodies', () => {
     it('415 unsupported_media_type for another content type, after the credentials', async () => {
       const { form, token } = await siteAndForm();
-      const response = await send(url, form.code, { apiKey, token, body: 'a=1', headers: { 'Content-Type': 'text/plain' } });
+      const response = await send(url, form.code, {
+        apiKey,
+        token,
+        body: 'a=1',
+        headers: { 'Content-Type': 'text/plain' },
+      });
       await expectProblem(response, 415, 'unsupported_media_type');
-      await expectProblem(await send(url, form.code, { apiKey: 'wrong', token, body: 'a=1', headers: { 'Content-Type': 'text/plain' } }), 403, 'api_key_invalid');
+      await expectProblem(
+        await send(url, form.code, { apiKey: 'wrong', token, body: 'a=1', headers: { 'Content-Type': 'text/plain' } }),
+        403,
+        'api_key_invalid',
+      );
     });
 
     it.each([
@@ -166,7 +209,11 @@ describe(`intake gateway on ${testDriverName()}`, () => {
         headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
       });
       await expectProblem(urlencoded, 400, 'body_invalid');
-      await expectProblem(await send(url, form.code, { apiKey, token, body: multipart({ constructor: 'x' }) }), 400, 'body_invalid');
+      await expectProblem(
+        await send(url, form.code, { apiKey, token, body: multipart({ constructor: 'x' }) }),
+        400,
+        'body_invalid',
+      );
     });
 
     it('400 body_invalid for a malformed multipart body', async () => {
@@ -181,16 +228,34 @@ describe(`intake gateway on ${testDriverName()}`, () => {
     });
 
     it('413 payload_too_large for a body, a file or a file count over the limits, leaving nothing behind', async () => {
-      const small = withConfig(harness.services, (config) => ({ ...config, limits: { maxBodySize: 2048, maxFileSize: 1024, maxFiles: 2 } }));
+      const small = withConfig(harness.services, (config) => ({
+        ...config,
+        limits: { maxBodySize: 2048, maxFileSize: 1024, maxFiles: 2 },
+      }));
       const tight = await startGateway(small);
       try {
         const { form, token } = await siteAndForm();
         const before = await footprint(harness.services);
-        await expectProblem(await send(tight.url, form.code, { apiKey, token, json: { a: 'x'.repeat(4000) } }), 413, 'payload_too_large');
+        await expectProblem(
+          await send(tight.url, form.code, { apiKey, token, json: { a: 'x'.repeat(4000) } }),
+          413,
+          'payload_too_large',
+        );
         const bigFile = multipart({}, [{ field: 'f', name: 'a.txt', bytes: Buffer.alloc(1500, 'a') }]);
-        await expectProblem(await send(tight.url, form.code, { apiKey, token, body: bigFile }), 413, 'payload_too_large');
-        const threeFiles = multipart({}, [1, 2, 3].map((n) => ({ field: 'f', name: `${n}.txt`, bytes: Buffer.from('hi') })));
-        await expectProblem(await send(tight.url, form.code, { apiKey, token, body: threeFiles }), 413, 'payload_too_large');
+        await expectProblem(
+          await send(tight.url, form.code, { apiKey, token, body: bigFile }),
+          413,
+          'payload_too_large',
+        );
+        const threeFiles = multipart(
+          {},
+          [1, 2, 3].map((n) => ({ field: 'f', name: `${n}.txt`, bytes: Buffer.from('hi') })),
+        );
+        await expectProblem(
+          await send(tight.url, form.code, { apiKey, token, body: threeFiles }),
+          413,
+          'payload_too_large',
+        );
         expect(await footprint(harness.services)).toEqual(before);
       } finally {
         await tight.close();
@@ -286,7 +351,9 @@ describe(`intake gateway on ${testDriverName()}`, () => {
     it('201 for multipart with a PDF in field fichier: the answer describes the stored file', async () => {
       const { form, token } = await siteAndForm();
       const bytes = pdf(50_000);
-      const body = multipart({ name: 'Ada', tag: ['x', 'y'] }, [{ field: 'fichier', name: 'report.pdf', bytes, type: 'application/pdf' }]);
+      const body = multipart({ name: 'Ada', tag: ['x', 'y'] }, [
+        { field: 'fichier', name: 'report.pdf', bytes, type: 'application/pdf' },
+      ]);
       const response = await send(url, form.code, { apiKey, token, body });
       expect(response.status).toBe(201);
       const answer = (await response.json()) as { id: string; files: Record<string, unknown>[] };
@@ -360,15 +427,27 @@ describe(`intake gateway on ${testDriverName()}`, () => {
         ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(10).fill(201));
-      const ids = new Set(await Promise.all(responses.map(async (response) => ((await response.json()) as { id: string }).id)));
+      const ids = new Set(
+        await Promise.all(responses.map(async (response) => ((await response.json()) as { id: string }).id)),
+      );
       expect(ids.size).toBe(1);
       const after = await footprint(harness.services);
-      expect(after).toEqual({ ...before, submissions: before.submissions + 1, files: before.files + 1, objects: before.objects + 1 });
+      expect(after).toEqual({
+        ...before,
+        submissions: before.submissions + 1,
+        files: before.files + 1,
+        objects: before.objects + 1,
+      });
     });
 
     it('400 body_invalid for a malformed key', async () => {
       const { form, token } = await siteAndForm();
-      const response = await send(url, form.code, { apiKey, token, json: {}, headers: { 'Idempotency-Key': 'x'.repeat(256) } });
+      const response = await send(url, form.code, {
+        apiKey,
+        token,
+        json: {},
+        headers: { 'Idempotency-Key': 'x'.repeat(256) },
+      });
       await expectProblem(response, 400, 'body_invalid');
     });
   });

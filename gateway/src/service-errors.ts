@@ -25,7 +25,9 @@ function hasOutageCode(error: unknown): boolean {
     if (typeof code === 'string' && OUTAGE_CODES.has(code)) {
       return true;
     }
-    if (/Connection terminated|connection timeout|not queryable|Client was closed|pool is draining/i.test(current.message)) {
+    if (
+      /Connection terminated|connection timeout|not queryable|Client was closed|pool is draining/i.test(current.message)
+    ) {
       return true;
     }
   }

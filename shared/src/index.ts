@@ -11,3 +11,4 @@ export * from './site-token/index.js';
 export * from './http/listen.js';
 export * from './process/bootstrap.js';
 export * from './process/run.js';
+export * from './mime-types.js';

@@ -1,5 +1,5 @@
 import type { Form } from '@intake/shared';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '../mime-types.js';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
 import type { FormType } from '../types/form.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { FormSchema, SiteSchema, verifySiteToken, type Site } from '@intake/shared';
 import { testDriverName } from '@intake/shared/test';
 import { getIntrospectionQuery } from 'graphql';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '../mime-types.js';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
 import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
 
 const SITE_FIELDS = 'id name domain createdAt updatedAt';

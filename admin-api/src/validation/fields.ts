@@ -3,7 +3,7 @@
 import { domainToASCII } from 'node:url';
 import { isUuid } from '@intake/shared';
 import { badUserInput } from '../schema/errors.js';
-import { isKnownMimeType } from '../mime-types.js';
+import { isKnownMimeType } from '@intake/shared';
 
 export const NAME_MAX_LENGTH = 200;
 export const DOMAIN_MAX_LENGTH = 253;

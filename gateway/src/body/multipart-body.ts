@@ -92,6 +92,9 @@ export async function parseMultipartBody(
     release();
   }
   const files = ((ctx.request as { files?: UploadedFile[] }).files ?? []).map(toReceivedFile);
-  const fields = ((ctx.request as { body?: Record<string, unknown> }).body ?? Object.create(null)) as Record<string, unknown>;
+  const fields = ((ctx.request as { body?: Record<string, unknown> }).body ?? Object.create(null)) as Record<
+    string,
+    unknown
+  >;
   return { fields, files };
 }

@@ -1,5 +1,5 @@
 import { classify, contentTypeOf, DEFAULT_OOXML_LIMITS, inspectOoxml, mainPartName } from './ooxml.js';
-import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from './mime-types.js';
+import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared';
 import {
   docx,
   makeSampleDir,

@@ -4,7 +4,7 @@
 // two small parts.
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
-import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from './mime-types.js';
+import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared';
 
 export type OoxmlFormat = 'docx' | 'xlsx' | 'pptx';
 

@@ -4,7 +4,10 @@ import { detectType } from './type-stage.js';
 import type { ArchiveLimits, ReceivedFile, TypedFile } from './types.js';
 
 /** Runs every file through the stages in order; the first refusal throws its AppError. */
-export type FilePipeline = (files: readonly ReceivedFile[], allowedMimeTypes: readonly string[]) => Promise<TypedFile[]>;
+export type FilePipeline = (
+  files: readonly ReceivedFile[],
+  allowedMimeTypes: readonly string[],
+) => Promise<TypedFile[]>;
 
 export interface FilePipelineOptions {
   scanner: Scanner;

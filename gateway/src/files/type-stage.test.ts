@@ -10,7 +10,7 @@ import {
   MIME_TEXT,
   MIME_XLSX,
   MIME_ZIP,
-} from './mime-types.js';
+} from '@intake/shared';
 import {
   docx,
   gif,

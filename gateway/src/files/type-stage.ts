@@ -21,8 +21,8 @@ import {
   MIME_XLSX,
   MIME_ZIP,
   mimeTypeForExtension,
-} from './mime-types.js';
-import type { KnownMimeType } from './mime-types.js';
+} from '@intake/shared';
+import type { KnownMimeType } from '@intake/shared';
 import { DEFAULT_OOXML_LIMITS, inspectOoxml } from './ooxml.js';
 import type { OoxmlLimits } from './ooxml.js';
 import { checkUtf8Text } from './text.js';

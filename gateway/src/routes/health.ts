@@ -14,7 +14,10 @@ export function healthRouter(services: Services): Router {
     if (!ready) {
       ctx.set('Retry-After', '5');
     }
-    ctx.body = { status: ready ? 'ok' : 'unavailable', checks: { database: database ? 'ok' : 'down', storage: storage ? 'ok' : 'down' } };
+    ctx.body = {
+      status: ready ? 'ok' : 'unavailable',
+      checks: { database: database ? 'ok' : 'down', storage: storage ? 'ok' : 'down' },
+    };
   });
   return router;
 }

@@ -8,7 +8,7 @@ import {
   type StoredFile,
 } from '@intake/shared';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '../files/mime-types.js';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
 import { findReplay } from './idempotency.js';
@@ -114,7 +114,11 @@ async function replayAfterConflict(
   if (replay) {
     return replay;
   }
-  const freed = await em.nativeUpdate(SubmissionSchema, { form: form.id, idempotencyKey: key }, { idempotencyKey: null });
+  const freed = await em.nativeUpdate(
+    SubmissionSchema,
+    { form: form.id, idempotencyKey: key },
+    { idempotencyKey: null },
+  );
   if (freed === 0) {
     throw new AppError('service_unavailable', 'The submission could not be stored. Retry later.', { retryAfter: 1 });
   }

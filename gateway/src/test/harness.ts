@@ -67,7 +67,9 @@ async function countFiles(dir: string): Promise<number> {
 }
 
 /** Rows and files that a request could leave behind: compared before and after a refusal. */
-export async function footprint(services: Services): Promise<{ submissions: number; files: number; objects: number; uploads: number }> {
+export async function footprint(
+  services: Services,
+): Promise<{ submissions: number; files: number; objects: number; uploads: number }> {
   const em = services.db.em.fork();
   return {
     submissions: await em.count(SubmissionSchema, {}),

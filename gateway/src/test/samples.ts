@@ -20,8 +20,8 @@ import {
   MIME_WEBP,
   MIME_XLSX,
   MIME_ZIP,
-} from '../files/mime-types.js';
-import type { KnownMimeType } from '../files/mime-types.js';
+} from '@intake/shared';
+import type { KnownMimeType } from '@intake/shared';
 import type { ReceivedFile } from '../files/types.js';
 
 // A fixed date keeps zip bytes identical from run to run.

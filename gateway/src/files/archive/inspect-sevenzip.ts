@@ -9,7 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile } from 'node:fs/promises';
 import { AppError, isAppError } from '@intake/shared';
-import { MIME_7Z, MIME_RAR } from '../mime-types.js';
+import { MIME_7Z, MIME_RAR } from '@intake/shared';
 import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { HEAD_BYTES, archiveKind, checkEntryHead, isOle2Magic } from './entry-rules.js';

@@ -23,7 +23,7 @@ import {
 } from '../../test/archives.js';
 import { buildRar } from '../../test/rar-writer.js';
 import { docx, makeSampleDir, pptx, removeSampleDir, writeSample, xlsx, zipOf } from '../../test/samples.js';
-import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '../mime-types.js';
+import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '@intake/shared';
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
 import { inspectArchive } from './index.js';

@@ -16,7 +16,7 @@ import {
 } from '../../test/samples.js';
 import { renameEntry, sevenZipOf } from '../../test/sevenzip-samples.js';
 import type { SampleEntry, SevenZipSampleOptions } from '../../test/sevenzip-samples.js';
-import { MIME_7Z, MIME_RAR } from '../mime-types.js';
+import { MIME_7Z, MIME_RAR } from '@intake/shared';
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
 import { inspectSevenZip } from './inspect-sevenzip.js';

@@ -1,0 +1,156 @@
+// DOMPurify over one jsdom window, configured to leave text only. Used by sanitize.ts.
+//
+// Memory: jsdom keeps every Document and NodeIterator it creates alive (a WeakRef each) until the
+// current job ends, so DOMPurify's usual string path (a new Document per call) holds ~18 KB per string
+// during one synchronous loop. Here each string is parsed into one reused fragment of one reused inert
+// document, sanitised IN_PLACE, and DOMPurify's walk reuses one NodeIterator: a call leaves nothing.
+import createDOMPurify from 'dompurify';
+import { JSDOM } from 'jsdom';
+import type { Config, DOMPurify, WindowLike } from 'dompurify';
+
+// No element and no attribute survives. '#document-fragment' admits only the in-place root: no parsed
+// node can carry that name. KEEP_CONTENT hoists the text of removed elements, except inside DOMPurify's
+// FORBID_CONTENTS (script, style, template, noscript, title, iframe, svg, math, xmp, …): script and
+// style bodies are code, not text a person typed for display, so they are dropped.
+const CONFIG = {
+  ALLOWED_TAGS: ['#document-fragment'],
+  ALLOWED_ATTR: [],
+  KEEP_CONTENT: true,
+  IN_PLACE: true,
+} satisfies Config;
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+
+// Documents gather the iterators we could not share and scan all of them on every node removal;
+// starting a new one after this many keeps that scan short.
+const MAX_UNSHARED_ITERATORS = 256;
+
+// The parts of the jsdom window we use, typed as the DOM globals they are.
+type DomWindow = WindowLike & Pick<typeof globalThis, 'document' | 'Document' | 'NodeFilter'>;
+
+interface Workspace {
+  /** Parses each string as a fragment in body context, like DOMPurify's own body parsing. */
+  parser: HTMLElement;
+  /** The in-place root handed to DOMPurify. */
+  root: DocumentFragment;
+  iterator?: NodeIterator;
+  /** Whether the shared iterator was handed out during the current call. */
+  lent: boolean;
+  unsharedIterators: number;
+}
+
+interface Purifier {
+  purify: DOMPurify;
+  window: DomWindow;
+  workspace: Workspace;
+}
+
+let purifier: Purifier | undefined;
+
+function newWorkspace(window: DomWindow): Workspace {
+  // createHTMLDocument gives an inert document: no browsing context, scripts never run, nothing loads.
+  const document = window.document.implementation.createHTMLDocument('');
+  return {
+    parser: document.createElement('div'),
+    root: document.createDocumentFragment(),
+    lent: false,
+    unsharedIterators: 0,
+  };
+}
+
+/**
+ * DOMPurify takes createNodeIterator from the template-contents document of its window, once, when it
+ * is created. Its walk over our root gets the shared iterator, once per call and only when it provably
+ * starts at the root (the fragment root is never shown, so either pointer side walks every node);
+ * anything else gets a new iterator, which is always correct.
+ */
+function shareNodeIterator(window: DomWindow, current: () => Workspace | undefined): void {
+  const nativeCreate = window.Document.prototype.createNodeIterator;
+  const SHOW_FRAGMENT = window.NodeFilter.SHOW_DOCUMENT_FRAGMENT;
+  function createNodeIterator(
+    this: Document,
+    root: Node,
+    whatToShow?: number,
+    filter?: NodeFilter | null,
+  ): NodeIterator {
+    const ws = current();
+    if (ws === undefined) {
+      return nativeCreate.call(this, root, whatToShow, filter);
+    }
+    if (root !== ws.root || ws.lent || (filter ?? null) !== null || whatToShow === undefined) {
+      ws.unsharedIterators += 1;
+      return nativeCreate.call(this, root, whatToShow, filter);
+    }
+    ws.lent = true;
+    const shared = ws.iterator;
+    if (
+      shared !== undefined &&
+      shared.root === root &&
+      shared.whatToShow === whatToShow &&
+      shared.referenceNode === root &&
+      (shared.pointerBeforeReferenceNode || (whatToShow & SHOW_FRAGMENT) === 0)
+    ) {
+      return shared;
+    }
+    const fresh = nativeCreate.call(this, root, whatToShow, null);
+    ws.iterator = fresh;
+    return fresh;
+  }
+  const templateDocument = window.document.createElement('template').content.ownerDocument;
+  Object.defineProperty(templateDocument, 'createNodeIterator', { value: createNodeIterator });
+}
+
+function getPurifier(): Purifier {
+  if (purifier === undefined) {
+    // One window for the process, made on first use: a window per call costs milliseconds and megabytes.
+    const window = new JSDOM('').window as unknown as DomWindow;
+    shareNodeIterator(window, () => purifier?.workspace);
+    purifier = { purify: createDOMPurify(window), window, workspace: newWorkspace(window) };
+  }
+  return purifier;
+}
+
+/** Template contents are dropped anyway; removing them first spares DOMPurify a walk of each. */
+function removeTemplates(parser: HTMLElement): void {
+  for (const template of parser.querySelectorAll('template')) {
+    if (template.namespaceURI === HTML_NS) {
+      template.remove();
+    }
+  }
+}
+
+/**
+ * Parses `html` as a body fragment, lets DOMPurify remove every element (keeping their text, see
+ * CONFIG) and returns the serialisation of what is left: text with `&`, `<`, `>` and U+00A0 escaped.
+ */
+export function purifyToText(html: string): string {
+  const state = getPurifier();
+  if (state.workspace.unsharedIterators > MAX_UNSHARED_ITERATORS) {
+    state.workspace = newWorkspace(state.window);
+  }
+  const ws = state.workspace;
+  try {
+    ws.parser.innerHTML = html;
+    if (/<template/i.test(html)) {
+      removeTemplates(ws.parser);
+    }
+    while (ws.parser.firstChild !== null) {
+      ws.root.appendChild(ws.parser.firstChild);
+    }
+    ws.lent = false;
+    state.purify.sanitize(ws.root, CONFIG);
+    // Appending a fragment moves its children: the parser now holds the sanitised text nodes.
+    ws.parser.appendChild(ws.root);
+    const text = ws.parser.innerHTML;
+    // Only text nodes can remain, and serialised text never holds `<`; anything else fails closed.
+    if (text.includes('<')) {
+      throw new Error('sanitiser left markup in a submitted string');
+    }
+    return text;
+  } finally {
+    ws.parser.textContent = '';
+    ws.root.textContent = '';
+    // `removed` holds the removed nodes until the next call; nothing needs them.
+    state.purify.removed.length = 0;
+  }
+}
