@@ -1,10 +1,14 @@
-import type { Form, Services, Site } from '@intake/shared';
+import type { Em, Form, Services, Site } from '@intake/shared';
 import type { ParameterizedContext } from 'koa';
 import type { ReceivedFile } from './files/types.js';
 
 // What the intake middleware chain adds to a request, step by step.
 export interface IntakeState {
   requestId: string;
+  /** The request's one EntityManager fork (intake route). */
+  em: Em;
+  /** Temporary upload files of this request, removed whatever the outcome. */
+  uploads: string[];
   site?: Site;
   form?: Form;
   fields?: Record<string, unknown>;

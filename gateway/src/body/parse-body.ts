@@ -20,34 +20,32 @@ function limitsFor(ctx: IntakeContext): BodyLimits {
 
 /**
  * Parses the body by its content type into `state.fields` (unvalidated) and `state.files`.
- * Temporary upload paths are pushed to `created`; the caller removes them whatever happens.
+ * Temporary upload paths are pushed to `state.uploads`; removeUploads deletes them whatever happens.
  */
-export function parseBody(created: (ctx: IntakeContext) => string[]) {
-  return async (ctx: IntakeContext, next: Next): Promise<void> => {
-    const kind = ctx.request.is('application/json', 'multipart/form-data', 'application/x-www-form-urlencoded');
-    if (!kind) {
-      throw new AppError(
-        'unsupported_media_type',
-        'Send application/json, multipart/form-data or application/x-www-form-urlencoded.',
-      );
-    }
-    const limits = limitsFor(ctx);
-    const declared = Number(ctx.get('Content-Length') || 0);
-    if (declared > limits.maxBodySize) {
-      ctx.set('Connection', 'close');
-      throw new AppError('payload_too_large', `The body is larger than ${limits.maxBodySize} bytes.`);
-    }
-    if (kind === 'multipart/form-data') {
-      const { fields, files } = await parseMultipartBody(ctx, limits, created(ctx));
-      ctx.state.fields = fields;
-      ctx.state.files = files;
-    } else if (kind === 'application/json') {
-      ctx.state.fields = (await parseJsonBody(ctx, limits.maxBodySize)) as Record<string, unknown>;
-      ctx.state.files = [];
-    } else {
-      ctx.state.fields = await parseUrlencodedBody(ctx, limits.maxBodySize);
-      ctx.state.files = [];
-    }
-    await next();
-  };
+export async function parseBody(ctx: IntakeContext, next: Next): Promise<void> {
+  const kind = ctx.request.is('application/json', 'multipart/form-data', 'application/x-www-form-urlencoded');
+  if (!kind) {
+    throw new AppError(
+      'unsupported_media_type',
+      'Send application/json, multipart/form-data or application/x-www-form-urlencoded.',
+    );
+  }
+  const limits = limitsFor(ctx);
+  const declared = Number(ctx.get('Content-Length') || 0);
+  if (declared > limits.maxBodySize) {
+    ctx.set('Connection', 'close');
+    throw new AppError('payload_too_large', `The body is larger than ${limits.maxBodySize} bytes.`);
+  }
+  if (kind === 'multipart/form-data') {
+    const { fields, files } = await parseMultipartBody(ctx, limits, ctx.state.uploads);
+    ctx.state.fields = fields;
+    ctx.state.files = files;
+  } else if (kind === 'application/json') {
+    ctx.state.fields = (await parseJsonBody(ctx, limits.maxBodySize)) as Record<string, unknown>;
+    ctx.state.files = [];
+  } else {
+    ctx.state.fields = await parseUrlencodedBody(ctx, limits.maxBodySize);
+    ctx.state.files = [];
+  }
+  await next();
 }

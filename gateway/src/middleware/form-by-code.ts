@@ -10,7 +10,7 @@ export async function formByCode(ctx: IntakeContext, next: Next): Promise<void> 
   const site = ctx.state.site;
   const form =
     site && FORM_CODE.test(code)
-      ? await ctx.services.db.em.fork().findOne(FormSchema, { code, deletedAt: null, site: site.id })
+      ? await ctx.state.em.findOne(FormSchema, { code, deletedAt: null, site: site.id })
       : null;
   // One answer for "no such form", "another site's form" and "disabled": a caller learns nothing.
   if (!form || !form.enabled) {

@@ -10,10 +10,11 @@ export async function siteToken(ctx: IntakeContext, next: Next): Promise<void> {
   if (!match?.[1]) {
     throw new AppError('token_missing', 'An Authorization: Bearer <site token> header is required.');
   }
-  const em = ctx.services.db.em.fork();
   let verification;
   try {
-    verification = await verifySiteToken(ctx.services.siteTokens, match[1], (id) => em.findOne(SiteSchema, { id }));
+    verification = await verifySiteToken(ctx.services.siteTokens, match[1], (id) =>
+      ctx.state.em.findOne(SiteSchema, { id }),
+    );
   } catch (error) {
     if (isSiteTokenError(error)) {
       throw new AppError('token_invalid', 'The site token is not valid.');

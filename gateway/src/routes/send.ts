@@ -11,24 +11,19 @@ import { siteToken } from '../middleware/site-token.js';
 import { createSubmission } from '../submission/create-submission.js';
 import { readIdempotencyKey } from '../submission/idempotency.js';
 
-const uploads = new WeakMap<IntakeContext, string[]>();
-
-function createdUploads(ctx: IntakeContext): string[] {
-  let list = uploads.get(ctx);
-  if (!list) {
-    list = [];
-    uploads.set(ctx, list);
-  }
-  return list;
+/** One EntityManager fork for the whole request: every lookup and the insert share it. */
+async function forkEntityManager(ctx: IntakeContext, next: Next): Promise<void> {
+  ctx.state.em = ctx.services.db.em.fork();
+  await next();
 }
 
 /** Temporary uploads are removed in every outcome: accepted, refused or failed. */
 async function removeUploads(ctx: IntakeContext, next: Next): Promise<void> {
+  ctx.state.uploads = [];
   try {
     await next();
   } finally {
-    const list = uploads.get(ctx) ?? [];
-    await Promise.all(list.map((file) => rm(file, { force: true })));
+    await Promise.all(ctx.state.uploads.map((file) => rm(file, { force: true })));
   }
 }
 
@@ -38,13 +33,15 @@ export function sendRouter(services: Services, pipeline: FilePipeline): Router<I
   router.post(
     '/api/v1/send/:code',
     removeUploads as never,
+    forkEntityManager as never,
     apiKey(services.config.apiKey) as never,
     siteToken as never,
     formByCode as never,
-    parseBody(createdUploads) as never,
+    parseBody as never,
     (async (ctx: IntakeContext) => {
       const idempotencyKey = readIdempotencyKey(ctx.get('Idempotency-Key'));
       const answer = await createSubmission(ctx.services, pipeline, {
+        em: ctx.state.em,
         form: ctx.state.form!,
         fields: ctx.state.fields,
         files: ctx.state.files ?? [],

@@ -1,6 +1,7 @@
 import {
   AppError,
   FormSchema,
+  type Em,
   StoredFileSchema,
   SubmissionSchema,
   type Form,
@@ -17,6 +18,8 @@ import { sanitizeValue } from './sanitize.js';
 import { validateFieldName, validateSubmissionBody } from './validate-body.js';
 
 export interface SubmissionInput {
+  /** The request's EntityManager fork. */
+  em: Em;
   form: Form;
   fields: unknown;
   files: readonly ReceivedFile[];
@@ -42,9 +45,8 @@ export async function createSubmission(
   for (const file of input.files) {
     validateFieldName(file.field);
   }
-  const em = services.db.em.fork();
   if (input.idempotencyKey) {
-    const replay = await findReplay(em, input.form, input.idempotencyKey);
+    const replay = await findReplay(input.em, input.form, input.idempotencyKey);
     if (replay) {
       return replay;
     }
@@ -57,12 +59,14 @@ export async function createSubmission(
     for (const file of typed) {
       storedKeys.push(await services.storage.putFile(file.path));
     }
-    return await persist(services, input, data, typed, storedKeys);
+    return await persist(input, data, typed, storedKeys);
   } catch (error) {
     await removeObjects(services, storedKeys);
     if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
-      return replayAfterConflict(services, input.form, input.idempotencyKey, () =>
-        createSubmission(services, pipeline, input),
+      // A failed flush leaves the unit of work unusable: go on with a clean fork.
+      const em = input.em.fork();
+      return replayAfterConflict(em, input.form, input.idempotencyKey, () =>
+        createSubmission(services, pipeline, { ...input, em: em.fork() }),
       );
     }
     throw error;
@@ -70,13 +74,12 @@ export async function createSubmission(
 }
 
 async function persist(
-  services: Services,
   input: SubmissionInput,
   data: Record<string, unknown>,
   typed: readonly TypedFile[],
   storedKeys: readonly string[],
 ): Promise<SubmissionAnswer> {
-  const em = services.db.em.fork();
+  const { em } = input;
   const submission = em.create(SubmissionSchema, {
     form: em.getReference(FormSchema, input.form.id),
     data,
@@ -104,12 +107,11 @@ async function persist(
  * belongs to a submission older than the 24 h window, free it and try once more.
  */
 async function replayAfterConflict(
-  services: Services,
+  em: Em,
   form: Form,
   key: string,
   retry: () => Promise<SubmissionAnswer>,
 ): Promise<SubmissionAnswer> {
-  const em = services.db.em.fork();
   const replay = await findReplay(em, form, key);
   if (replay) {
     return replay;
