@@ -37,7 +37,13 @@ describe('parseConfig', () => {
     );
     expect(config.dataDir).toBe(path.resolve('./data'));
     expect(config.rateLimits).toEqual(
-      expect.objectContaining({ submissionsPerMinute: 600, authFailuresPerMinute: 30 }),
+      expect.objectContaining({
+        submissionsPerMinute: 600,
+        authFailuresPerMinute: 30,
+        redisUrl: undefined,
+        redisKeyPrefix: 'intake',
+        trustProxy: false,
+      }),
     );
     expect(config.clamav.enabled).toBe(false);
   });
@@ -49,9 +55,10 @@ describe('parseConfig', () => {
       MAX_FILES: '-1',
       DATABASE_URL: 'mysql://secret-host',
       LOG_LEVEL: 'loud',
+      REDIS_KEY_PREFIX: 'two words',
     });
     const text = problems.join('\n');
-    for (const name of ['GATEWAY_PORT', 'MAX_FILES', 'DATABASE_URL', 'LOG_LEVEL']) {
+    for (const name of ['GATEWAY_PORT', 'MAX_FILES', 'DATABASE_URL', 'LOG_LEVEL', 'REDIS_KEY_PREFIX']) {
       expect(text).toContain(name);
     }
     expect(text).not.toContain('secret-host');
@@ -89,6 +96,50 @@ describe('parseConfig', () => {
 
   it('reads archive limits only where they are set', () => {
     expect(parseConfig({ ...secrets(), ARCHIVE_MAX_ENTRIES: '50' }).archiveLimits).toEqual({ maxEntries: 50 });
+  });
+
+  it('stores locally and sweeps orphans older than an hour every 15 minutes by default', () => {
+    const config = parseConfig(secrets());
+    expect(config.storage).toEqual({ driver: 'local' });
+    expect(config.orphanSweep).toEqual({ graceMs: 3_600_000, intervalMs: 900_000 });
+    expect(parseConfig({ ...secrets(), ORPHAN_SWEEP_INTERVAL_SECONDS: '0' }).orphanSweep.intervalMs).toBe(0);
+  });
+
+  it('reads the S3 settings, with explicit credentials when both keys are set', () => {
+    const config = parseConfig({
+      ...secrets(),
+      STORAGE: 's3',
+      S3_BUCKET: 'intake',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: 'key-id',
+      AWS_SECRET_ACCESS_KEY: 'key-secret',
+    });
+    expect(config.storage).toEqual({
+      driver: 's3',
+      bucket: 'intake',
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'key-id', secretAccessKey: 'key-secret' },
+    });
+    // No keys: the SDK's default chain (instance role, shared files) finds them.
+    const aws = parseConfig({ ...secrets(), STORAGE: 's3', S3_BUCKET: 'intake', S3_REGION: 'eu-west-3' }).storage;
+    expect(aws).toMatchObject({ driver: 's3', endpoint: undefined, region: 'eu-west-3', credentials: undefined });
+  });
+
+  it('refuses an S3 configuration without a bucket, with a bad endpoint or half a key pair', () => {
+    const problems = problemsOf({
+      ...secrets(),
+      STORAGE: 's3',
+      S3_ENDPOINT: 'not a url',
+      AWS_SECRET_ACCESS_KEY: 'half-of-a-pair',
+    }).join('\n');
+    expect(problems).toContain('S3_ENDPOINT');
+    expect(problemsOf({ ...secrets(), STORAGE: 's3' }).join('\n')).toContain('S3_BUCKET');
+    const half = problemsOf({ ...secrets(), STORAGE: 's3', S3_BUCKET: 'b', AWS_SECRET_ACCESS_KEY: 'half-of-a-pair' });
+    expect(half.join('\n')).toContain('AWS_ACCESS_KEY_ID');
+    expect(half.join('\n')).not.toContain('half-of-a-pair');
   });
 });
 

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotEnv } from 'dotenv';
 import { isStrongSecret, parseEncryptionKey } from '../secrets.js';
-import { environmentSchema } from './schema.js';
-import type { Config } from './types.js';
+import { environmentSchema, type Environment } from './schema.js';
+import type { Config, StorageConfig } from './types.js';
 
 /** Startup failure that names every bad variable (never their values). */
 export class ConfigError extends Error {
@@ -26,6 +26,29 @@ function definedOnly<T extends Record<string, number | undefined>>(values: T): P
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<{
     [K in keyof T]: number;
   }>;
+}
+
+function storageConfig(env: Environment): StorageConfig {
+  if (env.STORAGE === 'local') {
+    return { driver: 'local' };
+  }
+  // `.env` values never reach process.env, so the SDK's default chain would not see them there.
+  const credentials =
+    env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? {
+          accessKeyId: env.AWS_ACCESS_KEY_ID,
+          secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+          ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+        }
+      : undefined;
+  return {
+    driver: 's3',
+    bucket: env.S3_BUCKET ?? '',
+    endpoint: env.S3_ENDPOINT,
+    region: env.S3_REGION ?? 'us-east-1',
+    forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    credentials,
+  };
 }
 
 const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
@@ -60,7 +83,16 @@ export function parseConfig(raw: RawEnvironment): Config {
     problems.push('CLAMAV_SOCKET or CLAMAV_HOST and CLAMAV_PORT: required when CLAMAV_ENABLED=true');
   }
   if (env.STORAGE === 's3') {
-    problems.push('STORAGE: s3 is not available in this version; use local');
+    if (!env.S3_BUCKET) {
+      problems.push('S3_BUCKET: required when STORAGE=s3');
+    }
+    if (Boolean(env.AWS_ACCESS_KEY_ID) !== Boolean(env.AWS_SECRET_ACCESS_KEY)) {
+      problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: set both or neither');
+    }
+  }
+  // A claim must outlive the slowest attempt, or a second worker could send while the first still waits.
+  if (env.DELIVERY_LEASE_MS < env.WEBHOOK_TIMEOUT_MS + 2000) {
+    problems.push('DELIVERY_LEASE_MS: must be at least WEBHOOK_TIMEOUT_MS + 2000');
   }
   if (problems.length > 0) {
     throw new ConfigError(problems);
@@ -77,7 +109,11 @@ export function parseConfig(raw: RawEnvironment): Config {
     jwtSecret: env.JWT_SECRET,
     tokenEncryptionKey: encryptionKey,
     admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
-    storage: { driver: env.STORAGE },
+    storage: storageConfig(env),
+    orphanSweep: {
+      graceMs: env.ORPHAN_SWEEP_GRACE_SECONDS * 1000,
+      intervalMs: env.ORPHAN_SWEEP_INTERVAL_SECONDS * 1000,
+    },
     clamav: {
       enabled: env.CLAMAV_ENABLED,
       socket: env.CLAMAV_SOCKET,
@@ -93,6 +129,7 @@ export function parseConfig(raw: RawEnvironment): Config {
       submissionsPerMinute: env.RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
       redisUrl: env.REDIS_URL,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX,
       trustProxy: env.TRUST_PROXY,
     },
     archiveLimits: definedOnly({
@@ -107,5 +144,14 @@ export function parseConfig(raw: RawEnvironment): Config {
     downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
     adminTokenTtlSeconds: env.ADMIN_TOKEN_TTL_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    delivery: {
+      allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE,
+      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      downloadUrlTtlSeconds: env.WEBHOOK_DOWNLOAD_URL_TTL_SECONDS,
+      pollIntervalMs: env.DELIVERY_POLL_INTERVAL_MS,
+      leaseMs: env.DELIVERY_LEASE_MS,
+      smtpUrl: env.SMTP_URL,
+      smtpFrom: env.SMTP_FROM,
+    },
   };
 }

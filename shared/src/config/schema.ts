@@ -44,10 +44,24 @@ export const environmentSchema = z.object({
   ADMIN_PASSWORD: optionalText,
   /** File storage driver. */
   STORAGE: z.enum(['local', 's3']).default('local'),
+  /** STORAGE=s3: the bucket (required); Intake's own, since the sweep removes key-shaped objects with no row. */
   S3_BUCKET: optionalText,
-  S3_ENDPOINT: optionalText,
+  /** An S3-compatible server (MinIO, Ceph, …); unset: AWS. */
+  S3_ENDPOINT: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/]+/.test(value), {
+    message: 'must be a URL such as https://s3.example.com',
+  }),
+  /** Default us-east-1. */
   S3_REGION: optionalText,
+  /** Bucket in the path (http://host/bucket/key), as most S3-compatible servers need. */
   S3_FORCE_PATH_STYLE: flag.default(false),
+  /** S3 credentials; unset: the SDK's default chain (environment, shared files, instance role). */
+  AWS_ACCESS_KEY_ID: optionalText,
+  AWS_SECRET_ACCESS_KEY: optionalText,
+  AWS_SESSION_TOKEN: optionalText,
+  /** Stored objects with no row are removed once older than this (must exceed the longest request). */
+  ORPHAN_SWEEP_GRACE_SECONDS: nonNegativeInt.default(3600),
+  /** How often the gateway sweeps orphans after the sweep at start; 0 = only at start. */
+  ORPHAN_SWEEP_INTERVAL_SECONDS: nonNegativeInt.default(900),
   /** Scan every file with ClamAV before storage. */
   CLAMAV_ENABLED: flag.default(false),
   CLAMAV_SOCKET: optionalText,
@@ -63,6 +77,11 @@ export const environmentSchema = z.object({
   AUTH_FAILURES_PER_MINUTE: nonNegativeInt.default(30),
   /** Set: rate limits are shared by every gateway process through that Redis. */
   REDIS_URL: optionalText,
+  /** Prefix of every Redis key, so deployments (and test runs) sharing one Redis do not collide. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", ".", "_" or "-"')
+    .default('intake'),
   /** Honour X-Forwarded-For for the client address (behind a trusted proxy only). */
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -82,6 +101,22 @@ export const environmentSchema = z.object({
   ADMIN_TOKEN_TTL_SECONDS: positiveInt.default(12 * 60 * 60),
   /** How long shutdown waits for in-flight requests before closing anyway. */
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Webhooks may reach loopback, private, link-local and metadata addresses (tests, trusted networks). */
+  WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  /** Deadline of one webhook request: connect, send, and the receiver's answer. */
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Lifetime of the signed download links in a webhook payload. */
+  WEBHOOK_DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
+  /** How often an idle delivery worker looks for due deliveries. */
+  DELIVERY_POLL_INTERVAL_MS: positiveInt.default(1000),
+  /** How long a claimed delivery stays with its worker; a dead worker's claim is retried after it. */
+  DELIVERY_LEASE_MS: positiveInt.default(60_000),
+  /** smtp:// or smtps:// server for notification e-mails (credentials in the URL); unset: none sent. */
+  SMTP_URL: optionalText.refine((value) => value === undefined || /^smtps?:\/\/[^\s]+$/.test(value), {
+    message: 'must be a URL such as smtp://user:password@mail.example.com:587',
+  }),
+  /** Sender of notification e-mails. */
+  SMTP_FROM: z.string().min(3).default('Intake <intake@localhost>'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -1,5 +1,28 @@
 import type { Environment } from './schema.js';
 
+/** Where the S3 driver stores objects. Credentials, when set, are passed to the client explicitly. */
+export interface S3StorageConfig {
+  driver: 's3';
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  forcePathStyle: boolean;
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
+}
+
+export type StorageConfig = { driver: 'local' } | S3StorageConfig;
+
+/** How the delivery worker sends webhooks and notification e-mails. */
+export interface DeliveryConfig {
+  allowPrivateAddresses: boolean;
+  webhookTimeoutMs: number;
+  downloadUrlTtlSeconds: number;
+  pollIntervalMs: number;
+  leaseMs: number;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+}
+
 /** The validated configuration, in the shape the code uses. */
 export interface Config {
   production: boolean;
@@ -13,13 +36,16 @@ export interface Config {
   jwtSecret: string;
   tokenEncryptionKey: Buffer;
   admin: { email: string; password: string } | undefined;
-  storage: { driver: Environment['STORAGE'] };
+  storage: StorageConfig;
+  /** Removal of stored objects that no row references (crash leftovers). */
+  orphanSweep: { graceMs: number; intervalMs: number };
   clamav: { enabled: boolean; socket: string | undefined; host: string | undefined; port: number | undefined };
   limits: { maxFileSize: number; maxFiles: number; maxBodySize: number };
   rateLimits: {
     submissionsPerMinute: number;
     authFailuresPerMinute: number;
     redisUrl: string | undefined;
+    redisKeyPrefix: string;
     trustProxy: boolean;
   };
   /** Only the archive limits that were set; the gateway fills in its defaults. */
@@ -35,4 +61,6 @@ export interface Config {
   downloadUrlTtlSeconds: number;
   adminTokenTtlSeconds: number;
   shutdownTimeoutMs: number;
+  /** Webhook and e-mail deliveries (the outbox worker). */
+  delivery: DeliveryConfig;
 }

@@ -1,11 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, constants, copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../errors.js';
-import type { Storage } from './storage.js';
+import { assertStorageKey, isStorageKey, newStorageKey } from './storage-key.js';
+import type { Storage, StoredObject } from './storage.js';
 
-const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{40}$/;
+// `<key>.<12 hex>.tmp`: a putFile in progress, or the leftover of one that crashed.
+const TEMPORARY_NAME = /^[a-f0-9]{40}\.[a-f0-9]{12}\.tmp$/;
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/** The entries of a folder, or none when it does not exist (yet, or any more). */
+async function entriesOf(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if (isMissing(error)) {
+      return [];
+    }
+    throw error;
+  }
+}
 
 /**
  * Local-disk storage under one root (DATA_DIR/files). A key is `ab/<40 hex>`: random, fanned out
@@ -17,9 +35,7 @@ export function createLocalStorage(root: string): Storage {
   const absoluteRoot = path.resolve(root);
 
   function pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key)) {
-      throw new Error('invalid storage key');
-    }
+    assertStorageKey(key);
     return path.join(absoluteRoot, key);
   }
 
@@ -32,9 +48,33 @@ export function createLocalStorage(root: string): Storage {
     }
   }
 
+  /** Every file of the fan-out folders, with the key-shaped ones told apart from the rest. */
+  async function* walk(): AsyncGenerator<{ prefix: string; name: string; file: string }> {
+    for (const prefix of await entriesOf(absoluteRoot)) {
+      if (!/^[a-f0-9]{2}$/.test(prefix)) {
+        continue;
+      }
+      for (const name of await entriesOf(path.join(absoluteRoot, prefix))) {
+        yield { prefix, name, file: path.join(absoluteRoot, prefix, name) };
+      }
+    }
+  }
+
+  /** mtime of a file, or undefined when it vanished between listing and stat. */
+  async function modifiedAt(file: string): Promise<Date | undefined> {
+    try {
+      return (await stat(file)).mtime;
+    } catch (error) {
+      if (isMissing(error)) {
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
   return {
     async putFile(sourcePath) {
-      const key = `${randomBytes(1).toString('hex')}/${randomBytes(20).toString('hex')}`;
+      const key = newStorageKey();
       const target = pathOf(key);
       const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       try {
@@ -43,7 +83,8 @@ export function createLocalStorage(root: string): Storage {
         await fsyncFile(temporary);
         await rename(temporary, target);
       } catch (error) {
-        await rm(temporary, { force: true });
+        // Best effort: when the disk is the problem, removing may fail too; the sweep catches up.
+        await rm(temporary, { force: true }).catch(() => undefined);
         throw new AppError('service_unavailable', 'File storage is unavailable.', { retryAfter: 5, cause: error });
       }
       return key;
@@ -54,7 +95,7 @@ export function createLocalStorage(root: string): Storage {
         const { size } = await stat(file);
         return { stream: createReadStream(file), size };
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        if (isMissing(error)) {
           return undefined;
         }
         throw error;
@@ -71,6 +112,32 @@ export function createLocalStorage(root: string): Storage {
       } catch {
         return false;
       }
+    },
+    async *list(): AsyncGenerator<StoredObject> {
+      for await (const { prefix, name, file } of walk()) {
+        const key = `${prefix}/${name}`;
+        if (!isStorageKey(key)) {
+          continue;
+        }
+        const lastModified = await modifiedAt(file);
+        if (lastModified) {
+          yield { key, lastModified };
+        }
+      }
+    },
+    async removeStaleTemporaries(olderThan) {
+      let removed = 0;
+      for await (const { name, file } of walk()) {
+        if (!TEMPORARY_NAME.test(name)) {
+          continue;
+        }
+        const lastModified = await modifiedAt(file);
+        if (lastModified && lastModified < olderThan) {
+          await rm(file, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
     },
   };
 }

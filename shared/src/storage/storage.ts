@@ -1,7 +1,13 @@
 import type { Readable } from 'node:stream';
 
+/** One object as a listing reports it. */
+export interface StoredObject {
+  key: string;
+  lastModified: Date;
+}
+
 // Where the bytes of stored files live. Keys are random and made by the storage, never derived from
-// anything a client sent. Both drivers (local disk now, S3 later) pass the same test suite.
+// anything a client sent. Both drivers (local disk and S3) pass the same test suite.
 export interface Storage {
   /** Stores the bytes of a local file under a new random key; returns the key. */
   putFile(sourcePath: string): Promise<string>;
@@ -11,4 +17,11 @@ export interface Storage {
   delete(key: string): Promise<void>;
   /** True when the storage can be written (readiness). */
   ping(): Promise<boolean>;
+  /** Every stored object (only keys of Intake's shape), for the orphan sweep. */
+  list(): AsyncIterable<StoredObject>;
+  /**
+   * Removes half-written leftovers of a crashed putFile started before `olderThan`; returns how many.
+   * Absent where the backend cleans up itself (S3: an AbortIncompleteMultipartUpload lifecycle rule).
+   */
+  removeStaleTemporaries?(olderThan: Date): Promise<number>;
 }

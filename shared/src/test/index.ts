@@ -3,3 +3,5 @@ export * from './config.js';
 export * from './database.js';
 export * from './services.js';
 export * from './factories.js';
+export * from './s3.js';
+export * from './delivery.js';

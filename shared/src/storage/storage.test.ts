@@ -1,0 +1,205 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { AppError } from '../errors.js';
+import { closedLoopbackEndpoint, s3StorageConfig, startTestS3 } from '../test/s3.js';
+import { createLocalStorage } from './local-storage.js';
+import { createS3Storage } from './s3-storage.js';
+import type { Storage, StoredObject } from './storage.js';
+
+// One contract, two drivers: local disk, and S3 against a real S3-protocol server on loopback.
+
+interface Driver {
+  storage: Storage;
+  /** The same driver pointed at a backend that cannot be reached. */
+  unreachable: Storage;
+  /** Writes an object that Intake did not make (not of its key shape) behind the driver's back. */
+  plantForeign(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const drivers: [string, () => Promise<Driver>][] = [
+  [
+    'local',
+    async () => {
+      const root = await mkdtemp(path.join(tmpdir(), 'intake-storage-'));
+      const blocker = path.join(root, 'not-a-folder');
+      await writeFile(blocker, '');
+      return {
+        storage: createLocalStorage(path.join(root, 'files')),
+        // A root below a regular file can be neither created nor written.
+        unreachable: createLocalStorage(path.join(blocker, 'files')),
+        plantForeign: async (name) => {
+          await mkdir(path.dirname(path.join(root, 'files', name)), { recursive: true });
+          await writeFile(path.join(root, 'files', name), 'foreign');
+        },
+        close: () => rm(root, { recursive: true, force: true }),
+      };
+    },
+  ],
+  [
+    's3',
+    async () => {
+      const s3 = await startTestS3();
+      return {
+        storage: createS3Storage(s3.config),
+        unreachable: createS3Storage(s3StorageConfig(await closedLoopbackEndpoint(), s3.bucket)),
+        plantForeign: async (name) => {
+          await s3.client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: name, Body: 'foreign' }));
+        },
+        close: s3.close,
+      };
+    },
+  ],
+];
+
+const KEY_SHAPE = /^[a-f0-9]{2}\/[a-f0-9]{40}$/;
+
+async function sourceFile(bytes: Buffer): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'intake-source-'));
+  const file = path.join(dir, 'upload');
+  await writeFile(file, bytes);
+  return file;
+}
+
+async function collect(iterable: AsyncIterable<StoredObject>): Promise<StoredObject[]> {
+  const objects: StoredObject[] = [];
+  for await (const object of iterable) {
+    objects.push(object);
+  }
+  return objects;
+}
+
+async function readAll(stream: Readable): Promise<{ bytes: Buffer; chunks: number }> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) {
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
+  return { bytes: Buffer.concat(chunks), chunks: chunks.length };
+}
+
+describe.each(drivers)('%s storage', (_name, start) => {
+  let driver: Driver;
+  let storage: Storage;
+
+  beforeAll(async () => {
+    driver = await start();
+    storage = driver.storage;
+  });
+
+  afterAll(async () => {
+    await driver?.close();
+  });
+
+  it('stores several megabytes and streams back the very same bytes', async () => {
+    // Over the 5 MiB part size, so S3 takes the multipart path.
+    const bytes = randomBytes(12 * 1024 * 1024 + 7);
+    const key = await storage.putFile(await sourceFile(bytes));
+    expect(key).toMatch(KEY_SHAPE);
+
+    const object = await storage.get(key);
+    expect(object).toBeDefined();
+    expect(object!.size).toBe(bytes.length);
+    expect(object!.stream).toBeInstanceOf(Readable);
+    const read = await readAll(object!.stream);
+    expect(read.chunks).toBeGreaterThan(1);
+    expect(createHash('sha256').update(read.bytes).digest('hex')).toBe(
+      createHash('sha256').update(bytes).digest('hex'),
+    );
+  });
+
+  it('stores an empty file and a small one under fresh random keys', async () => {
+    const empty = await storage.putFile(await sourceFile(Buffer.alloc(0)));
+    const source = await sourceFile(Buffer.from('hello'));
+    const first = await storage.putFile(source);
+    const second = await storage.putFile(source);
+    expect(new Set([empty, first, second]).size).toBe(3);
+
+    const emptyObject = await storage.get(empty);
+    expect(emptyObject!.size).toBe(0);
+    expect((await readAll(emptyObject!.stream)).bytes.length).toBe(0);
+    expect((await readAll((await storage.get(second))!.stream)).bytes.toString()).toBe('hello');
+  });
+
+  it('deletes an object, and deleting it again is fine', async () => {
+    const key = await storage.putFile(await sourceFile(Buffer.from('to be removed')));
+    await storage.delete(key);
+    expect(await storage.get(key)).toBeUndefined();
+    await expect(storage.delete(key)).resolves.toBeUndefined();
+  });
+
+  it('answers undefined for a key that was never stored', async () => {
+    expect(await storage.get(`ab/${'0'.repeat(40)}`)).toBeUndefined();
+    await expect(storage.delete(`cd/${'1'.repeat(40)}`)).resolves.toBeUndefined();
+  });
+
+  it('refuses anything that is not a storage key before touching the backend', async () => {
+    await expect(storage.get('../../etc/passwd')).rejects.toThrow('invalid storage key');
+    await expect(storage.delete('ab/../../x')).rejects.toThrow('invalid storage key');
+  });
+
+  it('lists stored objects of its key shape with their age, and nothing else', async () => {
+    const kept = await storage.putFile(await sourceFile(Buffer.from('listed')));
+    const removed = await storage.putFile(await sourceFile(Buffer.from('gone')));
+    await storage.delete(removed);
+    await driver.plantForeign('notes/readme.txt');
+    await driver.plantForeign(`ab/${'2'.repeat(40)}.extra`);
+
+    const objects = await collect(storage.list());
+    const keys = objects.map((object) => object.key);
+    expect(keys).toContain(kept);
+    expect(keys).not.toContain(removed);
+    expect(keys.every((key) => KEY_SHAPE.test(key))).toBe(true);
+    const listed = objects.find((object) => object.key === kept)!;
+    // Dates made outside jest's sandbox fail toBeInstanceOf(Date); the value is what matters.
+    expect(Math.abs(listed.lastModified.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('is ready when the backend answers, not when it does not', async () => {
+    expect(await storage.ping()).toBe(true);
+    expect(await driver.unreachable.ping()).toBe(false);
+  });
+
+  it('fails fast with service_unavailable when the backend cannot be reached', async () => {
+    const source = await sourceFile(randomBytes(64 * 1024));
+    const started = Date.now();
+    const error = await driver.unreachable.putFile(source).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('service_unavailable');
+    expect((error as AppError).status).toBe(503);
+    expect((error as AppError).retryAfter).toBeGreaterThan(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('local storage leftovers of a crashed write', () => {
+  it('removes stale temporary files, keeps fresh ones and whole objects', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'intake-storage-'));
+    const storage = createLocalStorage(root);
+    const key = await storage.putFile(await sourceFile(Buffer.from('whole')));
+    await mkdir(path.join(root, 'ab'), { recursive: true });
+    const stale = path.join(root, 'ab', `${'3'.repeat(40)}.${'a'.repeat(12)}.tmp`);
+    const fresh = path.join(root, 'ab', `${'4'.repeat(40)}.${'b'.repeat(12)}.tmp`);
+    await writeFile(stale, 'half');
+    await writeFile(fresh, 'half');
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    await utimes(stale, hourAgo, hourAgo);
+
+    expect(await storage.removeStaleTemporaries!(new Date(Date.now() - 60_000))).toBe(1);
+    const left = await readdir(path.join(root, 'ab'));
+    expect(left).toContain(path.basename(fresh));
+    expect(left).not.toContain(path.basename(stale));
+    expect(await storage.get(key)).toBeDefined();
+    await rm(root, { recursive: true, force: true });
+  });
+});
+
+describe('S3 unreachable on a read', () => {
+  it('reports service_unavailable rather than a missing object', async () => {
+    const storage = createS3Storage(s3StorageConfig(await closedLoopbackEndpoint(), 'intake-test'));
+    await expect(storage.get(`ab/${'5'.repeat(40)}`)).rejects.toMatchObject({ code: 'service_unavailable' });
+  });
+});
