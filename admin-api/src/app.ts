@@ -1,10 +1,18 @@
-// The admin Koa app: GraphQL (Apollo Server on Koa) at POST /graphql, signed file downloads, and
-// health routes. `/metrics` (Prometheus) is still to come.
+// The admin Koa app: GraphQL (Apollo Server on Koa) at POST /graphql, signed file downloads,
+// health routes and `/metrics` (Prometheus).
 import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { koaMiddleware } from '@as-integrations/koa';
-import { dummyPasswordHash, type Services } from '@intake/shared';
+import {
+  createServiceMetrics,
+  dummyPasswordHash,
+  metricsEndpoint,
+  observeRequests,
+  registerDatabasePoolMetrics,
+  type ServiceMetrics,
+  type Services,
+} from '@intake/shared';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import { createAdminTokens } from './auth/admin-token.js';
@@ -37,6 +45,8 @@ export interface AdminAppOptions {
 
 export interface AdminApp {
   app: Koa<AdminState>;
+  /** This app's registry (one per app instance) and its HTTP histogram. */
+  metrics: ServiceMetrics;
   /** Stops Apollo (call after the HTTP server stopped accepting requests). */
   stop(): Promise<void>;
 }
@@ -88,20 +98,24 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     logger.warn({ err: error, requestId: ctx?.state.requestId }, 'response failed');
   });
 
+  const metrics = createServiceMetrics('admin');
+  registerDatabasePoolMetrics(metrics.registry, services.db);
+
   const router = new Router<AdminState>();
   router.get('/healthz', healthz);
-  router.get('/readyz', readyz(services.db));
+  router.get('/readyz', readyz(services));
+  router.get('/metrics', metricsEndpoint(metrics.registry));
   router.get('/files/:id', downloadFile(services, deps.downloadLinks));
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
-  // TODO(metrics): GET /metrics (Prometheus text) joins these routes with the metrics issue.
 
   app.use(requestId);
+  app.use(observeRequests({ metrics, logger }));
   app.use(errorHandler(logger));
   app.use(securityHeaders);
   app.use(router.routes());
   app.use(router.allowedMethods());
 
-  return { app, stop: () => apollo.stop() };
+  return { app, metrics, stop: () => apollo.stop() };
 }
 
 /** The admin Koa app with Apollo started (schema built once). To stop Apollo too, use `startAdmin`. */

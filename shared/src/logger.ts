@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -15,6 +15,12 @@ const REDACT = [
   'secret',
 ];
 
-export function createLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
-  return pino({ level, base: bindings, redact: { paths: REDACT, censor: '[redacted]' } });
+/** `destination` defaults to stdout; tests pass a stream to read the lines back. */
+export function createLogger(
+  level: string,
+  bindings: Record<string, unknown> = {},
+  destination?: DestinationStream,
+): Logger {
+  const options = { level, base: bindings, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }

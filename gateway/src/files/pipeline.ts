@@ -1,4 +1,4 @@
-import { inspectArchive } from './archive/index.js';
+import { inspectArchive, isInspectedArchiveType } from './archive/index.js';
 import type { Scanner } from './scan/scanner.js';
 import { detectType } from './type-stage.js';
 import type { ArchiveLimits, ReceivedFile, TypedFile } from './types.js';
@@ -9,18 +9,36 @@ export type FilePipeline = (
   allowedMimeTypes: readonly string[],
 ) => Promise<TypedFile[]>;
 
+export type InspectionResult = 'passed' | 'refused';
+
 export interface FilePipelineOptions {
   scanner: Scanner;
   archiveLimits: ArchiveLimits;
+  /** Called after each archive or document inspection (metrics hook); never for other types. */
+  onInspected?: (durationMs: number, mimeType: string, result: InspectionResult) => void;
 }
 
 /** type → archive/document inspection → antivirus. Storage comes after, in the submission command. */
-export function createFilePipeline({ scanner, archiveLimits }: FilePipelineOptions): FilePipeline {
+export function createFilePipeline({ scanner, archiveLimits, onInspected }: FilePipelineOptions): FilePipeline {
+  const inspect = async (file: TypedFile): Promise<void> => {
+    if (!onInspected || !isInspectedArchiveType(file.mimeType)) {
+      await inspectArchive(file, archiveLimits);
+      return;
+    }
+    const started = performance.now();
+    let result: InspectionResult = 'refused';
+    try {
+      await inspectArchive(file, archiveLimits);
+      result = 'passed';
+    } finally {
+      onInspected(performance.now() - started, file.mimeType, result);
+    }
+  };
   return async (files, allowedMimeTypes) => {
     const typed: TypedFile[] = [];
     for (const file of files) {
       const typedFile = await detectType(file, allowedMimeTypes);
-      await inspectArchive(typedFile, archiveLimits);
+      await inspect(typedFile);
       await scanner.scanFile(typedFile.path);
       typed.push(typedFile);
     }

@@ -1,0 +1,77 @@
+import type { ServerResponse } from 'node:http';
+import type { Logger } from '../logger.js';
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { writeAccessLine, type RequestObservation } from './access-log.js';
+
+/** The part of a Koa context (with @koa/router) the observer reads. */
+export interface ObservedContext {
+  method: string;
+  res: ServerResponse;
+  state: { requestId?: string };
+  /** Set by @koa/router to the pattern of the route that answered. */
+  _matchedRoute?: string | RegExp | undefined;
+}
+
+/** Identifiers a service knows about a request (never values). */
+export type RequestDetails = Pick<RequestObservation, 'siteId' | 'formId' | 'code'>;
+
+export interface ObserveRequestsOptions<C extends ObservedContext> {
+  metrics: ServiceMetrics;
+  logger: Logger;
+  /** Ids and refusal code of the request, read once it is answered. */
+  describe?: (ctx: C) => RequestDetails;
+  /** Service-specific accounting (submissions, refusals) after the access line. */
+  onObserved?: (ctx: C, observation: RequestObservation) => void;
+}
+
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** The route label: the pattern, so a form code or an id never becomes a label value. */
+export function routeLabel(ctx: ObservedContext): string {
+  return typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE;
+}
+
+/**
+ * Times every request from its arrival to the close of its response (so a streamed download counts
+ * whole), then writes one access line and one sample of `http_request_duration_seconds`. Goes right
+ * after the request id and before the error handler, so it sees the status that was really sent.
+ */
+export function observeRequests<C extends ObservedContext>(options: ObserveRequestsOptions<C>) {
+  const { metrics, logger, describe, onObserved } = options;
+  return async (ctx: C, next: () => Promise<unknown>): Promise<void> => {
+    const started = performance.now();
+    // 'close' comes once for every response: after the last byte, or when the client went away.
+    const closed = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
+    try {
+      await next();
+    } finally {
+      // Koa writes the answer after the middleware returns; it is recorded once that is done.
+      // A failing logger or hook must not become an unhandled rejection; the answer is gone already.
+      void closed.then(() => record(ctx)).catch(() => undefined);
+    }
+
+    function record(answered: C): void {
+      const observation: RequestObservation = {
+        service: metrics.service,
+        requestId: answered.state.requestId,
+        method: answered.method,
+        route: routeLabel(answered),
+        status: answered.res.statusCode,
+        durationMs: performance.now() - started,
+        aborted: !answered.res.writableFinished,
+        ...describe?.(answered),
+      };
+      writeAccessLine(logger, observation);
+      metrics.httpRequestDuration.observe(
+        {
+          service: observation.service,
+          method: observation.method,
+          route: observation.route,
+          status: String(observation.status),
+        },
+        observation.durationMs / 1000,
+      );
+      onObserved?.(answered, observation);
+    }
+  };
+}

@@ -1,0 +1,4 @@
+export * from './database-pool.js';
+export * from './endpoint.js';
+export * from './process-metrics.js';
+export * from './service-metrics.js';
