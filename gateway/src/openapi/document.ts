@@ -1,0 +1,346 @@
+import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared';
+
+// The gateway's OpenAPI 3.1 document, written once here and served at /api/v1/openapi.json.
+// openapi.test.ts validates it against the OpenAPI 3.1 schema and validates real answers (201 and
+// every problem code) against the schemas below, so it cannot drift from what the gateway does.
+
+/** The problem codes of each status that `POST /api/v1/send/{code}` can answer (CONTRACT section 3). */
+export const SEND_PROBLEMS = {
+  400: [
+    'body_invalid',
+    'file_type_not_allowed',
+    'file_type_mismatch',
+    'archive_bomb',
+    'archive_macro',
+    'archive_executable',
+    'archive_path_traversal',
+    'archive_unreadable',
+    'file_infected',
+  ],
+  401: ['api_key_missing', 'token_missing'],
+  403: ['api_key_invalid', 'token_invalid', 'form_forbidden'],
+  413: ['payload_too_large'],
+  415: ['unsupported_media_type'],
+  429: ['rate_limited'],
+  500: ['internal_error'],
+  503: ['scanner_unavailable', 'service_unavailable'],
+} as const satisfies Record<number, readonly ErrorCode[]>;
+
+/** Answers of any route: an unknown path, and a method the path does not have. */
+export const ROUTING_PROBLEMS = {
+  404: ['not_found'],
+  405: ['method_not_allowed'],
+} as const satisfies Record<number, readonly ErrorCode[]>;
+
+const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
+  400: 'The body, a file or an archive was refused; nothing was stored.',
+  401: 'A credential is missing.',
+  403: 'A credential is wrong, or the form is not available to this site.',
+  413: 'The body, a file or the number of files is over the limits.',
+  415: 'The body is not JSON, multipart/form-data or application/x-www-form-urlencoded.',
+  429: 'Over a rate limit. Retry after `Retry-After` seconds.',
+  500: 'An unexpected fault; the body reveals nothing about it.',
+  503: 'The scanner, the database or the file storage is unavailable (or the gateway is shutting down); nothing was stored. Retry after `Retry-After` seconds.',
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** A problem answer whose `status` and `code` are narrowed to one status and its codes. */
+function problemResponse(status: number, codes: readonly ErrorCode[], description: string, headers?: object) {
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: {
+      'application/problem+json': {
+        schema: {
+          type: 'object',
+          allOf: [ref('Problem')],
+          properties: { status: { const: status }, code: { enum: [...codes] } },
+        },
+      },
+    },
+  };
+}
+
+const retryHeaders = { 'Retry-After': headerRef('Retry-After') };
+const rateLimitHeaders = {
+  'RateLimit-Limit': headerRef('RateLimit-Limit'),
+  'RateLimit-Remaining': headerRef('RateLimit-Remaining'),
+  'RateLimit-Reset': headerRef('RateLimit-Reset'),
+};
+
+function sendProblemResponses() {
+  const entries = Object.entries(SEND_PROBLEMS).map(([status, codes]) => {
+    const code = Number(status) as keyof typeof SEND_PROBLEMS;
+    const headers = code === 429 ? { ...retryHeaders, ...rateLimitHeaders } : code === 503 ? retryHeaders : undefined;
+    return [status, problemResponse(code, codes, SEND_PROBLEM_DESCRIPTIONS[code], headers)];
+  });
+  return Object.fromEntries(entries) as Record<string, ReturnType<typeof problemResponse>>;
+}
+
+const submittedValue = {
+  description: 'A submitted value: any JSON value. Strings are sanitised against XSS before storage.',
+};
+
+export const openApiDocument = {
+  openapi: '3.1.1',
+  info: {
+    title: 'Intake gateway',
+    version: '1.0.0',
+    summary: 'Form submissions with files, checked and stored all or nothing.',
+    description:
+      'A site backend POSTs a form submission (JSON, urlencoded or multipart with files) to `/api/v1/send/{code}` ' +
+      'with the application key and its site token. Checks run in the order of the responses below; the first ' +
+      'that fails answers with an RFC 9457 problem document whose `code` says why. Any route answers an unknown ' +
+      'path with 404 `not_found` and another method with 405 `method_not_allowed`; while the gateway shuts down, ' +
+      'a request on an open connection gets 503 `service_unavailable`.',
+    license: { name: 'MIT', identifier: 'MIT' },
+  },
+  servers: [{ url: '/' }],
+  tags: [
+    { name: 'intake', description: 'Submissions from site backends' },
+    { name: 'operations', description: 'Probes, metrics and this document' },
+  ],
+  paths: {
+    '/api/v1/send/{code}': {
+      post: {
+        operationId: 'sendSubmission',
+        tags: ['intake'],
+        summary: 'Submit a form',
+        description:
+          'Every top-level key is accepted. A repeated multipart or urlencoded field becomes an array; bracket ' +
+          'names (`a[b]`, `a[]`) nest. Files are checked by extension and content, archives and office documents ' +
+          'are inspected, and every file may be scanned with ClamAV. `201` is sent only after the submission and ' +
+          'all its files are durably stored; any refusal leaves nothing behind.',
+        security: [{ applicationKey: [], siteToken: [] }],
+        parameters: [
+          {
+            name: 'code',
+            in: 'path',
+            required: true,
+            description: 'The form code (from the admin API).',
+            schema: { type: 'string', minLength: 1 },
+          },
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: 'A repeat with the same key on the same form within 24 h returns the first answer.',
+            schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', additionalProperties: submittedValue },
+            },
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                additionalProperties: {
+                  oneOf: [
+                    { type: 'string' },
+                    { type: 'string', contentMediaType: 'application/octet-stream', description: 'A file part.' },
+                  ],
+                },
+              },
+            },
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                additionalProperties: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Stored: the submission and every file are committed.',
+            headers: rateLimitHeaders,
+            content: { 'application/json': { schema: ref('SubmissionCreated') } },
+          },
+          ...sendProblemResponses(),
+        },
+      },
+    },
+    '/healthz': {
+      get: {
+        operationId: 'health',
+        tags: ['operations'],
+        summary: 'Liveness: the process is up',
+        responses: {
+          '200': {
+            description: 'Up.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['status'],
+                  properties: { status: { const: 'ok' } },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        operationId: 'readiness',
+        tags: ['operations'],
+        summary: 'Readiness: the database and the storage answer',
+        responses: {
+          '200': {
+            description: 'Ready.',
+            content: { 'application/json': { schema: ref('Readiness') } },
+          },
+          '503': {
+            description: 'A dependency is down.',
+            headers: retryHeaders,
+            content: { 'application/json': { schema: ref('Readiness') } },
+          },
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        tags: ['operations'],
+        summary: 'Prometheus metrics',
+        responses: {
+          '200': {
+            description: 'The Prometheus text exposition format.',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+        },
+      },
+    },
+    '/api/v1/openapi.json': {
+      get: {
+        operationId: 'openApiDocument',
+        tags: ['operations'],
+        summary: 'This document',
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document of the gateway.',
+            headers: {
+              ETag: { schema: { type: 'string' } },
+              'Cache-Control': { schema: { type: 'string' } },
+            },
+            content: { 'application/json': { schema: { type: 'object', required: ['openapi', 'paths'] } } },
+          },
+          '304': { description: 'Not modified (`If-None-Match` matched the ETag).' },
+        },
+      },
+    },
+  },
+  components: {
+    securitySchemes: {
+      applicationKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-KEY-SERVICE',
+        description: 'The global application key (`API_KEY`), compared in constant time.',
+      },
+      siteToken: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'JWT',
+        description: "The site's token from the admin API (`siteApiView`). The scheme name is case-insensitive.",
+      },
+    },
+    headers: {
+      'Retry-After': {
+        description: 'Seconds to wait before retrying.',
+        required: true,
+        schema: { type: 'integer', minimum: 0 },
+      },
+      'RateLimit-Limit': {
+        description: 'Requests allowed in the current window.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      'RateLimit-Remaining': {
+        description: 'Requests left in the current window.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+      'RateLimit-Reset': {
+        description: 'Seconds until the current window ends.',
+        schema: { type: 'integer', minimum: 0 },
+      },
+    },
+    responses: {
+      NotFound: problemResponse(404, ROUTING_PROBLEMS[404], 'No such route.'),
+      MethodNotAllowed: problemResponse(405, ROUTING_PROBLEMS[405], 'The route exists, not with this method.'),
+    },
+    schemas: {
+      SubmissionCreated: {
+        type: 'object',
+        required: ['id', 'createdAt', 'files'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', format: 'uuid', description: 'The submission id.' },
+          createdAt: { type: 'string', format: 'date-time' },
+          files: { type: 'array', items: ref('StoredFile') },
+        },
+      },
+      StoredFile: {
+        type: 'object',
+        required: ['id', 'field', 'name', 'mimeType', 'size', 'sha256'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          field: { type: 'string', description: 'The multipart field that carried the file.' },
+          name: {
+            type: 'string',
+            maxLength: 255,
+            description: 'The original name, kept as data only: separators, control and bidi characters removed.',
+          },
+          mimeType: { type: 'string', description: 'The type the content was checked to be.' },
+          size: { type: 'integer', minimum: 0 },
+          sha256: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
+      },
+      Problem: {
+        type: 'object',
+        description: 'RFC 9457 problem details.',
+        required: ['type', 'title', 'status', 'detail', 'code'],
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string', format: 'uri' },
+          title: { type: 'string' },
+          status: { type: 'integer', minimum: 400, maximum: 599 },
+          detail: { type: 'string', description: 'Safe to show; never echoes a secret or a submitted value.' },
+          code: ref('ProblemCode'),
+        },
+      },
+      ProblemCode: {
+        type: 'string',
+        description: 'Stable code of the refusal.',
+        enum: Object.keys(ERROR_CATALOGUE) as ErrorCode[],
+      },
+      CheckStatus: { enum: ['ok', 'down'] },
+      Readiness: {
+        type: 'object',
+        required: ['status', 'checks'],
+        properties: {
+          status: { enum: ['ok', 'unavailable'] },
+          checks: {
+            type: 'object',
+            required: ['database', 'storage'],
+            properties: {
+              database: ref('CheckStatus'),
+              storage: ref('CheckStatus'),
+              rateLimits: {
+                type: 'string',
+                description:
+                  'Where the rate limits are counted: `redis`, `memory`, or `memory (redis unavailable)`. A Redis outage does not make the gateway unready.',
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
