@@ -1,4 +1,14 @@
-# Multi-stage build: compile with dev dependencies, run with production dependencies only.
+# Multi-stage build. The build stage installs every dependency and compiles the workspaces; the
+# runtime stage installs production dependencies only and takes the compiled output (the migrations
+# included, compiled into migrations/dist). One image runs every service; docker-compose.yml picks
+# the entry point of each:
+#   node gateway/dist/main.js           the intake gateway (GATEWAY_PORT, 3000)
+#   node admin-api/dist/main.js         the admin API (ADMIN_PORT, 4000)
+#   node shared/dist/delivery/worker-main.js   the delivery worker
+#   node shared/dist/db/migrate-cli.js  apply pending migrations and exit
+#   node scripts/start.js               all of it in one process (the default)
+# Health checks belong to the orchestrator (docker-compose.yml probes /readyz).
+
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -7,13 +17,31 @@ COPY shared/package.json shared/
 COPY admin-api/package.json admin-api/
 COPY gateway/package.json gateway/
 RUN npm ci --no-audit --no-fund
-COPY . .
-RUN npm run build && npm prune --omit=dev
+COPY tsconfig.base.json tsconfig.json ./
+COPY migrations migrations
+COPY shared shared
+COPY admin-api admin-api
+COPY gateway gateway
+RUN npm run build
 
-FROM node:24-slim
+FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /app /app
+COPY package.json package-lock.json ./
+COPY migrations/package.json migrations/
+COPY shared/package.json shared/
+COPY admin-api/package.json admin-api/
+COPY gateway/package.json gateway/
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/migrations/dist migrations/dist
+COPY --from=build /app/shared/dist shared/dist
+COPY --from=build /app/admin-api/dist admin-api/dist
+COPY --from=build /app/gateway/dist gateway/dist
+COPY scripts scripts
+# DATA_DIR: local file storage and uploads in progress. A named volume mounted here starts with
+# this ownership, so the unprivileged user can write it.
+RUN mkdir -p /data && chown node:node /data
+ENV DATA_DIR=/data
 USER node
 EXPOSE 3000 4000
 CMD ["node", "scripts/start.js"]
