@@ -4,25 +4,24 @@ export interface Stoppable {
   close(): Promise<void>;
 }
 
+type Started = { servers: Stoppable[]; close: () => Promise<void> };
+
 /**
  * Runs a process until SIGTERM or SIGINT, then stops the servers (they drain in-flight requests,
  * bounded by SHUTDOWN_TIMEOUT_MS), closes the database, and exits 0. A start-up failure prints
  * its message (a ConfigError lists every bad variable) and exits 1.
+ *
+ * The signal handlers are installed before start-up: a library that listens for SIGTERM itself
+ * would otherwise turn a signal that arrives while starting into one that is silently ignored.
+ * Such a signal is honoured as soon as start-up ends.
  */
-export async function runProcess(
-  start: () => Promise<{ servers: Stoppable[]; close: () => Promise<void> }>,
-): Promise<void> {
-  let running: Awaited<ReturnType<typeof start>>;
-  try {
-    running = await start();
-  } catch (error) {
-    const message = error instanceof ConfigError ? error.message : `Start-up failed: ${(error as Error).message}`;
-    process.stderr.write(`${message}\n`);
-    process.exit(1);
-  }
+export async function runProcess(start: () => Promise<Started>): Promise<void> {
+  let running: Started | undefined;
+  let stopRequested = false;
   let stopping = false;
+
   const stop = async () => {
-    if (stopping) {
+    if (stopping || !running) {
       return;
     }
     stopping = true;
@@ -35,6 +34,21 @@ export async function runProcess(
       process.exit(1);
     }
   };
-  process.once('SIGTERM', () => void stop());
-  process.once('SIGINT', () => void stop());
+  const onSignal = () => {
+    stopRequested = true;
+    void stop();
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+
+  try {
+    running = await start();
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : `Start-up failed: ${(error as Error).message}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  }
+  if (stopRequested) {
+    await stop();
+  }
 }

@@ -120,6 +120,26 @@ describe(`processes on ${testDriverName()}`, () => {
     }
   });
 
+  it('honours a SIGTERM that arrives while it is still starting: exits 0 once started', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
+    const started = run('scripts/start.js', cwd, {
+      GATEWAY_PORT: '0',
+      ADMIN_PORT: '0',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
+    try {
+      // Signal once start-up has begun (the .env is written first) but before anything listens.
+      while (!existsSync(path.join(cwd, '.env')) && started.child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(started.output()).not.toContain('"msg":"listening"');
+      started.child.kill('SIGTERM');
+      expect(await started.exited).toBe(0);
+    } finally {
+      started.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses to start in production without secrets, naming them, and writes no .env', async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
     const started = run('scripts/start.js', cwd, { NODE_ENV: 'production', API_KEY: 'short' });
