@@ -3,9 +3,13 @@
 // `npm run migration:create` regenerates this file.
 import type { Migration } from '@mikro-orm/migrations';
 import { Migration20261121123748_initial } from './Migration20261121123748_initial.js';
+import { Migration20261121131553_webhooks } from './Migration20261121131553_webhooks.js';
+import { Migration20261121133000_site_change_notify } from './Migration20261121133000_site_change_notify.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
 export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261121123748_initial', class: Migration20261121123748_initial },
+  { name: 'Migration20261121131553_webhooks', class: Migration20261121131553_webhooks },
+  { name: 'Migration20261121133000_site_change_notify', class: Migration20261121133000_site_change_notify },
 ];

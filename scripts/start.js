@@ -1,13 +1,19 @@
 // `npm start`: both services in one process on the configured database (the embedded PGlite by
-// default), after applying migrations and creating the admin of ADMIN_EMAIL/ADMIN_PASSWORD.
+// default), after applying migrations and creating the admin of ADMIN_EMAIL/ADMIN_PASSWORD, with
+// the delivery worker (webhooks, notification e-mails) beside them.
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
-import { bootstrap, runProcess } from '@intake/shared';
+import { bootstrap, createDeliveryWorker, runProcess } from '@intake/shared';
 
 await runProcess(async () => {
   const services = await bootstrap({ migrate: true });
   await ensureAdmin(services);
   const gateway = await startGateway(services);
   const admin = await startAdmin(services);
-  return { servers: [gateway, admin], close: () => services.db.close() };
+  // Webhooks and notification e-mails; download links point at this admin unless PUBLIC_ADMIN_URL says otherwise.
+  const worker = createDeliveryWorker(services, {
+    publicAdminOrigin: () => services.config.publicAdminUrl ?? admin.url,
+  });
+  worker.start();
+  return { servers: [gateway, admin, worker], close: () => services.db.close() };
 });

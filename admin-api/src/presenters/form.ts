@@ -15,6 +15,7 @@ export function presentForm(form: Form, globalMaxFileSize: number): FormType {
     allowedMimeTypes: ownTypes === null ? [...DEFAULT_ALLOWED_MIME_TYPES] : [...ownTypes],
     usesDefaultMimeTypes: ownTypes === null,
     maxFileSize: Math.min(form.maxFileSize ?? globalMaxFileSize, GRAPHQL_INT_MAX),
+    notifyEmails: [...(form.notifyEmails ?? [])],
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

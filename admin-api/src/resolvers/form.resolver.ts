@@ -9,6 +9,7 @@ import { presentForm } from '../presenters/form.js';
 import { badUserInput } from '../schema/errors.js';
 import { CreateFormInput, UpdateFormInput } from '../types/form.input.js';
 import { FormType } from '../types/form.type.js';
+import { parseNotifyEmails } from '../validation/delivery-fields.js';
 import { parseId, parseMaxFileSize, parseMimeTypes, parseName } from '../validation/fields.js';
 import { findLiveForm, liveFormsOf, requireLiveForm, requireLiveSite } from './lookup.js';
 
@@ -35,8 +36,9 @@ export class FormResolver {
   ): Promise<FormType> {
     const siteId = parseId(input.siteId, 'input.siteId');
     const name = parseName(input.name, 'input.name');
+    const notifyEmails = parseNotifyEmails(input.notifyEmails ?? null, 'input.notifyEmails');
     const site = await requireLiveSite(em, siteId);
-    const form = em.create(FormSchema, { site, name, code: generateFormCode(), enabled: true });
+    const form = em.create(FormSchema, { site, name, code: generateFormCode(), enabled: true, notifyEmails });
     await em.flush();
     return presentForm(form, deps.services.config.limits.maxFileSize);
   }
@@ -63,7 +65,13 @@ export class FormResolver {
         ? undefined
         : parseMaxFileSize(input.maxFileSize, globalMaxFileSize, 'input.maxFileSize');
 
+    const notifyEmails =
+      input.notifyEmails === undefined ? undefined : parseNotifyEmails(input.notifyEmails, 'input.notifyEmails');
+
     const form = await requireLiveForm(em, formId);
+    if (notifyEmails !== undefined) {
+      form.notifyEmails = notifyEmails;
+    }
     if (name !== undefined) {
       form.name = name;
     }

@@ -6,11 +6,12 @@ import { AuthResolver } from '../resolvers/auth.resolver.js';
 import { FormResolver } from '../resolvers/form.resolver.js';
 import { SiteResolver } from '../resolvers/site.resolver.js';
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
+import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 
 /** The admin GraphQL schema, from the type-graphql resolvers. Built once per app. */
 export function buildAdminSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [AuthResolver, ApiTokenResolver, SiteResolver, FormResolver, SubmissionResolver],
+    resolvers: [AuthResolver, ApiTokenResolver, SiteResolver, FormResolver, SubmissionResolver, WebhookResolver],
     authChecker,
     // Arguments are checked by the resolvers (validation/fields.ts), which also normalise them.
     validate: false,

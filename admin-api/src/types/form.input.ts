@@ -7,6 +7,9 @@ export class CreateFormInput {
 
   @Field(() => String)
   name!: string;
+
+  @Field(() => [String], { nullable: true, description: 'At most 10 e-mail addresses told of every submission.' })
+  notifyEmails?: string[] | null;
 }
 
 @InputType('UpdateFormInput', { description: 'Absent fields stay as they are; null resets a limit to its default.' })
@@ -25,4 +28,10 @@ export class UpdateFormInput {
 
   @Field(() => Int, { nullable: true, description: 'Bytes, 1..MAX_FILE_SIZE; null restores MAX_FILE_SIZE.' })
   maxFileSize?: number | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'At most 10 e-mail addresses told of every submission; null or [] for none.',
+  })
+  notifyEmails?: string[] | null;
 }

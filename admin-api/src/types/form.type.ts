@@ -26,6 +26,9 @@ export class FormType {
   @Field(() => Int, { description: 'Bytes per file (MAX_FILE_SIZE unless lowered).' })
   maxFileSize!: number;
 
+  @Field(() => [String], { description: 'Addresses e-mailed about every new submission (none: empty).' })
+  notifyEmails!: string[];
+
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
 

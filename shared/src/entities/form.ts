@@ -15,6 +15,8 @@ export const FormSchema = defineEntity({
     enabled: p.boolean().default(true),
     allowedMimeTypes: p.array().nullable(),
     maxFileSize: p.integer().nullable(),
+    /** Addresses told of every new submission by e-mail; null means none. */
+    notifyEmails: p.array().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),

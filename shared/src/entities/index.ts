@@ -1,15 +1,31 @@
 import { AdminUserSchema } from './admin-user.js';
 import { ApiTokenSchema } from './api-token.js';
+import { DeliveryAttemptSchema } from './delivery-attempt.js';
+import { DeliverySchema } from './delivery.js';
 import { FormSchema } from './form.js';
 import { SiteSchema } from './site.js';
 import { StoredFileSchema } from './stored-file.js';
 import { SubmissionSchema } from './submission.js';
+import { WebhookSchema } from './webhook.js';
 
 export * from './admin-user.js';
 export * from './api-token.js';
+export * from './delivery-attempt.js';
+export * from './delivery.js';
 export * from './form.js';
 export * from './site.js';
 export * from './stored-file.js';
 export * from './submission.js';
+export * from './webhook.js';
 
-export const ENTITIES = [SiteSchema, FormSchema, SubmissionSchema, StoredFileSchema, AdminUserSchema, ApiTokenSchema];
+export const ENTITIES = [
+  SiteSchema,
+  FormSchema,
+  SubmissionSchema,
+  StoredFileSchema,
+  AdminUserSchema,
+  ApiTokenSchema,
+  WebhookSchema,
+  DeliverySchema,
+  DeliveryAttemptSchema,
+];

@@ -1,0 +1,80 @@
+// The SSRF guard of webhook requests. Only public unicast addresses may be reached: loopback,
+// private, link-local (cloud metadata at 169.254.169.254), unique-local, carrier-grade NAT,
+// multicast and every other special range are refused, unless WEBHOOK_ALLOW_PRIVATE=true.
+// Names are resolved here and the connection goes to the very address that was checked (the
+// `lookup` below is what node:http connects with), so DNS rebinding cannot slip past the check.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export class AddressRefusedError extends Error {
+  readonly code = 'ADDRESS_REFUSED';
+  constructor(
+    readonly address: string,
+    readonly range: string,
+  ) {
+    super(`address refused: ${address} is ${range}`);
+    this.name = 'AddressRefusedError';
+  }
+}
+
+/** The special range an address is in ('unicast' for a public address); IPv4-mapped IPv6 as IPv4. */
+export function addressRange(address: string): string {
+  const unbracketed = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(unbracketed)) {
+    return 'invalid';
+  }
+  return ipaddr.process(unbracketed).range();
+}
+
+export function isPublicAddress(address: string): boolean {
+  return addressRange(address) === 'unicast';
+}
+
+/** Throws AddressRefusedError unless the address is public (or private ones are allowed). */
+export function assertAllowedAddress(address: string, allowPrivate: boolean): void {
+  if (!allowPrivate && !isPublicAddress(address)) {
+    throw new AddressRefusedError(address.replace(/^\[|\]$/g, ''), addressRange(address));
+  }
+}
+
+/** For an IP-literal host (which node:http connects to without a lookup): throws when refused. */
+export function assertAllowedHost(hostname: string, allowPrivate: boolean): void {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) {
+    assertAllowedAddress(host, allowPrivate);
+  }
+}
+
+/**
+ * A `lookup` for node:http/https that resolves the name and refuses the connection when any of its
+ * addresses is refused (a name with one public and one private address is not trusted either).
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { family: options.family ?? 0, hints: options.hints ?? 0, all: true }, (error, addresses) => {
+      if (error) {
+        callback(error, '', 0);
+        return;
+      }
+      const list = addresses as LookupAddress[];
+      try {
+        if (list.length === 0) {
+          throw new Error(`no address for ${hostname}`);
+        }
+        for (const entry of list) {
+          assertAllowedAddress(entry.address, allowPrivate);
+        }
+      } catch (refusal) {
+        callback(refusal as NodeJS.ErrnoException, '', 0);
+        return;
+      }
+      if (options.all) {
+        (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, list);
+      } else {
+        const first = list[0] as LookupAddress;
+        callback(null, first.address, first.family);
+      }
+    });
+  };
+}

@@ -1,0 +1,2 @@
+export * from './derive-key.js';
+export * from './download-links.js';
