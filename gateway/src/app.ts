@@ -1,4 +1,4 @@
-import { AppError, type Services } from '@intake/shared';
+import { AppError, observeRequests, type Services } from '@intake/shared';
 import Koa from 'koa';
 import type { IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
@@ -6,33 +6,62 @@ import { createFilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestId } from './middleware/request-id.js';
+import {
+  countIntakeOutcome,
+  createGatewayMetrics,
+  describeIntakeRequest,
+  fileStageObservers,
+  metricsRouter,
+  type GatewayMetrics,
+} from './metrics.js';
+import { createRateLimits, type RateLimits } from './rate-limit/rate-limits.js';
+import { openApiRouter } from './openapi/route.js';
 import { healthRouter } from './routes/health.js';
 import { sendRouter } from './routes/send.js';
+import { createSiteLookups, type SiteLookups } from './lookup/site-lookups.js';
 
 export interface GatewayApp {
   app: Koa<IntakeState, { services: Services }>;
   scanner: Scanner;
+  rateLimits: RateLimits;
+  metrics: GatewayMetrics;
+  /** Cached sites and forms, kept right by the database's change feed; close it on shutdown. */
+  lookups: SiteLookups;
 }
 
-/** The gateway's Koa application: only the intake route, health and (later) metrics and OpenAPI. */
+/** The gateway's Koa application: the intake route, health, metrics and (later) OpenAPI. */
 export function createGatewayApp(services: Services): GatewayApp {
-  const scanner = createScanner(services.config.clamav);
+  const metrics = createGatewayMetrics(services.db);
+  const { onInspected, onScanned } = fileStageObservers(metrics);
+  const scanner = createScanner({ ...services.config.clamav, onScanned });
   const archiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...services.config.archiveLimits };
-  const pipeline = createFilePipeline({ scanner, archiveLimits });
+  const pipeline = createFilePipeline({ scanner, archiveLimits, onInspected });
+  const rateLimits = createRateLimits(services.config.rateLimits, services.logger);
   const app = new Koa<IntakeState, { services: Services }>();
   app.proxy = services.config.rateLimits.trustProxy;
   app.context.services = services;
   // Koa's default handler would print errors; ours renders and logs them in errorHandler.
   app.silent = true;
 
-  const send = sendRouter(services, pipeline);
-  const health = healthRouter(services);
+  const lookups = createSiteLookups(services);
+  const send = sendRouter(services, pipeline, rateLimits, lookups);
+  const health = healthRouter(services, rateLimits);
   app.use(requestId as never);
+  app.use(
+    observeRequests({
+      metrics,
+      logger: services.logger,
+      describe: describeIntakeRequest,
+      onObserved: countIntakeOutcome(metrics),
+    }) as never,
+  );
   app.use(errorHandler as never);
   app.use(health.routes());
+  app.use(metricsRouter(metrics).routes());
+  app.use(openApiRouter().routes());
   app.use(send.routes());
   app.use(
     send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }),
   );
-  return { app, scanner };
+  return { app, scanner, rateLimits, metrics, lookups };
 }

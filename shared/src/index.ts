@@ -1,6 +1,7 @@
 export * from './auth/password.js';
 export * from './config/index.js';
 export * from './db/orm.js';
+export * from './db/change-feed.js';
 export * from './entities/index.js';
 export * from './errors.js';
 export * from './logger.js';
@@ -12,3 +13,8 @@ export * from './http/listen.js';
 export * from './process/bootstrap.js';
 export * from './process/run.js';
 export * from './mime-types.js';
+export * from './metrics/index.js';
+export * from './http/access-log.js';
+export * from './http/observe-requests.js';
+export * from './download-links/index.js';
+export * from './delivery/index.js';

@@ -1,24 +1,105 @@
-// `npm run bench`: runs every benchmark, prints a table, and writes bench/results.json at the root.
+// `npm run bench`: every benchmark in one run on one machine. Prints tables and writes
+// bench/results.json at the root. Settings (environment):
+//   BENCH_DATABASE_URL  PostgreSQL server for the scratch database (postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_SECONDS       measured seconds per case (8), after BENCH_WARMUP_SECONDS (2) unmeasured
+//   BENCH_CONNECTIONS   concurrent connections of the JSON and 100 KB cases (20)
+//   BENCH_SOAK          submissions of the RSS soak (100000)
+//   BENCH_CPU_PROF      a folder: the Intake servers write V8 CPU profiles there
+//   BENCH_ONLY          `inspection` or `requests` to run one part
 import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import path from 'node:path';
-import { benchInspection } from './inspection.js';
+import { createRequire } from 'node:module';
+import { benchInspection, type InspectionFigure } from './inspection.js';
+import { LOAD_GENERATOR } from './load.js';
+import { describeRun, printRequestPath, type RequestPathResults } from './report.js';
+import { measureCeilings, measureIntake, measureSoak, type BenchSettings } from './request-path.js';
+import { createScratchDatabase } from './scratch-postgres.js';
 
-const inspection = await benchInspection();
-console.log('Archive inspection (median of 5 runs)');
-console.table(
-  inspection.map((figure) => ({
-    case: figure.name,
-    'median ms': figure.medianMs.toFixed(1),
-    outcome: figure.outcome,
-    'MB/s': figure.mbPerSecond?.toFixed(0) ?? '',
-    target: figure.target,
-    met: figure.met ? 'yes' : 'NO',
-  })),
-);
+function numberFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative number`);
+  }
+  return value;
+}
+
+const settings: BenchSettings = {
+  seconds: numberFrom('BENCH_SECONDS', 8),
+  warmupSeconds: numberFrom('BENCH_WARMUP_SECONDS', 2),
+  connections: numberFrom('BENCH_CONNECTIONS', 20),
+  soakSubmissions: numberFrom('BENCH_SOAK', 100_000),
+  cpuProfileDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined,
+};
+const only = process.env.BENCH_ONLY ?? '';
+const serverUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const progress = (step: string) => process.stderr.write(`bench: ${step}\n`);
+
+let inspection: InspectionFigure[] = [];
+if (only === '' || only === 'inspection') {
+  progress('archive inspection');
+  inspection = await benchInspection();
+  console.log('Archive inspection (median of 5 runs)');
+  console.table(
+    inspection.map((figure) => ({
+      case: figure.name,
+      'median ms': figure.medianMs.toFixed(1),
+      outcome: figure.outcome,
+      'MB/s': figure.mbPerSecond?.toFixed(0) ?? '',
+      target: figure.target,
+      met: figure.met ? 'yes' : 'NO',
+    })),
+  );
+}
+
+let requestPath: RequestPathResults | undefined;
+if (only === '' || only === 'requests') {
+  const scratch = await createScratchDatabase(serverUrl);
+  try {
+    const ceilings = await measureCeilings(settings, scratch.url, progress);
+    const intake = [
+      ...(await measureIntake('postgresql', scratch.url, ceilings, settings, progress)),
+      ...(await measureIntake('pglite', '', ceilings, settings, progress)),
+    ];
+    const soak = settings.soakSubmissions > 0 ? await measureSoak('postgresql', scratch.url, settings, progress) : null;
+    const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string })
+      .version;
+    requestPath = {
+      run: describeRun({
+        settings,
+        loadGenerator: `${LOAD_GENERATOR} ${autocannonVersion}`,
+        postgres: scratch.description,
+      }),
+      ceilings,
+      intake,
+      soak,
+    };
+    printRequestPath(requestPath);
+  } finally {
+    await scratch.drop();
+  }
+}
+
 const resultsDir = path.resolve('bench');
 await mkdir(resultsDir, { recursive: true });
 await writeFile(
   path.join(resultsDir, 'results.json'),
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, inspection }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+      inspection,
+      ...(requestPath ?? {}),
+    },
+    null,
+    2,
+  )}\n`,
 );
-process.exitCode = inspection.every((figure) => figure.met) ? 0 : 1;
+const met = [
+  ...inspection.map((figure) => figure.met),
+  ...(requestPath?.intake.map((figure) => figure.met !== false) ?? []),
+  requestPath?.soak?.met ?? true,
+];
+process.exitCode = met.every(Boolean) ? 0 : 1;

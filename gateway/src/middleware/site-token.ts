@@ -1,29 +1,33 @@
-import { AppError, SiteSchema, isSiteTokenError, verifySiteToken } from '@intake/shared';
+import { AppError, isSiteTokenError, verifySiteToken } from '@intake/shared';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
+import type { SiteLookups } from '../lookup/site-lookups.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
-/** Verifies the site token of `Authorization: Bearer …` and puts its site on the state. */
-export async function siteToken(ctx: IntakeContext, next: Next): Promise<void> {
-  const match = BEARER.exec(ctx.get('Authorization'));
-  if (!match?.[1]) {
-    throw new AppError('token_missing', 'An Authorization: Bearer <site token> header is required.');
-  }
-  let verification;
-  try {
-    verification = await verifySiteToken(ctx.services.siteTokens, match[1], (id) =>
-      ctx.state.em.findOne(SiteSchema, { id }),
-    );
-  } catch (error) {
-    if (isSiteTokenError(error)) {
+/**
+ * Verifies the site token of `Authorization: Bearer …` and puts its site on the state: a frozen copy
+ * shared with other requests (see site-lookups.ts), to be referenced by id, never changed.
+ */
+export function siteToken(lookups: SiteLookups) {
+  return async (ctx: IntakeContext, next: Next): Promise<void> => {
+    const match = BEARER.exec(ctx.get('Authorization'));
+    if (!match?.[1]) {
+      throw new AppError('token_missing', 'An Authorization: Bearer <site token> header is required.');
+    }
+    let verification;
+    try {
+      verification = await verifySiteToken(lookups.tokens, match[1], (id) => lookups.site(ctx.state.em, id));
+    } catch (error) {
+      if (isSiteTokenError(error)) {
+        throw new AppError('token_invalid', 'The site token is not valid.');
+      }
+      throw error;
+    }
+    if (!verification.ok) {
       throw new AppError('token_invalid', 'The site token is not valid.');
     }
-    throw error;
-  }
-  if (!verification.ok) {
-    throw new AppError('token_invalid', 'The site token is not valid.');
-  }
-  ctx.state.site = verification.site;
-  await next();
+    ctx.state.site = verification.site;
+    await next();
+  };
 }

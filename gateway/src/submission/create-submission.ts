@@ -6,20 +6,25 @@ import {
   SubmissionSchema,
   type Form,
   type Services,
+  type Site,
   type StoredFile,
 } from '@intake/shared';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
+import { DEFAULT_ALLOWED_MIME_TYPES, enqueueSubmissionDeliveries } from '@intake/shared';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
+import { isOutage } from '../service-errors.js';
 import { findReplay } from './idempotency.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 import { sanitizeValue } from './sanitize.js';
+import { insertIfAccepting, isStillAccepting, refusalOf } from './still-accepting.js';
 import { validateFieldName, validateSubmissionBody } from './validate-body.js';
 
 export interface SubmissionInput {
   /** The request's EntityManager fork. */
   em: Em;
+  /** The token's site: its control code is checked again by the write. */
+  site: Site;
   form: Form;
   fields: unknown;
   files: readonly ReceivedFile[];
@@ -33,7 +38,8 @@ function allowedTypesOf(form: Form): readonly string[] {
 /**
  * Accepts one submission, all or nothing: validate → sanitise → file pipeline (type, inspection,
  * scan) → store the files → commit the submission and its file rows in one transaction. Any
- * failure removes the objects already stored, so a refused request leaves no row and no file.
+ * failure removes the objects already stored, so a refused request leaves no row and no file; only
+ * when the database connection breaks during the write are they left to the orphan sweep.
  * A repeated Idempotency-Key returns the first answer and stores nothing new.
  */
 export async function createSubmission(
@@ -55,12 +61,21 @@ export async function createSubmission(
   const typed = await pipeline(input.files, allowedTypesOf(input.form));
 
   const storedKeys: string[] = [];
+  let writing = false;
   try {
     for (const file of typed) {
       storedKeys.push(await services.storage.putFile(file.path));
     }
+    writing = true;
     return await persist(input, data, typed, storedKeys);
   } catch (error) {
+    if (writing && isOutage(error)) {
+      // The connection broke during the write: the commit may have landed with only its answer
+      // lost, and removing the objects now would leave committed rows without their files. The
+      // orphan sweep removes them after its grace period if no row refers to them.
+      services.logger.warn({ count: storedKeys.length }, 'kept the objects of a write whose outcome is unknown');
+      throw error;
+    }
     await removeObjects(services, storedKeys);
     if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
       // A failed flush leaves the unit of work unusable: go on with a clean fork.
@@ -80,11 +95,12 @@ async function persist(
   storedKeys: readonly string[],
 ): Promise<SubmissionAnswer> {
   const { em } = input;
-  const submission = em.create(SubmissionSchema, {
-    form: em.getReference(FormSchema, input.form.id),
-    data,
-    idempotencyKey: input.idempotencyKey ?? null,
-  });
+  // Not persisted yet: whether it needs a transaction is known only once its rows are made.
+  const submission = em.create(
+    SubmissionSchema,
+    { form: em.getReference(FormSchema, input.form.id), data, idempotencyKey: input.idempotencyKey ?? null },
+    { persist: false },
+  );
   const files: StoredFile[] = typed.map((file, position) =>
     em.create(StoredFileSchema, {
       submission,
@@ -97,8 +113,23 @@ async function persist(
       storageKey: storedKeys[position] as string,
     }),
   );
-  // flush() runs every insert in one transaction: the submission and its files commit together.
-  await em.flush();
+  // The outbox: one delivery per enabled webhook and one for the notification e-mails.
+  await enqueueSubmissionDeliveries(em, input.form, submission);
+  if (em.getUnitOfWork().getPersistStack().size === 0) {
+    // The submission is the only row: one INSERT is atomic on its own, and BEGIN and COMMIT around
+    // it would cost two more round trips on the busiest path (README, Performance).
+    if (!(await insertIfAccepting(em, submission, input.form.id, input.site))) {
+      throw await refusalOf(em, input.form.id, input.site);
+    }
+  } else {
+    if (!(await isStillAccepting(em, input.form.id, input.site))) {
+      throw await refusalOf(em, input.form.id, input.site);
+    }
+    // flush() runs every insert in one transaction: the submission, its files and its deliveries
+    // commit together.
+    em.persist(submission);
+    await em.flush();
+  }
   return presentSubmission(submission, files);
 }
 

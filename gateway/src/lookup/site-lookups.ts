@@ -1,0 +1,99 @@
+// The site and form of each intake request, read from the database once and then from memory.
+// Without this cache every submission paid two queries before its insert; the profile showed
+// database round trips as the largest cost of a JSON submission (see the README's Performance).
+//
+// Correctness comes first: entries are used only while the site change feed is live (LISTEN on
+// PostgreSQL, in-process on PGlite), every change to a site or its forms drops that site's entries
+// on every gateway process as soon as it commits, and a lost feed empties the cache and bypasses
+// it until the feed is back. Entries also expire after MAX_AGE_MS whatever happens.
+import {
+  FormSchema,
+  SiteSchema,
+  watchSiteChanges,
+  type Em,
+  type Form,
+  type Services,
+  type Site,
+  type SiteTokenCodec,
+} from '@intake/shared';
+import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
+import { createLookupCache, type LookupCacheOptions } from './lookup-cache.js';
+import { memoizeTokenDecoding } from './token-memo.js';
+
+const DEFAULTS: LookupCacheOptions = { maxEntries: 10_000, maxAgeMs: 30_000 };
+
+export interface SiteLookups {
+  /** The site-token codec, remembering what the tokens it saw decode to. */
+  tokens: SiteTokenCodec;
+  /** The site of this id, deleted or not (the token check tells them apart), or null. */
+  site(em: Em, id: string): Promise<Site | null>;
+  /** The form of this code that belongs to `site` and is not deleted, enabled or not, or null. */
+  form(em: Em, site: Site, code: string): Promise<Form | null>;
+  /** Whether cached answers are being used (the change feed is live). */
+  readonly caching: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * A detached, frozen copy of a row's scalar columns: shared by concurrent requests, so nobody may
+ * change it, and not managed by any EntityManager — code that needs the entity in a unit of work
+ * takes `em.getReference(Schema, copy.id)`, as the submission command does.
+ */
+function frozenScalars(meta: EntityMetadata, entity: object): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const prop of meta.props) {
+    if (prop.kind === ReferenceKind.SCALAR) {
+      const value = (entity as Record<string, unknown>)[prop.name];
+      copy[prop.name] = Array.isArray(value) ? Object.freeze([...(value as unknown[])]) : value;
+    }
+  }
+  return copy;
+}
+
+export function createSiteLookups(
+  services: Pick<Services, 'db' | 'logger' | 'siteTokens'>,
+  options: Partial<LookupCacheOptions> = {},
+): SiteLookups {
+  const settings = { ...DEFAULTS, ...options };
+  const sites = createLookupCache<Site>(settings);
+  const forms = createLookupCache<Form>(settings);
+  const metadata = services.db.getMetadata();
+  const feed = watchSiteChanges(
+    services.db,
+    {
+      onChange(siteId) {
+        sites.invalidateSite(siteId);
+        forms.invalidateSite(siteId);
+      },
+      onLive() {
+        sites.setLive(true);
+        forms.setLive(true);
+      },
+      onBlind() {
+        sites.setLive(false);
+        forms.setLive(false);
+      },
+    },
+    { logger: services.logger },
+  );
+
+  return {
+    tokens: memoizeTokenDecoding(services.siteTokens),
+    site(em, id) {
+      return sites.get(id, id, async () => {
+        const site = await em.findOne(SiteSchema, { id });
+        return site && (Object.freeze(frozenScalars(metadata.get(SiteSchema), site)) as unknown as Site);
+      });
+    },
+    form(em, site, code) {
+      return forms.get(`${site.id}\n${code}`, site.id, async () => {
+        const form = await em.findOne(FormSchema, { code, deletedAt: null, site: site.id });
+        return form && (Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form);
+      });
+    },
+    get caching() {
+      return sites.live && forms.live;
+    },
+    close: () => feed.close(),
+  };
+}

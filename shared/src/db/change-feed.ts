@@ -1,0 +1,201 @@
+// Site and form changes as they commit, told by the database itself. A trigger (migration
+// Migration20261121133000_site_change_notify) runs `pg_notify('intake_site_changes', <site id>)` for
+// every update or delete of a site or of one of its forms; PostgreSQL delivers a notification only
+// when its transaction commits, whatever code (or person at a psql prompt) made the change.
+//
+// PostgreSQL: one dedicated connection (not taken from the pool) LISTENs. While it is down the feed
+// is blind: the listener hears `onBlind` at once, and `onLive` only after LISTEN is back.
+// PGlite: the database lives in this process; its notifications arrive during the COMMIT that
+// raised them, before the committing caller goes on.
+import { PgliteConnection } from '@mikro-orm/pglite';
+import { PostgreSqlConnection } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+import type { Database } from './orm.js';
+
+export const SITE_CHANGES_CHANNEL = 'intake_site_changes';
+/** The listener's `application_name`, so an operator can tell it apart in pg_stat_activity. */
+export const SITE_CHANGES_APPLICATION_NAME = 'intake-site-changes';
+
+export interface SiteChangeListener {
+  /** The site of this id, or one of its forms, changed or was deleted. */
+  onChange(siteId: string): void;
+  /** Notifications flow: from now on every change will be heard. */
+  onLive(): void;
+  /** Changes may go unheard from now on (connection lost): nothing remembered can be trusted. */
+  onBlind(): void;
+}
+
+export interface SiteChangeFeed {
+  close(): Promise<void>;
+}
+
+export interface SiteChangeFeedOptions {
+  logger: Logger;
+  /** Wait before reconnecting a lost PostgreSQL listener. */
+  retryMs?: number;
+  /** How often the listening connection is checked; a check that fails or hangs makes the feed blind. */
+  heartbeatMs?: number;
+}
+
+/** The parts of `pg` used here, typed locally: the client class comes from the ORM's own pool. */
+interface PgClient {
+  on(event: 'notification', listener: (message: { channel: string; payload?: string }) => void): void;
+  on(event: 'error' | 'end', listener: (error?: Error) => void): void;
+  connect(): Promise<void>;
+  query(sql: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+interface PgPool {
+  Client: new (options: object) => PgClient;
+  options: object;
+}
+
+/** Starts listening; the listener hears `onLive` once changes are being received. */
+export function watchSiteChanges(
+  db: Database,
+  listener: SiteChangeListener,
+  options: SiteChangeFeedOptions,
+): SiteChangeFeed {
+  const connection = db.em.getConnection();
+  if (connection instanceof PostgreSqlConnection) {
+    return watchPostgres(connection, listener, options);
+  }
+  if (connection instanceof PgliteConnection) {
+    return watchPglite(connection, listener, options);
+  }
+  throw new Error('watchSiteChanges: unsupported database driver');
+}
+
+function isChange(channel: string, payload: string | undefined): payload is string {
+  return channel === SITE_CHANGES_CHANNEL && typeof payload === 'string' && payload !== '';
+}
+
+function watchPostgres(
+  connection: PostgreSqlConnection,
+  listener: SiteChangeListener,
+  options: SiteChangeFeedOptions,
+): SiteChangeFeed {
+  const retryMs = options.retryMs ?? 1000;
+  const heartbeatMs = options.heartbeatMs ?? 5000;
+  let closed = false;
+  let client: PgClient | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const lose = (current: PgClient, reason: string) => {
+    if (client !== current) {
+      return;
+    }
+    client = undefined;
+    clearInterval(heartbeat);
+    listener.onBlind();
+    void current.end().catch(() => undefined);
+    if (!closed) {
+      options.logger.warn({ reason }, 'site change feed lost; lookups go to the database until it is back');
+      retry = setTimeout(() => void connect(), retryMs);
+    }
+  };
+
+  const check = (current: PgClient) => {
+    let answered = false;
+    const deadline = setTimeout(() => {
+      if (!answered) {
+        lose(current, 'heartbeat timed out');
+      }
+    }, heartbeatMs);
+    current.query('select 1').then(
+      () => {
+        answered = true;
+        clearTimeout(deadline);
+      },
+      () => {
+        answered = true;
+        clearTimeout(deadline);
+        lose(current, 'heartbeat failed');
+      },
+    );
+  };
+
+  async function connect(): Promise<void> {
+    if (closed) {
+      return;
+    }
+    let current: PgClient | undefined;
+    try {
+      const pool = (await connection.getNativeClient()) as unknown as PgPool;
+      // The pool's own client class and settings: the same server, credentials and TLS.
+      current = new pool.Client({ ...pool.options, application_name: SITE_CHANGES_APPLICATION_NAME });
+      const candidate = current;
+      candidate.on('notification', (message) => {
+        if (client === candidate && isChange(message.channel, message.payload)) {
+          listener.onChange(message.payload);
+        }
+      });
+      candidate.on('error', () => lose(candidate, 'connection error'));
+      candidate.on('end', () => lose(candidate, 'connection ended'));
+      await candidate.connect();
+      await candidate.query(`LISTEN ${SITE_CHANGES_CHANNEL}`);
+      if (closed) {
+        await candidate.end();
+        return;
+      }
+      client = candidate;
+      heartbeat = setInterval(() => check(candidate), heartbeatMs);
+      listener.onLive();
+    } catch (error) {
+      void current?.end().catch(() => undefined);
+      if (!closed) {
+        options.logger.warn({ err: error }, 'site change feed could not listen; retrying');
+        retry = setTimeout(() => void connect(), retryMs);
+      }
+    }
+  }
+
+  void connect();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      clearInterval(heartbeat);
+      const current = client;
+      client = undefined;
+      listener.onBlind();
+      await current?.end().catch(() => undefined);
+    },
+  };
+}
+
+function watchPglite(
+  connection: PgliteConnection,
+  listener: SiteChangeListener,
+  options: SiteChangeFeedOptions,
+): SiteChangeFeed {
+  let closed = false;
+  let unlisten: (() => Promise<void>) | undefined;
+  const onNotification = (payload: string) => {
+    if (!closed && isChange(SITE_CHANGES_CHANNEL, payload)) {
+      listener.onChange(payload);
+    }
+  };
+  const started = (async () => {
+    try {
+      const pglite = await connection.getNativeClient();
+      unlisten = await pglite.listen(SITE_CHANGES_CHANNEL, onNotification);
+      if (!closed) {
+        listener.onLive();
+      }
+    } catch (error) {
+      // Without the feed nothing is cached: correct, only slower.
+      options.logger.warn({ err: error }, 'site change feed could not listen on the embedded database');
+    }
+  })();
+  return {
+    async close() {
+      closed = true;
+      listener.onBlind();
+      await started;
+      await unlisten?.().catch(() => undefined);
+    },
+  };
+}
