@@ -7,6 +7,7 @@ import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { MIGRATIONS } from '@intake/migrations';
 import { ENTITIES } from '../entities/index.js';
+import { releaseEndedClients, type GuardedPool } from './pool-guard.js';
 
 // The one ORM start-up used by both services, the CLI and the tests. The driver follows
 // DATABASE_URL: a PostgreSQL server when set, the embedded PGlite otherwise.
@@ -23,6 +24,9 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
+/** How long a query may wait for a pooled connection, connecting included. */
+export const CONNECTION_TIMEOUT_MS = 5000;
+
 function commonOptions(): Partial<Options> {
   return {
     entities: ENTITIES,
@@ -33,6 +37,9 @@ function commonOptions(): Partial<Options> {
       snapshot: false,
       silent: true,
     },
+    // The site change-feed triggers are hand-written in a migration (see change-feed.ts): the schema
+    // diff must not offer to drop them because no entity declares them.
+    schemaGenerator: { ignoreTriggers: true },
     // Services fork one EntityManager per request; the global one must never be used by accident.
     allowGlobalContext: false,
     debug: false,
@@ -45,6 +52,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       ...commonOptions(),
       clientUrl: options.databaseUrl,
       pool: { min: 0, max: options.poolSize ?? 10 },
+      driverOptions: {
+        // A server that does not answer (or a pool with no free client for this long) is an outage
+        // (503), not a request that hangs.
+        connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+        onPoolCreated: (pool: GuardedPool) => releaseEndedClients(pool),
+      },
     })) as unknown as Database;
   }
   const dir = options.pgliteDir;
