@@ -76,8 +76,9 @@ export async function parseMultipartBody(
   limits: BodyLimits,
   created: string[],
 ): Promise<{ fields: Record<string, unknown>; files: ReceivedFile[] }> {
+  const uploads = createUploadStorage(limits.tempDir, created);
   const options = {
-    storage: createUploadStorage(limits.tempDir, created),
+    storage: uploads.engine,
     // Browsers send file names as raw UTF-8; multer's default would read them as latin1.
     defParamCharset: 'utf8',
     limits: multerLimits(limits),
@@ -87,14 +88,18 @@ export async function parseMultipartBody(
   try {
     await upload.any()(ctx as never, async () => {});
   } catch (error) {
+    await uploads.abort();
     throw multerFailure(error, limits);
   } finally {
     release();
   }
+  const fields = (ctx.request as { body?: Record<string, unknown> }).body;
+  if (fields === undefined) {
+    // multer passes over a body whose Content-Type it cannot parse (say, an unquoted boundary
+    // holding `/`, `?` or `:`) without reading it: accepting that would store an empty submission
+    // and drop every field and file that was sent.
+    throw new AppError('body_invalid', 'The multipart Content-Type header is malformed.');
+  }
   const files = ((ctx.request as { files?: UploadedFile[] }).files ?? []).map(toReceivedFile);
-  const fields = ((ctx.request as { body?: Record<string, unknown> }).body ?? Object.create(null)) as Record<
-    string,
-    unknown
-  >;
   return { fields, files };
 }

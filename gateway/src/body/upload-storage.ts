@@ -22,29 +22,47 @@ class HashingCounter extends Transform {
   }
 }
 
-/**
- * A multer storage engine that streams each upload to a random temporary file while computing its
- * sha256 and size. Every path it creates is recorded in `created`, so the request can remove them
- * all in every outcome, even those multer never reports.
- */
 // multer 2's storage-engine contract (the type package still describes multer 1).
 interface StorageEngine {
   _handleFile(req: unknown, file: { stream: Readable }, callback: (error: Error | null, info?: object) => void): void;
   _removeFile(req: unknown, file: { path: string }, callback: (error: Error | null) => void): void;
 }
 
-export function createUploadStorage(tempDir: string, created: string[]): multer.StorageEngine {
+export interface UploadStorage {
+  engine: multer.StorageEngine;
+  /**
+   * Stops every upload still being written and resolves once each has removed its file. After a
+   * failed parse, multer may answer before the engine has finished (or even started) writing a
+   * file whose part was cut off, and a part left half-read would hold its file open for good.
+   */
+  abort(): Promise<void>;
+}
+
+/**
+ * A multer storage engine that streams each upload to a random temporary file while computing its
+ * sha256 and size. Every path it creates is recorded in `created`, so the request can remove them
+ * all in every outcome, even those multer never reports.
+ */
+export function createUploadStorage(tempDir: string, created: string[]): UploadStorage {
+  const writing = new Map<Readable, Promise<void>>();
   const engine: StorageEngine = {
     _handleFile(_req, file, callback) {
       const target = path.join(tempDir, `upload-${randomBytes(16).toString('hex')}`);
       created.push(target);
       const counter = new HashingCounter();
-      mkdir(tempDir, { recursive: true })
+      const written = mkdir(tempDir, { recursive: true })
         .then(() => pipeline(file.stream, counter, createWriteStream(target, { flags: 'wx', mode: 0o600 })))
         .then(
           () => callback(null, { path: target, size: counter.size, sha256: counter.hash.digest('hex') }),
-          (error: unknown) => callback(error as Error),
+          // A failed file is the engine's to remove: multer keeps no path for it.
+          (error: unknown) => rm(target, { force: true }).finally(() => callback(error as Error)),
         );
+      const settled = written.then(
+        () => undefined,
+        () => undefined,
+      );
+      writing.set(file.stream, settled);
+      void settled.then(() => writing.delete(file.stream));
     },
     _removeFile(_req, file, callback) {
       rm(file.path, { force: true }).then(
@@ -53,7 +71,15 @@ export function createUploadStorage(tempDir: string, created: string[]): multer.
       );
     },
   };
-  return engine as unknown as multer.StorageEngine;
+  return {
+    engine: engine as unknown as multer.StorageEngine,
+    abort: async () => {
+      for (const stream of writing.keys()) {
+        stream.destroy();
+      }
+      await Promise.all(writing.values());
+    },
+  };
 }
 
 /** The shape the file pipeline takes, from what multer collected. */
