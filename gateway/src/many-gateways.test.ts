@@ -5,9 +5,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateSecret } from '@intake/shared';
-import { createScratchPostgres } from '@intake/shared/test';
+import {
+  createScratchPostgres,
+  killProcesses,
+  listeningUrl,
+  missingBuild,
+  runScript,
+  type StartedProcess,
+} from '@intake/shared/test';
 import pg from 'pg';
-import { listeningUrl, missingBuild, runScript, type StartedProcess } from './test/processes.js';
 import { TEST_REDIS_URL, describeWithRedis, dropRedisKeys, redisUnreachable, testRedisPrefix } from './test/redis.js';
 
 const SCRIPTS = {
@@ -62,9 +68,7 @@ function suite(): void {
   });
 
   afterAll(async () => {
-    for (const started of processes) {
-      started.child.kill('SIGKILL');
-    }
+    await killProcesses(processes);
     await dropDatabase?.();
     await dropRedisKeys(TEST_REDIS_URL, redisKeyPrefix);
   });

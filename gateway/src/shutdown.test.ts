@@ -3,7 +3,6 @@
 // stored, the one that dribbles past it is cut and leaves nothing; a new connection is refused, a
 // request that arrives on an open connection gets 503; the process exits 0; and afterwards every
 // row has its object and every object its row.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -11,7 +10,6 @@ import { get, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   StoredFileSchema,
   SubmissionSchema,
@@ -23,49 +21,19 @@ import {
   parseConfig,
   type Services,
 } from '@intake/shared';
-import { createScratchPostgres, makeForm, makeSite, testDriverName } from '@intake/shared/test';
+import {
+  createScratchPostgres,
+  killProcesses,
+  listeningUrls,
+  makeForm,
+  makeSite,
+  runScript,
+  testDriverName,
+  waitForLogEntry,
+} from '@intake/shared/test';
 import { pdf } from './test/samples.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SHUTDOWN_TIMEOUT_MS = 4000;
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(cwd: string, env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [path.join(root, 'scripts/start.js')], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-/** The first JSON log line that matches, waiting for it. */
-async function logLine(started: Started, match: (entry: Record<string, unknown>) => boolean, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    for (const line of started.output().split('\n')) {
-      if (line.startsWith('{')) {
-        const entry = JSON.parse(line) as Record<string, unknown>;
-        if (match(entry)) {
-          return entry;
-        }
-      }
-    }
-    if (Date.now() > deadline || started.child.exitCode !== null) {
-      throw new Error(`no such log line:\n${started.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** GET on a connection of its own (no keep-alive pool): the status, or the connection error's code. */
 function statusOf(url: string): Promise<number | string> {
@@ -212,13 +180,10 @@ describe(`graceful shutdown of the real process on ${testDriverName()}`, () => {
     const form = await makeForm(before, site);
     await before.db.close(true);
 
-    const started = start(cwd, env);
+    const started = runScript('scripts/start.js', cwd, env);
     try {
-      const { url } = (await logLine(started, (entry) => entry.msg === 'listening' && entry.service === 'gateway')) as {
-        url: string;
-      };
       // SIGTERM is the process's to handle only once both services are up.
-      await logLine(started, (entry) => entry.msg === 'listening' && entry.service === 'admin');
+      const { gateway: url } = await listeningUrls(started, ['gateway', 'admin']);
       const credentials = { code: form.code, apiKey: env.API_KEY!, token };
       let signalled!: () => void;
       const go = new Promise<void>((resolve) => (signalled = resolve));
@@ -242,7 +207,11 @@ describe(`graceful shutdown of the real process on ${testDriverName()}`, () => {
 
       const signalledAt = Date.now();
       started.child.kill('SIGTERM');
-      const draining = await logLine(started, (entry) => entry.msg === 'draining' && entry.service === 'gateway');
+      const draining = await waitForLogEntry(
+        started,
+        (entry) => entry.msg === 'draining' && entry.service === 'gateway',
+        'the gateway draining',
+      );
       // The four uploads were in flight when the drain began (the half-sent head is not a request yet).
       expect(draining.inFlight).toBe(4);
       signalled();
@@ -294,7 +263,7 @@ describe(`graceful shutdown of the real process on ${testDriverName()}`, () => {
         await after.db.close(true);
       }
     } finally {
-      started.child.kill('SIGKILL');
+      await killProcesses([started]);
     }
   }, 120_000);
 });

@@ -2,60 +2,35 @@
 // one PostgreSQL database deliver each event exactly once, and a worker killed mid-delivery
 // leaves the delivery to another worker once its lease ends. PostgreSQL only: the embedded
 // database belongs to one process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { jest } from '@jest/globals';
 import { DeliveryAttemptSchema, DeliverySchema, FormSchema, SubmissionSchema, type Form } from '../entities/index.js';
 import {
   answer,
   createTestServices,
   hang,
+  killProcesses,
   makeForm,
   makeSite,
   makeWebhook,
+  runScript,
   startWebhookReceiver,
+  waitForLogEntry,
+  type StartedProcess,
   type WebhookReceiver,
 } from '../test/index.js';
 import { enqueueSubmissionDeliveries } from './outbox.js';
 
 jest.setTimeout(90_000);
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const WORKER = path.join(root, 'shared/dist/delivery/worker-main.js');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
+function runWorker(env: Record<string, string>): StartedProcess {
+  const cwd = mkdtempSync(path.join(tmpdir(), 'intake-worker-'));
+  return runScript('shared/dist/delivery/worker-main.js', cwd, { NODE_ENV: 'test', ...env });
 }
 
-function runWorker(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, [WORKER], {
-    cwd: mkdtempSync(path.join(tmpdir(), 'intake-worker-')),
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'test', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-const attemptsLogged = (running: Running) => running.output().split('"msg":"delivery attempt"').length - 1;
+const attemptsLogged = (running: StartedProcess) => running.output().split('"msg":"delivery attempt"').length - 1;
 
 describe('delivery worker process', () => {
   it('refuses to run on the embedded database', async () => {
@@ -71,12 +46,12 @@ describeOnPostgres('delivery worker processes on postgresql (skipped without TES
   let services: Awaited<ReturnType<typeof createTestServices>>;
   let receiver: WebhookReceiver;
   let env: Record<string, string>;
-  const started: Running[] = [];
+  const started: StartedProcess[] = [];
 
   const start = async () => {
     const running = runWorker(env);
     started.push(running);
-    await waitUntil(() => running.output().includes('delivery worker started'), 'the worker to start');
+    await waitForLogEntry(running, (entry) => entry.msg === 'delivery worker started', 'the worker starting', 30_000);
     return running;
   };
 
@@ -106,10 +81,7 @@ describeOnPostgres('delivery worker processes on postgresql (skipped without TES
   });
 
   afterEach(async () => {
-    for (const running of started.splice(0)) {
-      running.child.kill('SIGKILL');
-      await running.exited;
-    }
+    await killProcesses(started.splice(0));
   });
 
   afterAll(async () => {

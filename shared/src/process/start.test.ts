@@ -1,60 +1,12 @@
 // The real processes, as an operator starts them: `npm start`'s entry on a first start (generated
 // .env, migrations, both services, graceful SIGTERM), and the start-up refusals. They run the
 // compiled code, which `npm test` builds first (pretest).
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse as parseDotEnv } from 'dotenv';
 import { createScratchPostgres, testDriverName } from '../test/database.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function run(script: string, cwd: string, env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [path.join(root, script)], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function listeningUrls(
-  started: Started,
-  services: string[],
-  timeoutMs = 60_000,
-): Promise<Record<string, string>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const urls: Record<string, string> = {};
-    for (const line of started.output().split('\n')) {
-      if (line.startsWith('{')) {
-        const entry = JSON.parse(line) as { msg?: string; service?: string; url?: string };
-        if (entry.msg === 'listening' && entry.service && entry.url) {
-          urls[entry.service] = entry.url;
-        }
-      }
-    }
-    if (services.every((service) => urls[service])) {
-      return urls;
-    }
-    if (Date.now() > deadline || started.child.exitCode !== null) {
-      throw new Error(`services did not start:\n${started.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+import { killProcesses, listeningUrls, runScript } from '../test/processes.js';
 
 let databaseUrl: string | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -71,14 +23,20 @@ afterAll(async () => {
   await dropDatabase?.();
 });
 
+/** `npm start`'s entry in a fresh directory, on the scratch database when there is one. */
+function startOnAnyPorts() {
+  const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
+  const started = runScript('scripts/start.js', cwd, {
+    GATEWAY_PORT: '0',
+    ADMIN_PORT: '0',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  return { cwd, started };
+}
+
 describe(`processes on ${testDriverName()}`, () => {
   it('npm start on a first start: writes .env, starts both services, lets its admin log in, exits 0 on SIGTERM', async () => {
-    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
-    const started = run('scripts/start.js', cwd, {
-      GATEWAY_PORT: '0',
-      ADMIN_PORT: '0',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    });
+    const { cwd, started } = startOnAnyPorts();
     try {
       const urls = await listeningUrls(started, ['gateway', 'admin']);
       expect(urls.gateway).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -116,17 +74,12 @@ describe(`processes on ${testDriverName()}`, () => {
         expect(existsSync(path.join(cwd, 'data', 'db'))).toBe(true);
       }
     } finally {
-      started.child.kill('SIGKILL');
+      await killProcesses([started]);
     }
   });
 
   it('honours a SIGTERM that arrives while it is still starting: exits 0 once started', async () => {
-    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
-    const started = run('scripts/start.js', cwd, {
-      GATEWAY_PORT: '0',
-      ADMIN_PORT: '0',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    });
+    const { cwd, started } = startOnAnyPorts();
     try {
       // Signal once start-up has begun (the .env is written first) but before anything listens.
       while (!existsSync(path.join(cwd, '.env')) && started.child.exitCode === null) {
@@ -136,13 +89,13 @@ describe(`processes on ${testDriverName()}`, () => {
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
     } finally {
-      started.child.kill('SIGKILL');
+      await killProcesses([started]);
     }
   });
 
   it('refuses to start in production without secrets, naming them, and writes no .env', async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
-    const started = run('scripts/start.js', cwd, { NODE_ENV: 'production', API_KEY: 'short' });
+    const started = runScript('scripts/start.js', cwd, { NODE_ENV: 'production', API_KEY: 'short' });
     expect(await started.exited).toBe(1);
     for (const name of ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY']) {
       expect(started.output()).toContain(name);
@@ -154,7 +107,7 @@ describe(`processes on ${testDriverName()}`, () => {
   it('refuses to run one service as its own process on the embedded database', async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
     for (const script of ['gateway/dist/main.js', 'admin-api/dist/main.js']) {
-      const started = run(script, cwd, {});
+      const started = runScript(script, cwd);
       expect(await started.exited).toBe(1);
       expect(started.output()).toContain('DATABASE_URL');
     }
@@ -164,10 +117,10 @@ describe(`processes on ${testDriverName()}`, () => {
     it('runs migrate, then the gateway and the admin API as separate processes on PostgreSQL', async () => {
       const cwd = mkdtempSync(path.join(tmpdir(), 'intake-start-'));
       const env = { GATEWAY_PORT: '0', ADMIN_PORT: '0', DATABASE_URL: databaseUrl! };
-      const migrate = run('shared/dist/db/migrate-cli.js', cwd, env);
+      const migrate = runScript('shared/dist/db/migrate-cli.js', cwd, env);
       expect(await migrate.exited).toBe(0);
-      const gateway = run('gateway/dist/main.js', cwd, env);
-      const admin = run('admin-api/dist/main.js', cwd, env);
+      const gateway = runScript('gateway/dist/main.js', cwd, env);
+      const admin = runScript('admin-api/dist/main.js', cwd, env);
       try {
         const [gatewayUrls, adminUrls] = await Promise.all([
           listeningUrls(gateway, ['gateway']),
@@ -179,8 +132,7 @@ describe(`processes on ${testDriverName()}`, () => {
         admin.child.kill('SIGINT');
         expect(await Promise.all([gateway.exited, admin.exited])).toEqual([0, 0]);
       } finally {
-        gateway.child.kill('SIGKILL');
-        admin.child.kill('SIGKILL');
+        await killProcesses([gateway, admin]);
       }
     });
   }

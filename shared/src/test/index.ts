@@ -5,3 +5,4 @@ export * from './services.js';
 export * from './factories.js';
 export * from './s3.js';
 export * from './delivery.js';
+export * from './processes.js';
