@@ -5,6 +5,7 @@ import type { Migration } from '@mikro-orm/migrations';
 import { Migration20261121123748_initial } from './Migration20261121123748_initial.js';
 import { Migration20261121131553_webhooks } from './Migration20261121131553_webhooks.js';
 import { Migration20261121133000_site_change_notify } from './Migration20261121133000_site_change_notify.js';
+import { Migration20261121140000_webhook_change_notify } from './Migration20261121140000_webhook_change_notify.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -12,4 +13,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261121123748_initial', class: Migration20261121123748_initial },
   { name: 'Migration20261121131553_webhooks', class: Migration20261121131553_webhooks },
   { name: 'Migration20261121133000_site_change_notify', class: Migration20261121133000_site_change_notify },
+  { name: 'Migration20261121140000_webhook_change_notify', class: Migration20261121140000_webhook_change_notify },
 ];

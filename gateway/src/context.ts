@@ -11,6 +11,8 @@ export interface IntakeState {
   uploads: string[];
   site?: Site;
   form?: Form;
+  /** The form's enabled webhooks as cached with it (see site-lookups.ts). */
+  webhookIds?: readonly string[];
   fields?: Record<string, unknown>;
   files?: ReceivedFile[];
 }

@@ -18,8 +18,9 @@ export interface RunningGateway extends RunningServer {
  */
 export async function startGateway(services: Services): Promise<RunningGateway> {
   const { app, scanner, rateLimits, lookups } = createGatewayApp(services);
-  // Bounded: with Redis down the gateway starts anyway, counting in memory.
-  await rateLimits.ready();
+  // Bounded: with Redis down the gateway starts anyway, counting in memory. The change feed's first
+  // attempt is awaited too, so a close right after the start cannot race it (see change-feed.ts).
+  await Promise.all([rateLimits.ready(), lookups.ready()]);
   const running = await listen(app.callback(), {
     service: 'gateway',
     host: services.config.host,

@@ -1,10 +1,13 @@
-// The gateway caches sites and forms; these tests prove that an administrator's change reaches every
+// The gateway caches sites, forms and their webhook ids; these tests prove that an administrator's change reaches every
 // gateway at once. Two gateways share one database, each with its own cache and its own change feed:
 // on PostgreSQL the second one has its own ORM and pool, as a second process would; on PGlite (one
 // process owns the database) both listen on the same embedded database.
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import {
+  createDeliveryWorker,
   createServices,
+  DeliveryAttemptSchema,
+  DeliverySchema,
   FormSchema,
   generateControlCode,
   SubmissionSchema,
@@ -76,16 +79,44 @@ function withPdf(): FormData {
   return body;
 }
 
+const NOTIFY_TRIGGERS = [
+  ['sites', 'sites_notify_change'],
+  ['forms', 'forms_notify_change'],
+  ['webhooks', 'webhooks_notify_change'],
+] as const;
+
 /** Runs `change` with the change-feed triggers off: the gateways hear nothing of it. */
 async function withoutTriggers(change: () => Promise<unknown>): Promise<void> {
-  await sql('alter table "sites" disable trigger "sites_notify_change"');
-  await sql('alter table "forms" disable trigger "forms_notify_change"');
+  for (const [table, trigger] of NOTIFY_TRIGGERS) {
+    await sql(`alter table "${table}" disable trigger "${trigger}"`);
+  }
   try {
     await change();
   } finally {
-    await sql('alter table "sites" enable trigger "sites_notify_change"');
-    await sql('alter table "forms" enable trigger "forms_notify_change"');
+    for (const [table, trigger] of NOTIFY_TRIGGERS) {
+      await sql(`alter table "${table}" enable trigger "${trigger}"`);
+    }
   }
+}
+
+/** One JSON submission at each gateway, each accepted; how many webhook deliveries each one got. */
+async function webhookDeliveries(code: string, token: string): Promise<string[]> {
+  return Promise.all(
+    gateways.map(async (gateway) => {
+      const response = await send(gateway.url, code, { apiKey: services.config.apiKey, token, json: { name: 'Ada' } });
+      expect(response.status).toBe(201);
+      const { id } = (await response.json()) as { id: string };
+      return String(await services.db.em.fork().count(DeliverySchema, { submission: id, channel: 'webhook' }));
+    }),
+  );
+}
+
+async function createWebhook(formId: string): Promise<string> {
+  const { createWebhook } = await gql(
+    'mutation($i: CreateWebhookInput!) { createWebhook(input: $i) { webhook { id } } }',
+    { i: { formId, url: 'https://example.com/hook' } },
+  );
+  return createWebhook.webhook.id as string;
 }
 
 /** Repeats `attempt` until every gateway answers `expected`, for at most 2 s (far below the entries' 30 s age). */
@@ -241,6 +272,55 @@ describe(`site and form cache on ${testDriverName()}, two gateways on one databa
       '400 file_type_not_allowed',
       '400 file_type_not_allowed',
     ]);
+  });
+
+  it('createWebhook and updateWebhook reach both gateways with the change feed; deleteWebhook at once', async () => {
+    const { token, form } = await siteWithForm();
+    // Both caches now hold the form with no webhooks.
+    expect(await webhookDeliveries(form.code, token)).toEqual(['0', '0']);
+    const webhookId = await createWebhook(form.id);
+    // PGlite tells during the COMMIT, before the admin API answers; PostgreSQL a moment after.
+    const created = onPostgres ? await eventually(() => webhookDeliveries(form.code, token), '1') : null;
+    expect(created ?? (await webhookDeliveries(form.code, token))).toEqual(['1', '1']);
+    await gql('mutation($w: ID!) { updateWebhook(id: $w, input: { enabled: false }) { id } }', { w: webhookId });
+    const disabled = onPostgres ? await eventually(() => webhookDeliveries(form.code, token), '0') : null;
+    expect(disabled ?? (await webhookDeliveries(form.code, token))).toEqual(['0', '0']);
+    await gql('mutation($w: ID!) { updateWebhook(id: $w, input: { enabled: true }) { id } }', { w: webhookId });
+    const enabled = onPostgres ? await eventually(() => webhookDeliveries(form.code, token), '1') : null;
+    expect(enabled ?? (await webhookDeliveries(form.code, token))).toEqual(['1', '1']);
+    // A deleted webhook cannot take a delivery row (foreign key): the next submission is accepted
+    // without one on both gateways, whether or not the news has arrived.
+    expect(await gql('mutation($w: ID!) { deleteWebhook(id: $w) }', { w: webhookId })).toEqual({ deleteWebhook: true });
+    expect(await webhookDeliveries(form.code, token)).toEqual(['0', '0']);
+  });
+
+  it('a webhook disabled or deleted that no gateway was told of breaks no submission', async () => {
+    const { token, form } = await siteWithForm();
+    const webhookId = await createWebhook(form.id);
+    const created = onPostgres ? await eventually(() => webhookDeliveries(form.code, token), '1') : null;
+    expect(created ?? (await webhookDeliveries(form.code, token))).toEqual(['1', '1']);
+    await withoutTriggers(async () => {
+      // Disabled unheard: both caches still list it, so its deliveries are queued; the worker fails
+      // them without a request.
+      await sql('update "webhooks" set "enabled" = false where "id" = ?', [webhookId]);
+      expect(await webhookDeliveries(form.code, token)).toEqual(['1', '1']);
+      const worker = createDeliveryWorker(services, { batchSize: 100 });
+      try {
+        await worker.runOnce();
+      } finally {
+        await worker.close();
+      }
+      const em = services.db.em.fork();
+      const deliveries = await em.find(DeliverySchema, { webhook: webhookId });
+      expect(deliveries.length).toBeGreaterThanOrEqual(4);
+      expect(deliveries.map((delivery) => delivery.status)).toEqual(deliveries.map(() => 'failed'));
+      const attempts = await em.find(DeliveryAttemptSchema, { delivery: { $in: deliveries.map(({ id }) => id) } });
+      expect(new Set(attempts.map((attempt) => attempt.error))).toEqual(new Set(['webhook is disabled']));
+      // Deleted unheard: the cached id breaks the delivery's foreign key; the write reads the
+      // webhooks afresh and stores the submission without it.
+      await sql('delete from "webhooks" where "id" = ?', [webhookId]);
+      expect(await webhookDeliveries(form.code, token)).toEqual(['0', '0']);
+    });
   });
 
   (onPostgres ? it : it.skip)(

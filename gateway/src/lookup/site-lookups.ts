@@ -1,12 +1,14 @@
-// The site and form of each intake request, read from the database once and then from memory.
-// Without this cache every submission paid two queries before its insert; the profile showed
-// database round trips as the largest cost of a JSON submission (see the README's Performance).
+// The site and form of each intake request, and the form's enabled webhook ids, read from the
+// database once and then from memory. Without this cache every submission paid three queries besides
+// its insert; the profile showed database round trips as the largest cost of a JSON submission (see
+// the README's Performance).
 //
 // Correctness comes first: entries are used only while the site change feed is live (LISTEN on
-// PostgreSQL, in-process on PGlite), every change to a site or its forms drops that site's entries
-// on every gateway process as soon as it commits, and a lost feed empties the cache and bypasses
-// it until the feed is back. Entries also expire after MAX_AGE_MS whatever happens.
+// PostgreSQL, in-process on PGlite), every change to a site, its forms or their webhooks drops that
+// site's entries on every gateway process as soon as it commits, and a lost feed empties the cache
+// and bypasses it until the feed is back. Entries also expire after MAX_AGE_MS whatever happens.
 import {
+  enabledWebhookIds,
   FormSchema,
   SiteSchema,
   watchSiteChanges,
@@ -22,15 +24,23 @@ import { memoizeTokenDecoding } from './token-memo.js';
 
 const DEFAULTS: LookupCacheOptions = { maxEntries: 10_000, maxAgeMs: 30_000 };
 
+/** A form with the ids of its enabled webhooks, the deliveries a new submission gets. */
+export interface FormLookup {
+  form: Form;
+  webhookIds: readonly string[];
+}
+
 export interface SiteLookups {
   /** The site-token codec, remembering what the tokens it saw decode to. */
   tokens: SiteTokenCodec;
   /** The site of this id, deleted or not (the token check tells them apart), or null. */
   site(em: Em, id: string): Promise<Site | null>;
   /** The form of this code that belongs to `site` and is not deleted, enabled or not, or null. */
-  form(em: Em, site: Site, code: string): Promise<Form | null>;
+  form(em: Em, site: Site, code: string): Promise<FormLookup | null>;
   /** Whether cached answers are being used (the change feed is live). */
   readonly caching: boolean;
+  /** Settles once the change feed's first attempt to listen has (a few seconds at most). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,7 +66,7 @@ export function createSiteLookups(
 ): SiteLookups {
   const settings = { ...DEFAULTS, ...options };
   const sites = createLookupCache<Site>(settings);
-  const forms = createLookupCache<Form>(settings);
+  const forms = createLookupCache<FormLookup>(settings);
   const metadata = services.db.getMetadata();
   const feed = watchSiteChanges(
     services.db,
@@ -88,12 +98,21 @@ export function createSiteLookups(
     form(em, site, code) {
       return forms.get(`${site.id}\n${code}`, site.id, async () => {
         const form = await em.findOne(FormSchema, { code, deletedAt: null, site: site.id });
-        return form && (Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form);
+        if (!form) {
+          return null;
+        }
+        // A disabled form is refused before any delivery: its webhooks need not be read.
+        const webhookIds = form.enabled ? await enabledWebhookIds(em, form.id) : [];
+        return Object.freeze({
+          form: Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form,
+          webhookIds: Object.freeze(webhookIds),
+        });
       });
     },
     get caching() {
       return sites.live && forms.live;
     },
+    ready: () => feed.firstAttempt,
     close: () => feed.close(),
   };
 }

@@ -7,18 +7,20 @@ const FORM_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Finds the enabled form of the URL's code that belongs to the token's site: a frozen copy shared
- * with other requests (see site-lookups.ts), to be referenced by id, never changed.
+ * with other requests (see site-lookups.ts), to be referenced by id, never changed, and the ids of
+ * its enabled webhooks.
  */
 export function formByCode(lookups: SiteLookups) {
   return async (ctx: IntakeContext, next: Next): Promise<void> => {
     const code = String(ctx.params?.code ?? '');
     const site = ctx.state.site;
-    const form = site && FORM_CODE.test(code) ? await lookups.form(ctx.state.em, site, code) : null;
+    const found = site && FORM_CODE.test(code) ? await lookups.form(ctx.state.em, site, code) : null;
     // One answer for "no such form", "another site's form" and "disabled": a caller learns nothing.
-    if (!form || !form.enabled) {
+    if (!found || !found.form.enabled) {
       throw new AppError('form_forbidden', 'This form does not accept submissions with these credentials.');
     }
-    ctx.state.form = form;
+    ctx.state.form = found.form;
+    ctx.state.webhookIds = found.webhookIds;
     await next();
   };
 }

@@ -55,6 +55,7 @@ export function sendRouter(
         em: ctx.state.em,
         site: ctx.state.site!,
         form: ctx.state.form!,
+        webhookIds: ctx.state.webhookIds,
         fields: ctx.state.fields,
         files: ctx.state.files ?? [],
         idempotencyKey,

@@ -9,7 +9,7 @@ import {
   type Site,
   type StoredFile,
 } from '@intake/shared';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { DEFAULT_ALLOWED_MIME_TYPES, enqueueSubmissionDeliveries } from '@intake/shared';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
@@ -26,6 +26,11 @@ export interface SubmissionInput {
   /** The token's site: its control code is checked again by the write. */
   site: Site;
   form: Form;
+  /**
+   * The form's enabled webhooks when the caller knows them (the gateway's cache); read from the
+   * database when absent.
+   */
+  webhookIds?: readonly string[];
   fields: unknown;
   files: readonly ReceivedFile[];
   idempotencyKey: string | undefined;
@@ -67,7 +72,7 @@ export async function createSubmission(
       storedKeys.push(await services.storage.putFile(file.path));
     }
     writing = true;
-    return await persist(input, data, typed, storedKeys);
+    return await persistWithKnownWebhooks(input, data, typed, storedKeys);
   } catch (error) {
     if (writing && isOutage(error)) {
       // The connection broke during the write: the commit may have landed with only its answer
@@ -83,6 +88,27 @@ export async function createSubmission(
       return replayAfterConflict(em, input.form, input.idempotencyKey, () =>
         createSubmission(services, pipeline, { ...input, em: em.fork() }),
       );
+    }
+    throw error;
+  }
+}
+
+/**
+ * A webhook the cache still lists may have been deleted a moment ago, its notification not yet
+ * here: its delivery row then breaks the webhook's foreign key and the transaction rolls back.
+ * Once, with a clean fork, the webhooks are read afresh instead.
+ */
+async function persistWithKnownWebhooks(
+  input: SubmissionInput,
+  data: Record<string, unknown>,
+  typed: readonly TypedFile[],
+  storedKeys: readonly string[],
+): Promise<SubmissionAnswer> {
+  try {
+    return await persist(input, data, typed, storedKeys);
+  } catch (error) {
+    if (input.webhookIds && input.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
+      return persist({ ...input, em: input.em.fork(), webhookIds: undefined }, data, typed, storedKeys);
     }
     throw error;
   }
@@ -114,7 +140,7 @@ async function persist(
     }),
   );
   // The outbox: one delivery per enabled webhook and one for the notification e-mails.
-  await enqueueSubmissionDeliveries(em, input.form, submission);
+  await enqueueSubmissionDeliveries(em, input.form, submission, input.webhookIds);
   if (em.getUnitOfWork().getPersistStack().size === 0) {
     // The submission is the only row: one INSERT is atomic on its own, and BEGIN and COMMIT around
     // it would cost two more round trips on the busiest path (README, Performance).

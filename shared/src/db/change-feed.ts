@@ -26,7 +26,26 @@ export interface SiteChangeListener {
 }
 
 export interface SiteChangeFeed {
+  /**
+   * Settles once the first attempt to listen has (listening or failed), or after
+   * FIRST_ATTEMPT_WAIT_MS: a caller that closes the database right after starting waits for it,
+   * since an attempt still reading the ORM's pool then would keep the close from ending.
+   */
+  readonly firstAttempt: Promise<void>;
   close(): Promise<void>;
+}
+
+const FIRST_ATTEMPT_WAIT_MS = 5000;
+
+function bounded(attempt: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FIRST_ATTEMPT_WAIT_MS);
+    timer.unref();
+    void attempt.finally(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 export interface SiteChangeFeedOptions {
@@ -152,8 +171,9 @@ function watchPostgres(
     }
   }
 
-  void connect();
+  const firstAttempt = bounded(connect());
   return {
+    firstAttempt,
     async close() {
       closed = true;
       clearTimeout(retry);
@@ -191,6 +211,7 @@ function watchPglite(
     }
   })();
   return {
+    firstAttempt: bounded(started),
     async close() {
       closed = true;
       listener.onBlind();
