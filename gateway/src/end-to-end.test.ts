@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import type { RunningServer } from '@intake/shared';
-import { createTestServices, testDriverName } from '@intake/shared/test';
+import { createTestServices, graphqlData, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { send } from './test/harness.js';
 import { pdf } from './test/samples.js';
@@ -15,17 +15,8 @@ let gateway: RunningServer;
 let admin: Awaited<ReturnType<typeof startAdmin>>;
 let adminToken: string;
 
-async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${admin.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors) {
-    throw new Error(body.errors.map((error) => error.message).join('; '));
-  }
-  return body.data as T;
+function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return graphqlData<T>(admin.url, query, variables, adminToken);
 }
 
 beforeAll(async () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { generateSecret } from '@intake/shared';
 import {
   createScratchPostgres,
+  graphqlData,
   killProcesses,
   listeningUrl,
   missingBuild,
@@ -28,19 +29,6 @@ const ADMIN_PASSWORD = generateSecret(18);
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const redisMissing = serverUrl ? await redisUnreachable() : undefined;
-
-async function gql<T>(adminUrl: string, query: string, variables: Record<string, unknown>, token?: string) {
-  const response = await fetch(`${adminUrl}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: unknown[] };
-  if (!body.data || body.errors) {
-    throw new Error(`GraphQL failed: ${JSON.stringify(body.errors)}`);
-  }
-  return body.data;
-}
 
 async function countRows(databaseUrl: string, formId: string): Promise<{ rows: number; ids: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -111,25 +99,25 @@ function suite(): void {
       expect(((await ready.json()) as { checks: Record<string, string> }).checks.rateLimits).toBe('redis');
     }
 
-    const { login } = await gql<{ login: { token: string } }>(
+    const { login } = await graphqlData<{ login: { token: string } }>(
       admin!,
       'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
       { e: ADMIN_EMAIL, p: ADMIN_PASSWORD },
     );
     const adminToken = login.token;
-    const { createSite } = await gql<{ createSite: { id: string } }>(
+    const { createSite } = await graphqlData<{ createSite: { id: string } }>(
       admin!,
       'mutation { createSite(input: { name: "Shop", domain: "shop.example" }) { id } }',
       {},
       adminToken,
     );
-    const { createForm } = await gql<{ createForm: { id: string; code: string } }>(
+    const { createForm } = await graphqlData<{ createForm: { id: string; code: string } }>(
       admin!,
       'mutation($s: ID!) { createForm(input: { siteId: $s, name: "Contact" }) { id code } }',
       { s: createSite.id },
       adminToken,
     );
-    const { siteApiView } = await gql<{ siteApiView: { token: string } }>(
+    const { siteApiView } = await graphqlData<{ siteApiView: { token: string } }>(
       admin!,
       'query($s: ID!) { siteApiView(siteId: $s) { token } }',
       { s: createSite.id },
@@ -169,7 +157,7 @@ function suite(): void {
     const stored = await countRows(databaseUrl, createForm.id);
     expect(stored.rows).toBe(LIMIT);
     expect(stored.ids.sort()).toEqual([...acceptedIds].sort());
-    const { submissions } = await gql<{ submissions: { totalCount: number } }>(
+    const { submissions } = await graphqlData<{ submissions: { totalCount: number } }>(
       admin!,
       'query($f: ID!) { submissions(formId: $f) { totalCount } }',
       { f: createForm.id },

@@ -7,6 +7,7 @@ import { createStorage, StoredFileSchema, type RunningServer, type Services } fr
 import {
   closedLoopbackEndpoint,
   createTestServices,
+  graphqlData,
   makeForm,
   makeSite,
   s3StorageConfig,
@@ -27,17 +28,8 @@ let admin: Awaited<ReturnType<typeof startAdmin>>;
 let formCode: string;
 let siteToken: string;
 
-async function gql<T = any>(query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
-  const response = await fetch(`${admin.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors) {
-    throw new Error(body.errors.map((error) => error.message).join('; '));
-  }
-  return body.data as T;
+function gql<T = any>(query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
+  return graphqlData<T>(admin.url, query, variables, token);
 }
 
 async function bucketKeys(): Promise<string[]> {

@@ -8,6 +8,7 @@ import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { createDeliveryWorker, DeliverySchema, type DeliveryWorker, type RunningServer } from '@intake/shared';
 import {
   createTestServices,
+  graphqlData,
   startSmtpInbox,
   startWebhookReceiver,
   testDriverName,
@@ -30,17 +31,8 @@ let receiver: WebhookReceiver;
 let inbox: SmtpInbox;
 let adminToken: string;
 
-async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${admin.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors) {
-    throw new Error(body.errors.map((error) => error.message).join('; '));
-  }
-  return body.data as T;
+function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return graphqlData<T>(admin.url, query, variables, adminToken);
 }
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 // One admin server on a fresh test database per test file, and a small GraphQL client over real HTTP.
-import { createTestServices } from '@intake/shared/test';
+import { createTestServices, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
 import { ensureAdmin } from '../auth/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../server.js';
 
@@ -7,19 +7,7 @@ export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export type TestServices = Awaited<ReturnType<typeof createTestServices>>;
-
-export interface GraphQLErrorBody {
-  message: string;
-  path?: (string | number)[];
-  extensions?: { code?: string; [key: string]: unknown };
-}
-
-export interface GraphQLResult<T> {
-  status: number;
-  headers: Headers;
-  data: T | null | undefined;
-  errors: GraphQLErrorBody[] | undefined;
-}
+export { graphqlRequest, type GraphQLErrorBody, type GraphQLResult } from '@intake/shared/test';
 
 export interface TestAdmin {
   services: TestServices;
@@ -33,24 +21,6 @@ export interface TestAdmin {
   /** Logs in as the bootstrap admin; returns the bearer token. */
   login(email?: string, password?: string): Promise<string>;
   close(): Promise<void>;
-}
-
-export async function graphqlRequest<T>(
-  url: string,
-  query: string,
-  variables?: Record<string, unknown>,
-  token?: string,
-): Promise<GraphQLResult<T>> {
-  const response = await fetch(`${url}/graphql`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T | null; errors?: GraphQLErrorBody[] };
-  return { status: response.status, headers: response.headers, data: body.data, errors: body.errors };
 }
 
 export async function startTestAdmin(env: Record<string, string> = {}): Promise<TestAdmin> {

@@ -17,7 +17,7 @@ import {
   type Form,
   type Services,
 } from '@intake/shared';
-import { createTestServices, makeForm, makeSite, testDriverName } from '@intake/shared/test';
+import { createTestServices, graphqlData, makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway, type RunningGateway } from '../index.js';
 import { send } from '../test/harness.js';
 import { pdf } from '../test/samples.js';
@@ -31,17 +31,8 @@ let gateways: RunningGateway[];
 let admin: Awaited<ReturnType<typeof startAdmin>>;
 let adminToken: string;
 
-async function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const response = await fetch(`${admin.url}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(adminToken ? { authorization: `Bearer ${adminToken}` } : {}) },
-    body: JSON.stringify({ query, variables }),
-  });
-  const body = (await response.json()) as { data?: T; errors?: { message: string }[] };
-  if (body.errors) {
-    throw new Error(body.errors.map((error) => error.message).join('; '));
-  }
-  return body.data as T;
+function gql<T = any>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  return graphqlData<T>(admin.url, query, variables, adminToken);
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {

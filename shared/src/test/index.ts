@@ -6,3 +6,4 @@ export * from './factories.js';
 export * from './s3.js';
 export * from './delivery.js';
 export * from './processes.js';
+export * from './graphql.js';
