@@ -6,6 +6,7 @@ import { Migration20261121123748_initial } from './Migration20261121123748_initi
 import { Migration20261121131553_webhooks } from './Migration20261121131553_webhooks.js';
 import { Migration20261121133000_site_change_notify } from './Migration20261121133000_site_change_notify.js';
 import { Migration20261121140000_webhook_change_notify } from './Migration20261121140000_webhook_change_notify.js';
+import { Migration20261123220000_admin_sessions } from './Migration20261123220000_admin_sessions.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -14,4 +15,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261121131553_webhooks', class: Migration20261121131553_webhooks },
   { name: 'Migration20261121133000_site_change_notify', class: Migration20261121133000_site_change_notify },
   { name: 'Migration20261121140000_webhook_change_notify', class: Migration20261121140000_webhook_change_notify },
+  { name: 'Migration20261123220000_admin_sessions', class: Migration20261123220000_admin_sessions },
 ];

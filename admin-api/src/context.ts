@@ -7,6 +7,7 @@ import type { ParameterizedContext } from 'koa';
 import type { AdminTokens } from './auth/admin-token.js';
 import type { AttemptLimiter } from './auth/attempt-limiter.js';
 import type { Principal } from './auth/principal.js';
+import { sessionCookie, type SessionCookie } from './auth/session-cookie.js';
 import type { DownloadLinks } from './files/download-link.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */
@@ -15,6 +16,8 @@ export interface AdminDeps {
   adminTokens: AdminTokens;
   downloadLinks: DownloadLinks;
   loginAttempts: AttemptLimiter;
+  /** Origin of the gateway as site backends reach it (`http://host:port`). */
+  gatewayOrigin: () => string;
 }
 
 export interface AdminState {
@@ -27,6 +30,8 @@ export interface AdminContext {
   requestId: string;
   clientAddress: string;
   authorization: string | undefined;
+  /** The console's HttpOnly session cookie (used when no Authorization header is sent). */
+  session: SessionCookie;
   em: Em;
   logger: Logger;
   deps: AdminDeps;
@@ -41,6 +46,7 @@ export function createContextFunction(
     requestId: ctx.state.requestId,
     clientAddress: ctx.ip,
     authorization: ctx.get('authorization') || undefined,
+    session: sessionCookie(ctx, deps.services.config.publicAdminUrl),
     em: deps.services.db.em.fork(),
     logger: deps.services.logger,
     deps,

@@ -1,5 +1,5 @@
-// The gate of the whole API: before anything executes, every operation except `login` needs a
-// valid bearer token. Checked once per operation (not per field), so introspection and
+// The gate of the whole API: before anything executes, every operation except `login` and `logout`
+// needs a valid bearer token or console session. Checked once per operation (not per field), so introspection and
 // `__typename` are covered too, and a refusal is one UNAUTHENTICATED error with HTTP 401.
 // Resolvers keep `@Authorized()` as a second line (see auth-checker.ts).
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -8,7 +8,7 @@ import type { AdminContext } from '../context.js';
 import { unauthenticated } from '../schema/errors.js';
 import { authenticate } from './authenticate.js';
 
-const PUBLIC_MUTATION_FIELDS = new Set(['login', '__typename']);
+const PUBLIC_MUTATION_FIELDS = new Set(['login', 'logout', '__typename']);
 
 export function authPlugin(): ApolloServerPlugin<AdminContext> {
   return {
@@ -22,6 +22,7 @@ export function authPlugin(): ApolloServerPlugin<AdminContext> {
           contextValue.principal = await authenticate(
             { em: deps.services.db.em.fork(), adminTokens: deps.adminTokens },
             contextValue.authorization,
+            contextValue.session.read(),
           );
           if (contextValue.principal === null) {
             throw unauthenticated();

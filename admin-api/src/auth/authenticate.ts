@@ -1,7 +1,9 @@
-// Resolves `Authorization: Bearer <token>` to a principal, or null when the header is missing or
-// the token is not (or no longer) valid. Callers turn null into UNAUTHENTICATED.
+// Resolves `Authorization: Bearer <token>` (or, without that header, the console's session cookie)
+// to a principal, or null when there is neither or it is not (or no longer) valid. Callers turn null
+// into UNAUTHENTICATED. A header that is present but wrong never falls back to the cookie.
 import { AdminUserSchema, ApiTokenSchema, type Em } from '@intake/shared';
 import type { AdminTokens } from './admin-token.js';
+import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';
 import type { Principal } from './principal.js';
 
@@ -23,7 +25,12 @@ export function bearerToken(authorization: string | undefined): string | null {
 export async function authenticate(
   deps: AuthenticateDeps,
   authorization: string | undefined,
+  sessionSecret?: string,
 ): Promise<Principal | null> {
+  if (authorization === undefined && sessionSecret !== undefined) {
+    const session = await findSession(deps.em, sessionSecret);
+    return session === null ? null : { kind: 'admin', adminId: session.adminId };
+  }
   const token = bearerToken(authorization);
   if (token === null) {
     return null;

@@ -1,4 +1,5 @@
-// Login, the current principal, and password change.
+// Login (a bearer token for API clients and an HttpOnly session cookie for the console), logout,
+// the current principal, and password change.
 import { AdminUserSchema, dummyPasswordHash, hashPassword, verifyPassword } from '@intake/shared';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import {
@@ -7,6 +8,7 @@ import {
   normalizeEmail,
   PASSWORD_CHANGE_MAX_ATTEMPTS,
 } from '../auth/login-policy.js';
+import { endAllSessions, endSession, startSession } from '../auth/admin-sessions.js';
 import { Role } from '../auth/principal.js';
 import type { AdminContext } from '../context.js';
 import { presentAdminUser, presentAuthPayload } from '../presenters/auth.js';
@@ -19,11 +21,14 @@ const EMAIL_MAX_LENGTH = 320;
 
 @Resolver()
 export class AuthResolver {
-  @Mutation(() => AuthPayloadType, { description: 'The only operation that needs no token.' })
+  @Mutation(() => AuthPayloadType, {
+    description:
+      'Needs no token. Also sets the HttpOnly session cookie `intake_session` that the console uses instead of the token.',
+  })
   async login(
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
-    @Ctx() { em, deps, clientAddress, logger, requestId }: AdminContext,
+    @Ctx() { em, deps, clientAddress, logger, requestId, session }: AdminContext,
   ): Promise<AuthPayloadType> {
     const normalizedEmail = normalizeEmail(email).slice(0, EMAIL_MAX_LENGTH + 1);
     const accountKey = `login:${normalizedEmail}|${clientAddress}`;
@@ -52,7 +57,23 @@ export class AuthResolver {
     }
     deps.loginAttempts.reset(accountKey);
     deps.loginAttempts.release(addressKey);
-    return presentAuthPayload(deps.adminTokens.issue(admin.id, admin.passwordChangedAt));
+    const issued = deps.adminTokens.issue(admin.id, admin.passwordChangedAt);
+    const started = await startSession(em, admin.id, deps.services.config.adminTokenTtlSeconds);
+    session.set(started.secret, started.expiresAt);
+    return presentAuthPayload(issued);
+  }
+
+  @Mutation(() => Boolean, {
+    description:
+      'Needs no token. Ends the console session of this request server-side and clears its cookie (bearer tokens end when they expire or the password changes).',
+  })
+  async logout(@Ctx() { em, session }: AdminContext): Promise<boolean> {
+    const secret = session.read();
+    if (secret !== undefined) {
+      await endSession(em, secret);
+    }
+    session.clear();
+    return true;
   }
 
   @Authorized()
@@ -70,12 +91,13 @@ export class AuthResolver {
 
   @Authorized(Role.SESSION)
   @Mutation(() => AuthPayloadType, {
-    description: 'Every admin token issued before stops working; the answer is a new one.',
+    description:
+      'Every admin token and console session issued before stops working; the answer is a new token (and a new session cookie).',
   })
   async changePassword(
     @Arg('currentPassword', () => String) currentPassword: string,
     @Arg('newPassword', () => String) newPassword: string,
-    @Ctx() { em, deps, principal }: AdminContext,
+    @Ctx() { em, deps, principal, session }: AdminContext,
   ): Promise<AuthPayloadType> {
     const password = parseNewPassword(newPassword, 'newPassword');
     if (principal?.kind !== 'admin') {
@@ -100,6 +122,9 @@ export class AuthResolver {
     // Strictly later than before, even within one millisecond: it is the version tokens carry.
     admin.passwordChangedAt = new Date(Math.max(Date.now(), admin.passwordChangedAt.getTime() + 1));
     await em.flush();
+    await endAllSessions(em, admin.id);
+    const started = await startSession(em, admin.id, deps.services.config.adminTokenTtlSeconds);
+    session.set(started.secret, started.expiresAt);
     return presentAuthPayload(deps.adminTokens.issue(admin.id, admin.passwordChangedAt));
   }
 }

@@ -1,3 +1,4 @@
+import { AdminSessionSchema } from './admin-session.js';
 import { AdminUserSchema } from './admin-user.js';
 import { ApiTokenSchema } from './api-token.js';
 import { DeliveryAttemptSchema } from './delivery-attempt.js';
@@ -8,6 +9,7 @@ import { StoredFileSchema } from './stored-file.js';
 import { SubmissionSchema } from './submission.js';
 import { WebhookSchema } from './webhook.js';
 
+export * from './admin-session.js';
 export * from './admin-user.js';
 export * from './api-token.js';
 export * from './delivery-attempt.js';
@@ -24,6 +26,7 @@ export const ENTITIES = [
   SubmissionSchema,
   StoredFileSchema,
   AdminUserSchema,
+  AdminSessionSchema,
   ApiTokenSchema,
   WebhookSchema,
   DeliverySchema,
