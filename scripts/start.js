@@ -9,7 +9,7 @@ await runProcess(async () => {
   const services = await bootstrap({ migrate: true });
   await ensureAdmin(services);
   const gateway = await startGateway(services);
-  const admin = await startAdmin(services);
+  const admin = await startAdmin(services, { gatewayUrl: gateway.url });
   // Webhooks and notification e-mails; download links point at this admin unless PUBLIC_ADMIN_URL says otherwise.
   const worker = createDeliveryWorker(services, {
     publicAdminOrigin: () => services.config.publicAdminUrl ?? admin.url,

@@ -2,4 +2,4 @@
 // points (migrations, ensureAdmin, signals) live with the lead's main.ts.
 export { buildAdminApp, createAdminApp, type AdminApp, type AdminAppOptions } from './app.js';
 export { ensureAdmin, type EnsureAdminResult } from './auth/ensure-admin.js';
-export { startAdmin, type AdminServer } from './server.js';
+export { startAdmin, type AdminServer, type StartAdminOptions } from './server.js';

@@ -10,12 +10,21 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
+export interface StartAdminOptions {
+  /** The gateway's listening origin, when it runs in the same process (PUBLIC_GATEWAY_URL wins). */
+  gatewayUrl?: string;
+}
+
 /** Starts the admin API on HOST:ADMIN_PORT; logs one `listening` line with its URL. */
-export async function startAdmin(services: Services): Promise<AdminServer> {
+export async function startAdmin(services: Services, options: StartAdminOptions = {}): Promise<AdminServer> {
   const { config, logger } = services;
   // Download links need the origin, which is known only after listening when ADMIN_PORT is 0.
   let listeningOrigin = '';
-  const { app, stop } = await buildAdminApp(services, { publicOrigin: () => config.publicAdminUrl ?? listeningOrigin });
+  const { gatewayUrl } = options;
+  const { app, stop } = await buildAdminApp(services, {
+    publicOrigin: () => config.publicAdminUrl ?? listeningOrigin,
+    ...(gatewayUrl === undefined ? {} : { gatewayOrigin: () => config.publicGatewayUrl ?? gatewayUrl }),
+  });
   let running: Awaited<ReturnType<typeof listen>>;
   try {
     running = await listen(app.callback(), {

@@ -141,6 +141,7 @@ export function parseConfig(raw: RawEnvironment): Config {
     }),
     logLevel: env.LOG_LEVEL,
     publicAdminUrl: env.PUBLIC_ADMIN_URL,
+    publicGatewayUrl: env.PUBLIC_GATEWAY_URL,
     downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
     adminTokenTtlSeconds: env.ADMIN_TOKEN_TTL_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -95,6 +95,10 @@ export const environmentSchema = z.object({
   PUBLIC_ADMIN_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/]+$/.test(value), {
     message: 'must be an origin such as https://admin.example.com (no path)',
   }),
+  /** Origin of the gateway as site backends reach it (for the endpoint URLs the console shows). */
+  PUBLIC_GATEWAY_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/]+$/.test(value), {
+    message: 'must be an origin such as https://intake.example.com (no path)',
+  }),
   /** Lifetime of a signed download link. */
   DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(300),
   /** Lifetime of an admin login token. */

@@ -58,6 +58,8 @@ export interface Config {
   }>;
   logLevel: Environment['LOG_LEVEL'];
   publicAdminUrl: string | undefined;
+  /** Origin of the gateway as site backends reach it; unset: its listening origin. */
+  publicGatewayUrl: string | undefined;
   downloadUrlTtlSeconds: number;
   adminTokenTtlSeconds: number;
   shutdownTimeoutMs: number;
