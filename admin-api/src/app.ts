@@ -1,5 +1,5 @@
 // The admin Koa app: GraphQL (Apollo Server on Koa) at POST /graphql, signed file downloads,
-// health routes and `/metrics` (Prometheus).
+// health routes, `/metrics` (Prometheus) and the web console at `/`.
 import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -26,7 +26,9 @@ import {
   type AdminKoaContext,
   type AdminState,
 } from './context.js';
+import { serveConsole } from './console/serve-console.js';
 import { createDownloadLinks } from './files/download-link.js';
+import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { requestId } from './middleware/request-id.js';
@@ -41,6 +43,10 @@ import { costLimitRule, depthLimitRule } from './schema/limits.js';
 export interface AdminAppOptions {
   /** Origin of download links (`http://host:port`); read per link, so it may be known only after listen. */
   publicOrigin: () => string;
+  /** Origin of the gateway for the endpoint URLs shown to people; default from the configuration. */
+  gatewayOrigin?: () => string;
+  /** The built console; default `admin-web/dist` of this repository. */
+  consoleDir?: string;
 }
 
 export interface AdminApp {
@@ -66,6 +72,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
       publicOrigin: options.publicOrigin,
     }),
     loginAttempts: createAttemptLimiter({ windowMs: LOGIN_WINDOW_MS }),
+    gatewayOrigin: options.gatewayOrigin ?? (() => configuredGatewayOrigin(config)),
   };
 
   const apollo = new ApolloServer<AdminContext>({
@@ -113,6 +120,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   app.use(errorHandler(logger));
   app.use(securityHeaders);
   app.use(router.routes());
+  app.use(serveConsole(options.consoleDir));
   app.use(router.allowedMethods());
 
   return { app, metrics, stop: () => apollo.stop() };
