@@ -16,12 +16,17 @@ COPY migrations/package.json migrations/
 COPY shared/package.json shared/
 COPY admin-api/package.json admin-api/
 COPY gateway/package.json gateway/
+COPY admin-web/package.json admin-web/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
+COPY scripts scripts
+COPY docs docs
 COPY migrations migrations
 COPY shared shared
 COPY admin-api admin-api
 COPY gateway gateway
+COPY admin-web admin-web
+# tsc, then docs/schema.graphql, then the console (typed against that schema) into admin-web/dist.
 RUN npm run build
 
 FROM node:24-slim AS runtime
@@ -32,11 +37,14 @@ COPY migrations/package.json migrations/
 COPY shared/package.json shared/
 COPY admin-api/package.json admin-api/
 COPY gateway/package.json gateway/
+COPY admin-web/package.json admin-web/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/migrations/dist migrations/dist
 COPY --from=build /app/shared/dist shared/dist
 COPY --from=build /app/admin-api/dist admin-api/dist
 COPY --from=build /app/gateway/dist gateway/dist
+# The console: static files the admin service serves at / (nothing of admin-web runs on the server).
+COPY --from=build /app/admin-web/dist admin-web/dist
 COPY scripts scripts
 # DATA_DIR: local file storage and uploads in progress. A named volume mounted here starts with
 # this ownership, so the unprivileged user can write it.

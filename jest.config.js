@@ -2,5 +2,11 @@
 export default {
   // A global option: ignored inside the per-project configs.
   testTimeout: 30000,
-  projects: ['<rootDir>/shared', '<rootDir>/migrations', '<rootDir>/admin-api', '<rootDir>/gateway'],
+  projects: [
+    '<rootDir>/shared',
+    '<rootDir>/migrations',
+    '<rootDir>/admin-api',
+    '<rootDir>/gateway',
+    '<rootDir>/admin-web',
+  ],
 };

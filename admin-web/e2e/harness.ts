@@ -1,0 +1,224 @@
+// End-to-end harness for the console: real services on a fresh test database (the admin serving the
+// built console from admin-web/dist, the gateway beside it), driven by the machine's Chromium through
+// playwright-core. Chromium or a console build missing: the suite is skipped with the reason, or
+// fails under CI=true (CI builds the console and has Chromium, so their absence is a broken pipeline).
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { ensureAdmin, startAdmin } from '@intake/admin-api';
+import { startGateway } from '@intake/gateway';
+import { createTestServices, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'correct horse battery staple';
+export const SESSION_COOKIE = 'intake_session';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CONSOLE_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
+
+/** Widths the console is checked at: a desktop and a small phone. */
+export const VIEWPORTS = {
+  desktop: { width: 1440, height: 900 },
+  phone: { width: 375, height: 812 },
+} as const;
+
+/** Why the end-to-end suite cannot run here, or undefined when it can. */
+export function consoleTestsUnavailable(): string | undefined {
+  if (!existsSync(CHROMIUM_PATH)) {
+    return `no Chromium at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
+  }
+  if (!existsSync(path.join(CONSOLE_DIR, 'index.html'))) {
+    return `the console is not built (${CONSOLE_DIR}index.html missing): run \`npm run build\``;
+  }
+  return undefined;
+}
+
+/** `describe` when Chromium and the built console are here; skipped with the reason, or failing under CI=true. */
+export function describeConsole(title: string, body: () => void): void {
+  const unavailable = consoleTestsUnavailable();
+  if (unavailable === undefined) {
+    describe(title, body);
+  } else if (process.env.CI === 'true') {
+    describe(title, () => {
+      it('has Chromium and a built console (CI=true)', () => {
+        throw new Error(`CI=true but ${unavailable}`);
+      });
+    });
+  } else {
+    describe.skip(`${title} (skipped: ${unavailable})`, body);
+  }
+}
+
+export interface ConsoleEnvironment {
+  /** The admin origin: the console at `/`, GraphQL at `/graphql`. */
+  url: string;
+  gatewayUrl: string;
+  context: BrowserContext;
+  /** A fresh page at the desktop width that records script errors (see `problems`). */
+  newPage(): Promise<Page>;
+  /** Page errors, console errors and Content-Security-Policy reports seen so far. */
+  problems: string[];
+  /** A GraphQL request with a bearer token of the bootstrap admin (to check what the UI did). */
+  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult<T>>;
+  close(): Promise<void>;
+}
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Services, a gateway, an admin serving the console, and a Chromium with a fresh profile. */
+export async function startConsole(env: Record<string, string> = {}): Promise<ConsoleEnvironment> {
+  const services = await createTestServices({ ADMIN_EMAIL, ADMIN_PASSWORD, ...env });
+  await ensureAdmin(services);
+  const gateway = await startGateway(services);
+  const admin = await startAdmin(services, { gatewayUrl: gateway.url });
+  const profileDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: VIEWPORTS.desktop,
+    // Clipboard access for the Copy buttons.
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  context.setDefaultTimeout(15000);
+  const problems: string[] = [];
+  let token: string | undefined;
+
+  const gql = async <T>(query: string, variables?: Record<string, unknown>) => {
+    token ??= await bearerToken(admin.url);
+    return graphqlRequest<T>(admin.url, query, variables, token);
+  };
+
+  return {
+    url: admin.url,
+    gatewayUrl: gateway.url,
+    context,
+    problems,
+    gql,
+    async newPage() {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        // A refused sign-in or a lost session answers 401, which Chromium logs as a failed resource.
+        if (message.type() === 'error' && !/status of 401/.test(message.text())) {
+          problems.push(`console error: ${message.text()}`);
+        }
+      });
+      return page;
+    },
+    async close() {
+      await context.close().catch(() => undefined);
+      await rm(profileDir, { recursive: true, force: true });
+      await admin.close();
+      await gateway.close();
+      await services.close();
+    },
+  };
+}
+
+async function bearerToken(url: string): Promise<string> {
+  const result = await graphqlRequest<{ login: { token: string } }>(
+    url,
+    'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { token } }',
+    { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+  );
+  if (!result.data?.login) {
+    throw new Error(`login failed: ${JSON.stringify(result.errors)}`);
+  }
+  return result.data.login.token;
+}
+
+/** Signs in through the sign-in page and waits for the first page behind it. */
+export async function signIn(
+  page: Page,
+  url: string,
+  { email = ADMIN_EMAIL, password = ADMIN_PASSWORD, path: start = '/sign-in' } = {},
+): Promise<void> {
+  await page.goto(`${url}${start}`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectHeading(page, 'Sites');
+}
+
+/** Waits until the page's level-1 heading is `name`. */
+export async function expectHeading(page: Page, name: string): Promise<void> {
+  await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+}
+
+/** The value of the session cookie in the browser, if any. */
+export async function sessionCookie(context: BrowserContext): Promise<string | undefined> {
+  const cookies = await context.cookies();
+  return cookies.find((cookie) => cookie.name === SESSION_COOKIE)?.value;
+}
+
+const require = createRequire(import.meta.url);
+let axeSource: string | undefined;
+
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: { target: unknown[]; html: string; failureSummary?: string }[];
+}
+
+/**
+ * Runs axe-core inside the page (its source is evaluated over the DevTools protocol, which the
+ * page's Content-Security-Policy does not govern; a script tag would be refused) and fails on any
+ * serious or critical violation, listing each with the elements concerned.
+ */
+export async function checkAccessibility(page: Page, where = page.url()): Promise<void> {
+  axeSource ??= (await import('node:fs')).readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Modals and notifications animate in: let them finish, so axe sees what a person would.
+  await page.waitForTimeout(300);
+  const injected = await page.evaluate(() => 'axe' in window);
+  if (!injected) {
+    await page.evaluate(axeSource);
+  }
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const results = await axe.run(document);
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.map((node) => ({
+        target: node.target,
+        html: node.html.slice(0, 200),
+        failureSummary: node.failureSummary?.slice(0, 300),
+      })),
+    }));
+  });
+  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const listing = serious.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+        .slice(0, 5)
+        .map((node) => `${JSON.stringify(node.target)} ${node.html} (${node.failureSummary ?? ''})`)
+        .join(', ')}`,
+  );
+  expect({ where, violations: listing }).toEqual({ where, violations: [] });
+}
+
+/** Runs `check` at each of the two widths, then returns to the desktop width. */
+export async function atBothWidths(page: Page, check: (width: keyof typeof VIEWPORTS) => Promise<void>): Promise<void> {
+  for (const width of ['desktop', 'phone'] as const) {
+    await page.setViewportSize(VIEWPORTS[width]);
+    await check(width);
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
+}

@@ -1,0 +1,5 @@
+import { preset } from '../jest.preset.js';
+
+// Unit tests beside the code in src/, and the end-to-end tests in e2e/ that drive Chromium against
+// the built console served by a real admin service.
+export default { ...preset('admin-web'), testTimeout: 120000 };

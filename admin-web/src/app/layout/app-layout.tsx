@@ -1,0 +1,87 @@
+// The shell around every signed-in page: a header (product, who is signed in, Sign out), the main
+// navigation (a drawer behind the burger on small screens) and the page.
+import { AppShell, Burger, Group, NavLink, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconKey, IconLock, IconWorldWww } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { SignOutButton } from '../../features/auth/sign-out-button';
+import { paths } from '../../lib/paths';
+import { useMe } from '../require-session';
+
+const NAV_ITEMS = [
+  { to: paths.sites, label: 'Sites', icon: IconWorldWww },
+  { to: paths.apiTokens, label: 'API tokens', icon: IconKey },
+  { to: paths.changePassword, label: 'Change password', icon: IconLock },
+] as const;
+
+export function AppLayout() {
+  const me = useMe();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const mobile = useMediaQuery('(max-width: 48em)') ?? false;
+  const location = useLocation();
+  // A chosen page closes the drawer on small screens.
+  useEffect(() => {
+    close();
+  }, [location.pathname, close]);
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+              aria-controls="main-navigation"
+            />
+            <Title order={2} size="h4" component="p">
+              Intake console
+            </Title>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" c="dimmed" visibleFrom="sm" data-testid="signed-in-email">
+              {me.email}
+            </Text>
+            <SignOutButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar
+        p="sm"
+        component="nav"
+        id="main-navigation"
+        aria-label="Main"
+        // Off screen on a small screen while closed: out of the tab order too.
+        inert={mobile && !opened ? true : undefined}
+      >
+        {NAV_ITEMS.map((item) => (
+          <NavLink
+            key={item.to}
+            component={RouterNavLink}
+            to={item.to}
+            label={item.label}
+            leftSection={<item.icon size={18} aria-hidden />}
+            active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)}
+          />
+        ))}
+        <Text size="xs" c="dimmed" mt="auto" hiddenFrom="sm">
+          Signed in as {me.email}
+        </Text>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,56 @@
+// One form's pages (submissions, webhooks, settings): the form's name and its sub-navigation.
+import { Anchor, Loader, Text } from '@mantine/core';
+import { Link, Outlet, useParams } from 'react-router';
+import { useQuery } from 'urql';
+import { ErrorAlert } from '../../components/error-alert';
+import { graphql } from '../../gql';
+import { decodeStoredText } from '../../lib/decode-stored-text';
+import { paths } from '../../lib/paths';
+import { SectionNav } from './section-nav';
+
+const FormHeaderQuery = graphql(`
+  query FormHeader($id: ID!) {
+    form(id: $id) {
+      id
+      name
+      siteId
+    }
+  }
+`);
+
+export function FormLayout() {
+  const { siteId = '', formId = '' } = useParams();
+  const [{ data, error, fetching }] = useQuery({ query: FormHeaderQuery, variables: { id: formId } });
+  if (error && !data) {
+    return <ErrorAlert error={error} title="The form could not be loaded" />;
+  }
+  if (!data) {
+    return fetching ? <Loader aria-label="Loading form" /> : null;
+  }
+  if (!data.form || data.form.siteId !== siteId) {
+    return (
+      <Text role="alert">
+        There is no such form on this site (it may have been deleted).{' '}
+        <Anchor component={Link} to={paths.siteForms(siteId)}>
+          Back to the forms
+        </Anchor>
+      </Text>
+    );
+  }
+  return (
+    <>
+      <Text size="sm" c="dimmed" mb={4}>
+        Form: <strong>{decodeStoredText(data.form.name)}</strong>
+      </Text>
+      <SectionNav
+        label="Form"
+        links={[
+          { to: paths.formSubmissions(siteId, formId), label: 'Submissions', end: true },
+          { to: paths.formWebhooks(siteId, formId), label: 'Webhooks' },
+          { to: paths.formSettings(siteId, formId), label: 'Settings' },
+        ]}
+      />
+      <Outlet />
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+// A site's pages (its forms, its API view, one form's pages): breadcrumbs and the site's sub-navigation.
+import { Anchor, Breadcrumbs, Loader, Text } from '@mantine/core';
+import { Link, Outlet, useParams } from 'react-router';
+import { useQuery } from 'urql';
+import { ErrorAlert } from '../../components/error-alert';
+import { graphql } from '../../gql';
+import { decodeStoredText } from '../../lib/decode-stored-text';
+import { paths } from '../../lib/paths';
+import { SectionNav } from './section-nav';
+
+const SiteHeaderQuery = graphql(`
+  query SiteHeader($id: ID!) {
+    site(id: $id) {
+      id
+      name
+    }
+  }
+`);
+
+export function SiteLayout() {
+  const { siteId = '' } = useParams();
+  const [{ data, error, fetching }] = useQuery({ query: SiteHeaderQuery, variables: { id: siteId } });
+  if (error && !data) {
+    return <ErrorAlert error={error} title="The site could not be loaded" />;
+  }
+  if (!data) {
+    return fetching ? <Loader aria-label="Loading site" /> : null;
+  }
+  if (data.site === null || data.site === undefined) {
+    return (
+      <Text role="alert">
+        There is no such site (it may have been deleted).{' '}
+        <Anchor component={Link} to={paths.sites}>
+          Back to sites
+        </Anchor>
+      </Text>
+    );
+  }
+  return (
+    <>
+      <Breadcrumbs mb="xs" aria-label="Breadcrumbs" component="nav">
+        <Anchor component={Link} to={paths.sites}>
+          Sites
+        </Anchor>
+        <Anchor component={Link} to={paths.siteForms(siteId)}>
+          {decodeStoredText(data.site.name)}
+        </Anchor>
+      </Breadcrumbs>
+      <SectionNav
+        label="Site"
+        links={[
+          { to: paths.siteForms(siteId), label: 'Forms', end: true },
+          { to: paths.siteApi(siteId), label: 'API' },
+        ]}
+      />
+      <Outlet />
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+// Pages behind sign-in: asks the API who is signed in; a lost session is sent to sign-in by the
+// client's error handler (see urql-client.ts), anything else is shown with a way to try again.
+import { Button, Center, Loader, Stack } from '@mantine/core';
+import { createContext, useContext, type ReactNode } from 'react';
+import { useQuery } from 'urql';
+import { hasErrorCode } from '../lib/api-errors';
+import { ErrorAlert } from '../components/error-alert';
+import { graphql } from '../gql';
+
+const MeQuery = graphql(`
+  query Me {
+    me {
+      id
+      email
+    }
+  }
+`);
+
+export interface SignedInAdmin {
+  id: string;
+  email: string;
+}
+
+const MeContext = createContext<SignedInAdmin | null>(null);
+
+/** The signed-in administrator (inside RequireSession only). */
+export function useMe(): SignedInAdmin {
+  const me = useContext(MeContext);
+  if (me === null) {
+    throw new Error('useMe outside RequireSession');
+  }
+  return me;
+}
+
+export function RequireSession({ children }: { children: ReactNode }) {
+  const [{ data, fetching, error }, reexecute] = useQuery({ query: MeQuery });
+  if (data?.me) {
+    return <MeContext.Provider value={data.me}>{children}</MeContext.Provider>;
+  }
+  if (error && !hasErrorCode(error, 'UNAUTHENTICATED') && !fetching) {
+    return (
+      <Center p="xl">
+        <Stack maw={480}>
+          <ErrorAlert error={error} title="The console could not load" />
+          <Button onClick={() => reexecute({ requestPolicy: 'network-only' })}>Try again</Button>
+        </Stack>
+      </Center>
+    );
+  }
+  return (
+    <Center p="xl" h="100vh">
+      <Loader aria-label="Loading" />
+    </Center>
+  );
+}

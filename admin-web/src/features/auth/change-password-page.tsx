@@ -1,0 +1,85 @@
+// Change password: the API ends every other session and re-issues this one's cookie.
+import { Button, Paper, PasswordInput, Stack, Text } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation } from 'urql';
+import { ErrorAlert } from '../../components/error-alert';
+import { notifySuccess } from '../../components/notify';
+import { PageHeader } from '../../components/page-header';
+import { graphql } from '../../gql';
+import { fieldErrors } from '../../lib/api-errors';
+
+const ChangePasswordMutation = graphql(`
+  mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
+    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
+      expiresAt
+    }
+  }
+`);
+
+const FIELDS = ['currentPassword', 'newPassword'] as const;
+
+export function ChangePasswordPage() {
+  const [{ fetching, error }, changePassword] = useMutation(ChangePasswordMutation);
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+    validate: {
+      currentPassword: (value) => (value === '' ? 'Enter your current password' : null),
+      newPassword: (value) => (value === '' ? 'Enter a new password' : null),
+      confirmPassword: (value, values) => (value !== values.newPassword ? 'The two new passwords differ' : null),
+    },
+  });
+
+  const submit = form.onSubmit(async (values) => {
+    const result = await changePassword({
+      currentPassword: values.currentPassword,
+      newPassword: values.newPassword,
+    });
+    if (result.data?.changePassword) {
+      form.reset();
+      notifySuccess('Password changed. Every other session has been signed out.');
+      return;
+    }
+    form.setErrors(fieldErrors(result.error));
+  });
+
+  return (
+    <>
+      <PageHeader title="Change password" />
+      <Paper withBorder p="lg" maw={480}>
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Text size="sm" c="dimmed">
+              Changing the password signs out every other browser and ends the admin tokens issued before.
+            </Text>
+            <PasswordInput
+              label="Current password"
+              autoComplete="current-password"
+              required
+              key={form.key('currentPassword')}
+              {...form.getInputProps('currentPassword')}
+            />
+            <PasswordInput
+              label="New password"
+              autoComplete="new-password"
+              required
+              key={form.key('newPassword')}
+              {...form.getInputProps('newPassword')}
+            />
+            <PasswordInput
+              label="Confirm new password"
+              autoComplete="new-password"
+              required
+              key={form.key('confirmPassword')}
+              {...form.getInputProps('confirmPassword')}
+            />
+            <ErrorAlert error={error} fieldsShownElsewhere={FIELDS} title="Password not changed" />
+            <Button type="submit" loading={fetching} style={{ alignSelf: 'flex-start' }}>
+              Change password
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </>
+  );
+}

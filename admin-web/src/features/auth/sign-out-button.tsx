@@ -1,0 +1,40 @@
+import { Button } from '@mantine/core';
+import { IconLogout } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
+import { useMutation } from 'urql';
+import { SIGN_IN_PATH, useSessionControl } from '../../app/session';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { graphql } from '../../gql';
+
+const SignOutMutation = graphql(`
+  mutation SignOut {
+    logout
+  }
+`);
+
+/** Ends the session on the server (the cookie stops working there), then shows the sign-in page. */
+export function SignOutButton() {
+  const navigate = useNavigate();
+  const { resetClient } = useSessionControl();
+  const [{ fetching }, signOut] = useMutation(SignOutMutation);
+  return (
+    <Button
+      variant="default"
+      size="xs"
+      loading={fetching}
+      leftSection={<IconLogout size={16} aria-hidden />}
+      onClick={async () => {
+        const result = await signOut({});
+        if (result.error) {
+          notifyError(result.error, 'Could not sign out');
+          return;
+        }
+        resetClient();
+        await navigate(SIGN_IN_PATH, { replace: true });
+        notifySuccess('Signed out');
+      }}
+    >
+      Sign out
+    </Button>
+  );
+}

@@ -1,0 +1,11 @@
+// Every page's path in one place, so links and routes (src/app/router.tsx) agree.
+export const paths = {
+  sites: '/sites',
+  siteForms: (siteId: string) => `/sites/${siteId}/forms`,
+  siteApi: (siteId: string) => `/sites/${siteId}/api`,
+  formSubmissions: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}`,
+  formWebhooks: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/webhooks`,
+  formSettings: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/settings`,
+  apiTokens: '/api-tokens',
+  changePassword: '/account/password',
+} as const;

@@ -1,0 +1,20 @@
+// The console is served by the admin service from dist/ (same origin as /graphql). `npm run dev`
+// serves it with hot reload and forwards /graphql to an admin started with `npm start`.
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    emptyOutDir: true,
+    // The served Content-Security-Policy has `script-src 'self'`: nothing may be inlined as a script.
+    assetsInlineLimit: 0,
+    modulePreload: { polyfill: false },
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    proxy: { '/graphql': process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000' },
+  },
+});
