@@ -1,6 +1,7 @@
 // `npm start`: both services in one process on the configured database (the embedded PGlite by
 // default), after applying migrations and creating the admin of ADMIN_EMAIL/ADMIN_PASSWORD, with
 // the delivery worker (webhooks, notification e-mails) beside them.
+import './check-node.js';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
 import { bootstrap, createDeliveryWorker, runProcess } from '@intake/shared';

@@ -1,5 +1,5 @@
-// One catalogue of the errors a client may see, each with its HTTP status and the stable `code` of
-// CONTRACT.md. The gateway renders them as RFC 9457 problem details; the admin API maps them to
+// One catalogue of the errors a client may see, each with its HTTP status and its stable `code`
+// (docs/intake-api.md lists them). The gateway renders them as RFC 9457 problem details; the admin API maps them to
 // GraphQL `extensions.code`. Anything that is not an AppError is an internal fault and is masked.
 
 export const ERROR_CATALOGUE = {

@@ -1,4 +1,4 @@
-// The file types the service knows (CONTRACT.md §3, the 12 default allowed types) and the extensions
+// The file types the service knows (docs/intake-api.md, the 12 default allowed types) and the extensions
 // that name them. A form may only narrow this list; the admin API validates a form's
 // `allowedMimeTypes` with `isKnownMimeType()`.
 

@@ -1,4 +1,4 @@
-// A file's original name is kept as data only (CONTRACT.md §3): it never becomes a path. These
+// A file's original name is kept as data only (docs/intake-api.md): it never becomes a path. These
 // helpers refuse names that can only come from a malformed request, clean the rest for display, and
 // take the extension that the type check judges.
 import { AppError } from '@intake/shared';

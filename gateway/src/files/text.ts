@@ -1,5 +1,5 @@
 // `text/plain` has no magic bytes: its content proves its type only by being UTF-8 without NUL
-// (CONTRACT.md §3). The file is streamed in chunks, never loaded whole.
+// (docs/intake-api.md). The file is streamed in chunks, never loaded whole.
 import { createReadStream } from 'node:fs';
 
 export type TextVerdict = { ok: true } | { ok: false; reason: 'nul' | 'invalid_utf8' };

@@ -4,7 +4,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared';
 // openapi.test.ts validates it against the OpenAPI 3.1 schema and validates real answers (201 and
 // every problem code) against the schemas below, so it cannot drift from what the gateway does.
 
-/** The problem codes of each status that `POST /api/v1/send/{code}` can answer (CONTRACT section 3). */
+/** The problem codes of each status that `POST /api/v1/send/{code}` can answer (docs/intake-api.md). */
 export const SEND_PROBLEMS = {
   400: [
     'body_invalid',

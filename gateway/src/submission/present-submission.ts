@@ -1,6 +1,6 @@
 import type { StoredFile, Submission } from '@intake/shared';
 
-/** The 201 body of CONTRACT section 3; built field by field, never from a whole entity. */
+/** The 201 body of docs/intake-api.md; built field by field, never from a whole entity. */
 export interface SubmissionAnswer {
   id: string;
   createdAt: string;

@@ -1,4 +1,4 @@
-// XSS sanitisation of submitted values (CONTRACT.md §3): no markup survives, the stored string is the
+// XSS sanitisation of submitted values (docs/intake-api.md): no markup survives, the stored string is the
 // HTML-escaped text DOMPurify serialises, and a string with none of < > & " ' is stored unchanged.
 //
 // Quotes: DOMPurify's serialisation escapes `& < >` (and U+00A0 as `&nbsp;`) in text but not quotes; we

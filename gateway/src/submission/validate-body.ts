@@ -1,4 +1,4 @@
-// Structural checks of a submitted body (CONTRACT.md §3, `body_invalid`), run on the parsed fields of
+// Structural checks of a submitted body (docs/intake-api.md, `body_invalid`), run on the parsed fields of
 // every body format before anything is sanitised or stored. Details say which rule failed, never
 // which key or value: they are sent to the client and logged as they are.
 import { AppError } from '@intake/shared';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Every environment variable Intake reads, validated and documented once (CONTRACT section 2).
+// Every environment variable Intake reads, validated and documented once (docs/configuration.md).
 // Values arrive as strings from the environment or `.env`; this schema turns them into types.
 
 const port = z.coerce.number().int().min(0).max(65535);
