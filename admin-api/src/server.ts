@@ -39,6 +39,8 @@ export async function startAdmin(services: Services, options: StartAdminOptions 
     throw error;
   }
   listeningOrigin = running.url;
+  const consoleUrl = `${config.publicAdminUrl ?? running.url}/`;
+  logger.info({ service: 'admin', url: consoleUrl }, `console: open ${consoleUrl} and sign in`);
 
   let closing: Promise<void> | undefined;
   return {

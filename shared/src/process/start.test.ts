@@ -56,6 +56,12 @@ describe(`processes on ${testDriverName()}`, () => {
 
       expect((await fetch(`${urls.gateway}/healthz`)).status).toBe(200);
       expect((await fetch(`${urls.admin}/readyz`)).status).toBe(200);
+      // The console's address is logged, and it answers the built page with its security headers.
+      expect(started.output()).toContain(`"msg":"console: open ${urls.admin}/ and sign in"`);
+      const page = await fetch(`${urls.admin}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       const login = await fetch(`${urls.admin}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
