@@ -2,10 +2,12 @@
 // built console from admin-web/dist, the gateway beside it), driven by the machine's Chromium through
 // playwright-core. Chromium or a console build missing: the suite is skipped with the reason, or
 // fails under CI=true (CI builds the console and has Chromium, so their absence is a broken pipeline).
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
@@ -65,6 +67,11 @@ export interface ConsoleEnvironment {
   problems: string[];
   /** A GraphQL request with a bearer token of the bootstrap admin (to check what the UI did). */
   gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>): Promise<GraphQLResult<T>>;
+  /**
+   * Sends a submission to the gateway as the site's backend would (API key + site token): `body` as
+   * JSON, or a FormData sent as multipart (files included). Returns the gateway's answer.
+   */
+  sendSubmission(siteId: string, formCode: string, body: Record<string, unknown> | FormData): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -81,7 +88,8 @@ const CHROMIUM_ARGS = [
 
 /** Services, a gateway, an admin serving the console, and a Chromium with a fresh profile. */
 export async function startConsole(env: Record<string, string> = {}): Promise<ConsoleEnvironment> {
-  const services = await createTestServices({ ADMIN_EMAIL, ADMIN_PASSWORD, ...env });
+  const apiKey = env.API_KEY ?? randomBytes(32).toString('base64url');
+  const services = await createTestServices({ ADMIN_EMAIL, ADMIN_PASSWORD, API_KEY: apiKey, ...env });
   await ensureAdmin(services);
   const gateway = await startGateway(services);
   const admin = await startAdmin(services, { gatewayUrl: gateway.url });
@@ -109,6 +117,27 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
     context,
     problems,
     gql,
+    async sendSubmission(siteId, formCode, body) {
+      const view = await gql<{ siteApiView: { token: string } }>(
+        'query ($siteId: ID!) { siteApiView(siteId: $siteId) { token } }',
+        { siteId },
+      );
+      if (!view.data?.siteApiView) {
+        throw new Error(`no site token: ${JSON.stringify(view.errors)}`);
+      }
+      const headers: Record<string, string> = {
+        'X-KEY-SERVICE': apiKey,
+        Authorization: `Bearer ${view.data.siteApiView.token}`,
+      };
+      if (!(body instanceof FormData)) {
+        headers['Content-Type'] = 'application/json';
+      }
+      return fetch(`${gateway.url}/api/v1/send/${formCode}`, {
+        method: 'POST',
+        headers,
+        body: body instanceof FormData ? body : JSON.stringify(body),
+      });
+    },
     async newPage() {
       const page = await context.newPage();
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -221,4 +250,15 @@ export async function atBothWidths(page: Page, check: (width: keyof typeof VIEWP
     await check(width);
   }
   await page.setViewportSize(VIEWPORTS.desktop);
+}
+
+/** Retries `read` until it returns `expected` (deep equality) or `timeoutMs` passes; returns the last value. */
+export async function eventually<T>(read: () => Promise<T>, expected: T, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!isDeepStrictEqual(value, expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
 }

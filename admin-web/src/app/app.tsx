@@ -1,4 +1,4 @@
-import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { MantineProvider, Modal, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { RouterProvider } from 'react-router';
 import { router } from './router';
@@ -9,12 +9,21 @@ const theme = createTheme({
   primaryColor: 'blue',
   primaryShade: 8,
   defaultRadius: 'sm',
+  components: {
+    // Mantine's close buttons are an icon alone: give them a name screen readers announce.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+  },
 });
 
-// Mantine's dimmed text (gray 6) is below 4.5:1 on white; gray 7 reads as secondary and passes.
+// Mantine's dimmed text (gray 6) and error text (red 6) are below 4.5:1 on white; gray 7 and red 9
+// still read as secondary and as an error, and pass.
 const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: {
+    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+  },
   dark: {},
 });
 

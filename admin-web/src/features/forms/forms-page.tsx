@@ -167,7 +167,7 @@ export function FormsPage() {
                     <Code>{form.code}</Code>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={form.enabled ? 'green' : 'gray'} variant="light">
+                    <Badge color={form.enabled ? 'green' : 'gray'} variant="dot">
                       {form.enabled ? 'Enabled' : 'Disabled'}
                     </Badge>
                   </Table.Td>
