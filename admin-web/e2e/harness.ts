@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
+import { createDeliveryWorker } from '@intake/shared';
 import { createTestServices, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
@@ -60,6 +61,8 @@ export interface ConsoleEnvironment {
   /** The admin origin: the console at `/`, GraphQL at `/graphql`. */
   url: string;
   gatewayUrl: string;
+  /** The gateway's API key (`X-KEY-SERVICE`), for tests that post with a token read from the console. */
+  apiKey: string;
   context: BrowserContext;
   /** A fresh page at the desktop width that records script errors (see `problems`). */
   newPage(): Promise<Page>;
@@ -86,13 +89,25 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+export interface ConsoleOptions {
+  /** Runs the delivery worker beside the services, as `npm start` does (webhooks, e-mails). */
+  deliveryWorker?: boolean;
+}
+
 /** Services, a gateway, an admin serving the console, and a Chromium with a fresh profile. */
-export async function startConsole(env: Record<string, string> = {}): Promise<ConsoleEnvironment> {
+export async function startConsole(
+  env: Record<string, string> = {},
+  options: ConsoleOptions = {},
+): Promise<ConsoleEnvironment> {
   const apiKey = env.API_KEY ?? randomBytes(32).toString('base64url');
   const services = await createTestServices({ ADMIN_EMAIL, ADMIN_PASSWORD, API_KEY: apiKey, ...env });
   await ensureAdmin(services);
   const gateway = await startGateway(services);
   const admin = await startAdmin(services, { gatewayUrl: gateway.url });
+  const worker = options.deliveryWorker
+    ? createDeliveryWorker(services, { publicAdminOrigin: () => admin.url })
+    : undefined;
+  worker?.start();
   const profileDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM_PATH,
@@ -114,6 +129,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
   return {
     url: admin.url,
     gatewayUrl: gateway.url,
+    apiKey,
     context,
     problems,
     gql,
@@ -152,6 +168,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
     async close() {
       await context.close().catch(() => undefined);
       await rm(profileDir, { recursive: true, force: true });
+      await worker?.close();
       await admin.close();
       await gateway.close();
       await services.close();
