@@ -15,7 +15,7 @@ import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
 import { createDeliveryWorker } from '@intake/shared';
 import { createTestServices, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -188,17 +188,20 @@ async function bearerToken(url: string): Promise<string> {
   return result.data.login.token;
 }
 
-/** Signs in through the sign-in page and waits for the first page behind it. */
+/**
+ * Signs in through the sign-in page at `path` (e.g. `/sign-in?next=/api-tokens`) and waits for the
+ * page it leads to (`heading`, `Sites` by default).
+ */
 export async function signIn(
   page: Page,
   url: string,
-  { email = ADMIN_EMAIL, password = ADMIN_PASSWORD, path: start = '/sign-in' } = {},
+  { email = ADMIN_EMAIL, password = ADMIN_PASSWORD, path: start = '/sign-in', heading = 'Sites' } = {},
 ): Promise<void> {
   await page.goto(`${url}${start}`);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expectHeading(page, 'Sites');
+  await expectHeading(page, heading);
 }
 
 /** Waits until the page's level-1 heading is `name`. */
@@ -278,4 +281,15 @@ export async function eventually<T>(read: () => Promise<T>, expected: T, timeout
     value = await read();
   }
   return value;
+}
+
+/** The text of the elements that describe a control (`aria-describedby`): where its error is read out. */
+export async function describedBy(control: Locator): Promise<string> {
+  return control.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => (id === '' ? '' : (document.getElementById(id)?.textContent ?? '')))
+      .join(' ')
+      .trim(),
+  );
 }

@@ -70,6 +70,7 @@ export function AppLayout() {
             component={RouterNavLink}
             to={item.to}
             label={item.label}
+            variant="filled"
             leftSection={<item.icon size={18} aria-hidden />}
             active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)}
           />

@@ -1,0 +1,75 @@
+// API tokens through the console in Chromium: the secret is shown once and works as a bearer token
+// on /graphql until it is deleted.
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { graphqlRequest } from '@intake/shared/test';
+import {
+  ADMIN_EMAIL,
+  atBothWidths,
+  checkAccessibility,
+  describeConsole,
+  expectHeading,
+  signIn,
+  startConsole,
+  type ConsoleEnvironment,
+} from './harness.js';
+
+describeConsole('console: API tokens', () => {
+  let env: ConsoleEnvironment;
+
+  beforeAll(async () => {
+    env = await startConsole();
+  });
+
+  afterAll(async () => {
+    expect(env?.problems ?? []).toEqual([]);
+    await env?.close();
+  });
+
+  it('creates a token whose secret works once shown, then deletes it and the secret stops working', async () => {
+    const page = await env.newPage();
+    await signIn(page, env.url);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'API tokens' }).click();
+    await expectHeading(page, 'API tokens');
+    await page.getByText('No API tokens.').waitFor();
+    await atBothWidths(page, () => checkAccessibility(page, 'API tokens, none'));
+
+    await page.getByRole('button', { name: 'New token' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New API token' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('CRM & import');
+    await checkAccessibility(page, 'new token dialog');
+    await dialog.getByRole('button', { name: 'Create token' }).click();
+
+    const secretDialog = page.getByRole('dialog', { name: 'Your new API token' });
+    await secretDialog.waitFor();
+    await checkAccessibility(page, 'new token secret dialog');
+    const secret = (await secretDialog.getByTestId('api-token-secret').innerText()).trim();
+    expect(secret.length).toBeGreaterThan(20);
+    // Copy puts exactly the secret on the clipboard.
+    await secretDialog.getByRole('button', { name: 'Copy' }).click();
+    await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(secret);
+
+    const me = await graphqlRequest<{ me: { email: string } }>(env.url, '{ me { email } }', {}, secret);
+    expect(me.data?.me.email).toBe(ADMIN_EMAIL);
+
+    await secretDialog.getByRole('button', { name: 'Done' }).click();
+    await secretDialog.waitFor({ state: 'hidden' });
+    // Listed with its name as typed; the secret is nowhere on the page any more.
+    const row = page.getByRole('row', { name: /CRM & import/ });
+    await row.waitFor();
+    await expect(page.getByText(secret).count()).resolves.toBe(0);
+    await page.reload();
+    await expectHeading(page, 'API tokens');
+    await row.waitFor();
+    await atBothWidths(page, () => checkAccessibility(page, 'API tokens, one'));
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete token CRM & import?' });
+    await checkAccessibility(page, 'delete token dialog');
+    await confirm.getByRole('button', { name: 'Delete token' }).click();
+    await page.getByText('No API tokens.').waitFor();
+
+    const refused = await graphqlRequest(env.url, '{ me { email } }', {}, secret);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    await page.close();
+  });
+});
