@@ -1,4 +1,4 @@
-import { Button, CopyButton as MantineCopyButton, Tooltip } from '@mantine/core';
+import { Button, CopyButton as MantineCopyButton, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
 interface CopyButtonProps {
@@ -7,22 +7,28 @@ interface CopyButtonProps {
   label?: string;
 }
 
-/** Copies `value` to the clipboard; the name stays the same, the text says when it is done. */
+/**
+ * Copies `value` to the clipboard. The visible text stays `Copy` (part of the name, as WCAG 2.5.3
+ * asks); the icon and the tooltip say when it is done, and a status message tells screen readers.
+ */
 export function CopyButton({ value, label = 'Copy' }: CopyButtonProps) {
   return (
     <MantineCopyButton value={value} timeout={2000}>
       {({ copied, copy }) => (
-        <Tooltip label={copied ? 'Copied' : label} withArrow>
-          <Button
-            variant="light"
-            size="xs"
-            onClick={copy}
-            aria-label={label}
-            leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        </Tooltip>
+        <>
+          <Tooltip label={copied ? 'Copied' : label} withArrow>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={copy}
+              aria-label={label}
+              leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
+            >
+              Copy
+            </Button>
+          </Tooltip>
+          <VisuallyHidden role="status">{copied ? 'Copied' : ''}</VisuallyHidden>
+        </>
       )}
     </MantineCopyButton>
   );
