@@ -3,9 +3,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { Provider as UrqlProvider } from 'urql';
+import { SIGN_IN_PATH, signInPathReturningTo } from '../lib/next-path';
 import { createUrqlClient } from './urql-client';
 
-export const SIGN_IN_PATH = '/sign-in';
+export { SIGN_IN_PATH, safeNextPath } from '../lib/next-path';
 
 interface SessionControl {
   /** After sign-in or sign-out: forget everything cached for the previous session. */
@@ -20,22 +21,6 @@ export function useSessionControl(): SessionControl {
     throw new Error('useSessionControl outside SessionRoot');
   }
   return control;
-}
-
-/** `/sign-in?next=<here>`, so signing in again returns to the page the session was lost on. */
-export function signInPathReturningTo(location: { pathname: string; search: string; hash: string }): string {
-  const here = `${location.pathname}${location.search}${location.hash}`;
-  return here === '/' || location.pathname === SIGN_IN_PATH
-    ? SIGN_IN_PATH
-    : `${SIGN_IN_PATH}?next=${encodeURIComponent(here)}`;
-}
-
-/** Where to go after signing in: only a path on this origin (never `//host` or a full URL). */
-export function safeNextPath(next: string | null): string {
-  if (next === null || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) {
-    return '/sites';
-  }
-  return next;
 }
 
 /** The root route: provides the GraphQL client and sends a lost session to sign-in. */
