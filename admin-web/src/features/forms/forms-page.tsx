@@ -167,7 +167,7 @@ export function FormsPage() {
                     <Code>{form.code}</Code>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={form.enabled ? 'green' : 'gray'} variant="dot">
+                    <Badge color={form.enabled ? 'green' : 'gray'} variant="dot" w="max-content">
                       {form.enabled ? 'Enabled' : 'Disabled'}
                     </Badge>
                   </Table.Td>
