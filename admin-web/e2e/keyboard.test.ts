@@ -66,6 +66,12 @@ describeConsole('console: keyboard and small screens', () => {
     await page.keyboard.press('Enter');
     await expectHeading(page, 'Sites');
 
+    // The first stop on a page skips the header and the navigation.
+    await page.keyboard.press('Tab');
+    await expect(focusedName(page)).resolves.toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('main-content');
+
     await tabTo(page, 'New site');
     await page.keyboard.press('Enter');
     // The dialog takes the focus, on its first field.

@@ -8,6 +8,7 @@ import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
 import { paths } from '../../lib/paths';
 import { useMe } from '../require-session';
+import classes from './app-layout.module.css';
 
 const NAV_ITEMS = [
   { to: paths.sites, label: 'Sites', icon: IconWorldWww },
@@ -32,6 +33,17 @@ export function AppLayout() {
       padding="md"
     >
       <AppShell.Header>
+        <a
+          href="#main-content"
+          className={classes.skipLink}
+          onClick={(event) => {
+            // Focus the page without putting a fragment in the address (the router owns it).
+            event.preventDefault();
+            document.getElementById('main-content')?.focus();
+          }}
+        >
+          Skip to content
+        </a>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -80,7 +92,7 @@ export function AppLayout() {
         </Text>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id="main-content" tabIndex={-1}>
         <Outlet />
       </AppShell.Main>
     </AppShell>
