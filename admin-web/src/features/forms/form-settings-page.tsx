@@ -207,7 +207,7 @@ export function FormSettingsPage() {
           <Paper withBorder p="lg">
             <Checkbox.Group
               label="Allowed file types"
-              description="Files of other types are refused. All of them is the default."
+              description={`Files of other types are refused; all of them is the default. A submission carries at most ${limits.maxFiles} files.`}
               key={form.key('allowedMimeTypes')}
               {...form.getInputProps('allowedMimeTypes')}
             >
