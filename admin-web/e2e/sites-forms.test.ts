@@ -224,6 +224,21 @@ describeConsole('console: sites and forms', () => {
     }
   });
 
+  it('shows stored HTML-safe names as text, decoded once', async () => {
+    const created = await env.gql<{ createSite: { id: string } }>(
+      'mutation { createSite(input: { name: "R&amp;D &lt;b&gt;lab&lt;/b&gt; &amp;amp;" }) { id } }',
+    );
+    const id = created.data!.createSite.id;
+    await page.goto(`${env.url}/sites`);
+    const link = page.getByRole('link', { name: 'R&D <b>lab</b> &amp;', exact: true });
+    await link.waitFor();
+    // Text, not markup: no <b> element was made from the name.
+    await expect(page.locator('table b').count()).resolves.toBe(0);
+    await link.click();
+    await page.getByRole('navigation', { name: 'Breadcrumbs' }).getByText('R&D <b>lab</b> &amp;').waitFor();
+    await env.gql('mutation ($id: ID!) { deleteSite(id: $id) }', { id });
+  });
+
   it('deletes the form, then the site, through the confirmation dialog', async () => {
     await page.goto(`${env.url}/sites/${siteId}/forms`);
     await page
