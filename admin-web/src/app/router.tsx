@@ -7,6 +7,7 @@ import { SignInPage } from '../features/auth/sign-in-page';
 import { FormSettingsPage } from '../features/forms/form-settings-page';
 import { FormsPage } from '../features/forms/forms-page';
 import { SitesPage } from '../features/sites/sites-page';
+import { SubmissionDetailPage } from '../features/submissions/submission-detail-page';
 import { SubmissionsPage } from '../features/submissions/submissions-page';
 import { TokensPage } from '../features/tokens/tokens-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
@@ -44,6 +45,7 @@ export const router = createBrowserRouter([
                 element: <FormLayout />,
                 children: [
                   { index: true, element: <SubmissionsPage /> },
+                  { path: 'submissions/:submissionId', element: <SubmissionDetailPage /> },
                   { path: 'webhooks', element: <WebhooksPage /> },
                   { path: 'settings', element: <FormSettingsPage /> },
                 ],

@@ -4,6 +4,8 @@ export const paths = {
   siteForms: (siteId: string) => `/sites/${siteId}/forms`,
   siteApi: (siteId: string) => `/sites/${siteId}/api`,
   formSubmissions: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}`,
+  formSubmission: (siteId: string, formId: string, submissionId: string) =>
+    `/sites/${siteId}/forms/${formId}/submissions/${submissionId}`,
   formWebhooks: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/webhooks`,
   formSettings: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/settings`,
   apiTokens: '/api-tokens',

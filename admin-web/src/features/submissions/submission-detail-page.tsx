@@ -1,0 +1,165 @@
+// One submission: every field (nested objects and lists readable) and every file with its type, size,
+// checksum and a download link; Delete. Its own route, so a link to it can be shared and reloaded.
+import { Anchor, Button, Code, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from 'urql';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { graphql } from '../../gql';
+import { decodeStoredText } from '../../lib/decode-stored-text';
+import { formatBytes, formatDateTime } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { FieldTable } from './submission-data';
+import { useDeleteSubmission } from './use-delete-submission';
+
+const SubmissionDetailQuery = graphql(`
+  query SubmissionDetail($id: ID!) {
+    submission(id: $id) {
+      id
+      formId
+      createdAt
+      data
+      files {
+        id
+        field
+        name
+        mimeType
+        size
+        sha256
+        downloadUrl
+      }
+    }
+  }
+`);
+
+interface StoredFileRow {
+  id: string;
+  field: string;
+  name: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  downloadUrl: string;
+}
+
+function FilesTable({ files }: { files: readonly StoredFileRow[] }) {
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table verticalSpacing="sm">
+        <Table.Caption>Files sent with this submission</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Name</Table.Th>
+            <Table.Th scope="col">Field</Table.Th>
+            <Table.Th scope="col">Type</Table.Th>
+            <Table.Th scope="col">Size</Table.Th>
+            <Table.Th scope="col">SHA-256</Table.Th>
+            <Table.Th scope="col">Download</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {files.map((file) => {
+            const name = decodeStoredText(file.name);
+            return (
+              <Table.Tr key={file.id}>
+                <Table.Th scope="row" fw="normal" style={{ overflowWrap: 'anywhere' }}>
+                  {name}
+                </Table.Th>
+                <Table.Td>{decodeStoredText(file.field)}</Table.Td>
+                <Table.Td>{file.mimeType}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(file.size)}</Table.Td>
+                <Table.Td>
+                  <Code data-testid="file-sha256" style={{ wordBreak: 'break-all' }}>
+                    {file.sha256}
+                  </Code>
+                </Table.Td>
+                <Table.Td>
+                  <Anchor href={file.downloadUrl} style={{ whiteSpace: 'nowrap' }}>
+                    <IconDownload size={16} aria-hidden style={{ verticalAlign: 'text-bottom' }} /> Download {name}
+                  </Anchor>
+                </Table.Td>
+              </Table.Tr>
+            );
+          })}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+export function SubmissionDetailPage() {
+  const { siteId = '', formId = '', submissionId = '' } = useParams();
+  const navigate = useNavigate();
+  // Download links last a short time: fetch fresh ones whenever the page opens.
+  const [{ data, error, fetching }] = useQuery({
+    query: SubmissionDetailQuery,
+    variables: { id: submissionId },
+    requestPolicy: 'network-only',
+  });
+  const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() =>
+    navigate(paths.formSubmissions(siteId, formId)),
+  );
+  const submission = data?.submission && data.submission.formId === formId ? data.submission : null;
+  const back = (
+    <Anchor component={Link} to={paths.formSubmissions(siteId, formId)} size="sm">
+      <IconArrowLeft size={14} aria-hidden style={{ verticalAlign: 'middle' }} /> Back to the submissions
+    </Anchor>
+  );
+
+  return (
+    <>
+      <PageHeader
+        title="Submission"
+        actions={
+          submission ? (
+            <Button
+              variant="light"
+              color="red"
+              onClick={() => askDelete({ id: submission.id, fileCount: submission.files.length })}
+            >
+              Delete
+            </Button>
+          ) : null
+        }
+      />
+      <Stack gap="lg">
+        {back}
+        <ErrorAlert error={data ? undefined : error} title="The submission could not be loaded" />
+        {!data && fetching ? <Loader aria-label="Loading the submission" /> : null}
+        {data && !submission ? (
+          <Text role="alert">There is no such submission on this form (it may have been deleted).</Text>
+        ) : null}
+        {submission ? (
+          <>
+            <Text>
+              Received <strong>{formatDateTime(submission.createdAt)}</strong>{' '}
+              <Text span c="dimmed" size="sm">
+                ({submission.createdAt})
+              </Text>
+            </Text>
+            <Paper withBorder p="md" component="section" aria-labelledby="fields-title">
+              <Title order={2} size="h4" id="fields-title" mb="sm">
+                Fields
+              </Title>
+              <FieldTable data={submission.data as Record<string, unknown>} caption="Every field as it was sent" />
+            </Paper>
+            <Paper withBorder p="md" component="section" aria-labelledby="files-title">
+              <Group justify="space-between" mb="sm">
+                <Title order={2} size="h4" id="files-title">
+                  Files
+                </Title>
+              </Group>
+              {submission.files.length === 0 ? (
+                <Text c="dimmed">No files came with this submission.</Text>
+              ) : (
+                <FilesTable files={submission.files} />
+              )}
+            </Paper>
+          </>
+        ) : null}
+      </Stack>
+      {deleteDialog}
+    </>
+  );
+}

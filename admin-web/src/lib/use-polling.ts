@@ -1,0 +1,23 @@
+// Lists that change on their own (new submissions, delivery attempts) refresh while someone looks at
+// them: every `intervalMs` while the tab is visible, and at once when it becomes visible again.
+import { useEffect, useRef } from 'react';
+
+export function usePolling(poll: () => void, intervalMs: number): void {
+  const latest = useRef(poll);
+  useEffect(() => {
+    latest.current = poll;
+  });
+  useEffect(() => {
+    const pollIfVisible = () => {
+      if (document.visibilityState === 'visible') {
+        latest.current();
+      }
+    };
+    const timer = window.setInterval(pollIfVisible, intervalMs);
+    document.addEventListener('visibilitychange', pollIfVisible);
+    return () => {
+      window.clearInterval(timer);
+      document.removeEventListener('visibilitychange', pollIfVisible);
+    };
+  }, [intervalMs]);
+}
