@@ -409,10 +409,17 @@ describe('Dockerfile', () => {
     expect(users.at(-1)).not.toMatch(/^(root|0)(:|$)/);
     expect(runtime.some((line) => /^RUN npm ci\b.*--omit=dev/.test(line))).toBe(true);
     expect(runtime.some((line) => /^ENV NODE_ENV=production\b/.test(line))).toBe(true);
-    // Only compiled output comes from the build stage, never its node_modules.
+    // Only compiled output comes from the build stage (the console's static files among it), never
+    // its node_modules.
     const fromBuild = runtime.filter((line) => /^COPY --from=/.test(line)).map((line) => line.split(/\s+/)[2]);
     expect(fromBuild.sort()).toEqual(
-      ['/app/admin-api/dist', '/app/gateway/dist', '/app/migrations/dist', '/app/shared/dist'].sort(),
+      [
+        '/app/admin-api/dist',
+        '/app/admin-web/dist',
+        '/app/gateway/dist',
+        '/app/migrations/dist',
+        '/app/shared/dist',
+      ].sort(),
     );
   });
 
