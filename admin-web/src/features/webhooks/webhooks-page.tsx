@@ -1,13 +1,516 @@
-// PLACEHOLDER route component, to be replaced by the real view: the form's webhooks (list, create, edit, test, deliveries, rotate secret, Delete).
-// The route, its heading and its place in the navigation are final; only the body is to come.
-import { Text } from '@mantine/core';
+// A form's webhooks: each with its health, its actions (enable or disable, send a test, rotate the
+// signing secret, delete) and its delivery log; a new webhook's secret is shown once. Below them, the
+// form's notification e-mails and their log.
+import {
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconPlus } from '@tabler/icons-react';
+import { useId, useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQuery } from 'urql';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyButton } from '../../components/copy-button';
+import { ErrorAlert } from '../../components/error-alert';
+import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { graphql } from '../../gql';
+import { fieldErrors } from '../../lib/api-errors';
+import { decodeStoredText } from '../../lib/decode-stored-text';
+import { formatDateTime } from '../../lib/format';
+import { paths } from '../../lib/paths';
+import { usePolling } from '../../lib/use-polling';
+import { DeliveryTable } from './delivery-log';
+
+const POLL_INTERVAL_MS = 5000;
+const LOG_SIZE = 20;
+
+const WebhooksQuery = graphql(`
+  query FormWebhooks($formId: ID!) {
+    webhooks(formId: $formId) {
+      id
+      url
+      description
+      enabled
+      failingSince
+      disabledAt
+      disabledReason
+      lastSuccessAt
+      createdAt
+    }
+  }
+`);
+
+const WebhookDeliveriesQuery = graphql(`
+  query WebhookDeliveries($webhookId: ID!, $first: Int) {
+    deliveries(webhookId: $webhookId, first: $first) {
+      ...DeliveryFields
+    }
+  }
+`);
+
+const EmailDeliveriesQuery = graphql(`
+  query EmailDeliveries($formId: ID!, $first: Int) {
+    form(id: $formId) {
+      id
+      notifyEmails
+    }
+    emailDeliveries(formId: $formId, first: $first) {
+      ...DeliveryFields
+    }
+  }
+`);
+
+const CreateWebhookMutation = graphql(`
+  mutation CreateWebhook($input: CreateWebhookInput!) {
+    createWebhook(input: $input) {
+      secret
+      webhook {
+        id
+        url
+      }
+    }
+  }
+`);
+
+const UpdateWebhookMutation = graphql(`
+  mutation SetWebhookEnabled($id: ID!, $input: UpdateWebhookInput!) {
+    updateWebhook(id: $id, input: $input) {
+      id
+      enabled
+      disabledAt
+      disabledReason
+      failingSince
+    }
+  }
+`);
+
+const SendTestWebhookMutation = graphql(`
+  mutation SendTestWebhook($id: ID!) {
+    sendTestWebhook(id: $id) {
+      id
+      status
+    }
+  }
+`);
+
+const RotateWebhookSecretMutation = graphql(`
+  mutation RotateWebhookSecret($id: ID!) {
+    rotateWebhookSecret(id: $id) {
+      secret
+      webhook {
+        id
+      }
+    }
+  }
+`);
+
+const DeleteWebhookMutation = graphql(`
+  mutation DeleteWebhook($id: ID!) {
+    deleteWebhook(id: $id)
+  }
+`);
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  description?: string | null;
+  enabled: boolean;
+  failingSince?: string | null;
+  disabledAt?: string | null;
+  disabledReason?: string | null;
+  lastSuccessAt?: string | null;
+}
+
+/** A signing secret, shown once: after a create or a rotation. */
+function SecretDialog({ shown, onClose }: { shown: { url: string; secret: string } | null; onClose: () => void }) {
+  return (
+    <Modal opened={shown !== null} onClose={onClose} title="Signing secret" centered size="lg">
+      <Stack>
+        <Text size="sm">
+          The secret of <Code style={{ wordBreak: 'break-all' }}>{shown?.url}</Code>, shown this once: keep it with the
+          receiver, which checks each request&apos;s <Code>webhook-signature</Code> header with it (Standard Webhooks).
+        </Text>
+        <Code block data-testid="webhook-secret" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          {shown?.secret}
+        </Code>
+        <Group justify="space-between">
+          <CopyButton value={shown?.secret ?? ''} />
+          <Button onClick={onClose} data-autofocus>
+            Done
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function NewWebhookDialog({
+  formId,
+  opened,
+  onClose,
+  onCreated,
+}: {
+  formId: string;
+  opened: boolean;
+  onClose: () => void;
+  onCreated: (url: string, secret: string) => void;
+}) {
+  const [{ fetching, error }, createWebhook] = useMutation(CreateWebhookMutation);
+  const form = useForm({ mode: 'uncontrolled', initialValues: { url: '', description: '' } });
+  const close = () => {
+    form.reset();
+    onClose();
+  };
+  const submit = form.onSubmit(async (values) => {
+    const url = values.url.trim();
+    if (url === '') {
+      form.setFieldError('url', 'Enter the URL that receives the events');
+      return;
+    }
+    const description = values.description.trim();
+    const result = await createWebhook(
+      { input: { formId, url, description: description === '' ? null : description } },
+      { additionalTypenames: ['Webhook'] },
+    );
+    if (result.error || !result.data) {
+      form.setErrors(fieldErrors(result.error));
+      return;
+    }
+    notifySuccess('Webhook created');
+    form.reset();
+    onCreated(result.data.createWebhook.webhook.url, result.data.createWebhook.secret);
+  });
+  return (
+    <Modal opened={opened} onClose={close} title="New webhook" centered>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <TextInput
+            label="URL"
+            description="http:// or https://, where each event is POSTed, signed"
+            placeholder="https://crm.example.com/hooks/intake"
+            required
+            type="url"
+            data-autofocus
+            key={form.key('url')}
+            {...form.getInputProps('url')}
+          />
+          <TextInput
+            label="Description"
+            description="Optional: what receives it"
+            key={form.key('description')}
+            {...form.getInputProps('description')}
+          />
+          <ErrorAlert error={error} fieldsShownElsewhere={['url', 'description']} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={fetching}>
+              Create webhook
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+function WebhookLog({ webhookId }: { webhookId: string }) {
+  const context = useMemo(() => ({ additionalTypenames: ['Delivery'] }), []);
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: WebhookDeliveriesQuery,
+    variables: { webhookId, first: LOG_SIZE },
+    context,
+  });
+  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  usePolling(refresh, POLL_INTERVAL_MS);
+  if (!data) {
+    return error ? (
+      <ErrorAlert error={error} title="The delivery log could not be loaded" />
+    ) : (
+      <Loader size="sm" aria-label="Loading the delivery log" />
+    );
+  }
+  return (
+    <DeliveryTable
+      caption="Deliveries to this webhook, newest first"
+      deliveries={data.deliveries}
+      onRefresh={refresh}
+      refreshing={fetching}
+      empty="Nothing sent yet: events appear here when a submission arrives or you send a test."
+    />
+  );
+}
+
+function Health({ webhook }: { webhook: WebhookRow }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="xs" component="dl" m={0}>
+      <div>
+        <Text component="dt" size="xs" c="dimmed">
+          Status
+        </Text>
+        <Text component="dd" m={0}>
+          <Badge color={webhook.enabled ? 'green' : 'gray'} variant="dot">
+            {webhook.enabled ? 'Enabled' : 'Disabled'}
+          </Badge>
+        </Text>
+      </div>
+      <div>
+        <Text component="dt" size="xs" c="dimmed">
+          Last success
+        </Text>
+        <Text component="dd" m={0} size="sm">
+          {formatDateTime(webhook.lastSuccessAt, 'Never')}
+        </Text>
+      </div>
+      <div>
+        <Text component="dt" size="xs" c="dimmed">
+          Failing since
+        </Text>
+        <Text component="dd" m={0} size="sm" c={webhook.failingSince ? 'red.9' : undefined}>
+          {formatDateTime(webhook.failingSince, 'Not failing')}
+        </Text>
+      </div>
+      <div>
+        <Text component="dt" size="xs" c="dimmed">
+          Disabled at
+        </Text>
+        <Text component="dd" m={0} size="sm">
+          {webhook.enabled
+            ? 'No'
+            : `${formatDateTime(webhook.disabledAt, 'Yes')}${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`}
+        </Text>
+      </div>
+    </SimpleGrid>
+  );
+}
+
+function WebhookCard({
+  webhook,
+  onSecret,
+  onChanged,
+}: {
+  webhook: WebhookRow;
+  onSecret: (url: string, secret: string) => void;
+  onChanged: () => void;
+}) {
+  const titleId = useId();
+  const [update, updateWebhook] = useMutation(UpdateWebhookMutation);
+  const [test, sendTest] = useMutation(SendTestWebhookMutation);
+  const [rotation, rotateSecret] = useMutation(RotateWebhookSecretMutation);
+  const [deletion, deleteWebhook] = useMutation(DeleteWebhookMutation);
+  const [confirming, setConfirming] = useState<'rotate' | 'delete' | null>(null);
+  const url = decodeStoredText(webhook.url);
+
+  const toggle = async () => {
+    const enabled = !webhook.enabled;
+    const result = await updateWebhook({ id: webhook.id, input: { enabled } });
+    if (result.error) {
+      notifyError(result.error, enabled ? 'The webhook was not enabled' : 'The webhook was not disabled');
+      return;
+    }
+    notifySuccess(enabled ? 'Webhook enabled' : 'Webhook disabled: no events are sent to it');
+    onChanged();
+  };
+
+  const sendTestEvent = async () => {
+    const result = await sendTest({ id: webhook.id }, { additionalTypenames: ['Delivery'] });
+    if (result.error) {
+      notifyError(result.error, 'The test event was not queued');
+      return;
+    }
+    notifySuccess('Test event queued; it appears in the delivery log in a moment');
+  };
+
+  const confirmRotate = async () => {
+    const result = await rotateSecret({ id: webhook.id });
+    setConfirming(null);
+    if (result.error || !result.data) {
+      notifyError(result.error, 'The secret was not rotated');
+      return;
+    }
+    notifySuccess('New signing secret issued; the old one no longer signs');
+    onSecret(url, result.data.rotateWebhookSecret.secret);
+  };
+
+  const confirmDelete = async () => {
+    const result = await deleteWebhook({ id: webhook.id }, { additionalTypenames: ['Webhook'] });
+    setConfirming(null);
+    if (result.error) {
+      notifyError(result.error, 'The webhook was not deleted');
+      return;
+    }
+    notifySuccess('Webhook deleted');
+    onChanged();
+  };
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby={titleId}>
+      <Stack gap="md">
+        <div>
+          <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
+            {url}
+          </Title>
+          {webhook.description ? (
+            <Text size="sm" c="dimmed">
+              {decodeStoredText(webhook.description)}
+            </Text>
+          ) : null}
+        </div>
+        <Health webhook={webhook} />
+        <Group gap="xs">
+          <Button size="xs" variant="light" onClick={sendTestEvent} loading={test.fetching} disabled={!webhook.enabled}>
+            Send test
+          </Button>
+          <Button size="xs" variant="default" onClick={toggle} loading={update.fetching}>
+            {webhook.enabled ? 'Disable' : 'Enable'}
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setConfirming('rotate')}>
+            Rotate secret
+          </Button>
+          <Button size="xs" variant="light" color="red" onClick={() => setConfirming('delete')}>
+            Delete
+          </Button>
+        </Group>
+        <div>
+          <Title order={3} size="h5" mb="xs">
+            Delivery log
+          </Title>
+          <WebhookLog webhookId={webhook.id} />
+        </div>
+      </Stack>
+      <ConfirmDialog
+        opened={confirming === 'rotate'}
+        title="Rotate the signing secret?"
+        confirmLabel="Rotate secret"
+        pending={rotation.fetching}
+        onConfirm={confirmRotate}
+        onClose={() => setConfirming(null)}
+      >
+        The current secret stops signing at once: the receiver refuses new events until it has the new secret, which is
+        shown next, once.
+      </ConfirmDialog>
+      <ConfirmDialog
+        opened={confirming === 'delete'}
+        title="Delete this webhook?"
+        confirmLabel="Delete webhook"
+        pending={deletion.fetching}
+        onConfirm={confirmDelete}
+        onClose={() => setConfirming(null)}
+      >
+        No more events are sent to <Code style={{ wordBreak: 'break-all' }}>{url}</Code>; its pending deliveries and its
+        delivery log are deleted too.
+      </ConfirmDialog>
+    </Paper>
+  );
+}
+
+function EmailLog({ siteId, formId }: { siteId: string; formId: string }) {
+  const context = useMemo(() => ({ additionalTypenames: ['Delivery'] }), []);
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: EmailDeliveriesQuery,
+    variables: { formId, first: LOG_SIZE },
+    context,
+  });
+  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  usePolling(refresh, POLL_INTERVAL_MS);
+  const recipients = data?.form?.notifyEmails ?? [];
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="email-log-title">
+      <Stack gap="sm">
+        <Title order={2} size="h4" id="email-log-title">
+          Notification e-mails
+        </Title>
+        <Text size="sm">
+          {recipients.length === 0
+            ? 'Nobody is e-mailed about new submissions.'
+            : `Each new submission is e-mailed to ${recipients.join(', ')}.`}{' '}
+          <Anchor underline="always" component={Link} to={paths.formSettings(siteId, formId)}>
+            Change the addresses in the form&apos;s settings
+          </Anchor>
+        </Text>
+        {data ? (
+          <DeliveryTable
+            caption="Notification e-mails of this form, newest first"
+            deliveries={data.emailDeliveries}
+            onRefresh={refresh}
+            refreshing={fetching}
+            empty="No notification e-mail sent yet."
+          />
+        ) : error ? (
+          <ErrorAlert error={error} title="The e-mail log could not be loaded" />
+        ) : (
+          <Loader size="sm" aria-label="Loading the e-mail log" />
+        )}
+      </Stack>
+    </Paper>
+  );
+}
 
 export function WebhooksPage() {
+  const { siteId = '', formId = '' } = useParams();
+  const context = useMemo(() => ({ additionalTypenames: ['Webhook'] }), []);
+  const [{ data, error, fetching }, refetch] = useQuery({ query: WebhooksQuery, variables: { formId }, context });
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  // Health (failing since, disabled after failures) changes as the worker delivers.
+  usePolling(reload, POLL_INTERVAL_MS);
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+
   return (
     <>
-      <PageHeader title="Webhooks" />
-      <Text c="dimmed">This view is not built yet.</Text>
+      <PageHeader
+        title="Webhooks"
+        actions={
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+            New webhook
+          </Button>
+        }
+      />
+      <Stack gap="lg">
+        <Text size="sm" c="dimmed">
+          Each new submission is POSTed to every enabled webhook as a signed <Code>submission.created</Code> event,
+          retried for days when the receiver fails.
+        </Text>
+        <ErrorAlert error={data ? undefined : error} title="The webhooks could not be loaded" />
+        {!data && fetching ? <Loader aria-label="Loading webhooks" /> : null}
+        {data && data.webhooks.length === 0 ? (
+          <Text>This form has no webhooks yet. Add one with New webhook.</Text>
+        ) : null}
+        {data?.webhooks.map((webhook) => (
+          <WebhookCard
+            key={webhook.id}
+            webhook={webhook}
+            onSecret={(url, value) => setSecret({ url, secret: value })}
+            onChanged={reload}
+          />
+        ))}
+        <EmailLog siteId={siteId} formId={formId} />
+      </Stack>
+      <NewWebhookDialog
+        formId={formId}
+        opened={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(url, value) => {
+          setCreating(false);
+          setSecret({ url, secret: value });
+          reload();
+        }}
+      />
+      <SecretDialog shown={secret} onClose={() => setSecret(null)} />
     </>
   );
 }

@@ -1,0 +1,211 @@
+// A delivery log: each event sent to a webhook (or as notification e-mails), its status and every
+// attempt (when, the answer's status, how long, the error, the start of the answer), and Redeliver.
+import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useMutation } from 'urql';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { graphql } from '../../gql';
+import { formatDateTime } from '../../lib/format';
+
+export const DeliveryFieldsFragment = graphql(`
+  fragment DeliveryFields on Delivery {
+    id
+    eventType
+    channel
+    status
+    attemptCount
+    createdAt
+    completedAt
+    nextAttemptAt
+    recipients
+    attempts {
+      number
+      startedAt
+      statusCode
+      durationMs
+      error
+      response
+      succeeded
+    }
+  }
+`);
+
+const RedeliverMutation = graphql(`
+  mutation Redeliver($deliveryId: ID!) {
+    redeliver(deliveryId: $deliveryId) {
+      id
+      status
+    }
+  }
+`);
+
+export interface DeliveryRow {
+  id: string;
+  eventType: string;
+  channel: string;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  attemptCount: number;
+  createdAt: string;
+  completedAt?: string | null;
+  nextAttemptAt?: string | null;
+  recipients?: readonly string[] | null;
+  attempts: readonly {
+    number: number;
+    startedAt: string;
+    statusCode?: number | null;
+    durationMs: number;
+    error?: string | null;
+    response?: string | null;
+    succeeded: boolean;
+  }[];
+}
+
+const STATUS = {
+  PENDING: { label: 'Pending', color: 'yellow' },
+  SUCCEEDED: { label: 'Delivered', color: 'green' },
+  FAILED: { label: 'Failed', color: 'red' },
+} as const;
+
+const EXCERPT_LENGTH = 300;
+
+function Attempts({ attempts }: { attempts: DeliveryRow['attempts'] }) {
+  if (attempts.length === 0) {
+    return <Text size="sm">No attempt yet</Text>;
+  }
+  return (
+    <Stack gap={6}>
+      {attempts.map((attempt) => (
+        <div key={attempt.number}>
+          <Text size="sm">
+            #{attempt.number} · {formatDateTime(attempt.startedAt)} ·{' '}
+            {attempt.statusCode === null || attempt.statusCode === undefined
+              ? 'no answer'
+              : `HTTP ${attempt.statusCode}`}{' '}
+            · {attempt.durationMs} ms · {attempt.succeeded ? 'succeeded' : 'failed'}
+          </Text>
+          {attempt.error ? (
+            <Text size="sm" c="red.9" style={{ overflowWrap: 'anywhere' }}>
+              {attempt.error}
+            </Text>
+          ) : null}
+          {attempt.response ? (
+            <details>
+              <summary>
+                <Text span size="sm">
+                  Answer (first {Math.min(attempt.response.length, EXCERPT_LENGTH)} characters)
+                </Text>
+              </summary>
+              <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {attempt.response.slice(0, EXCERPT_LENGTH)}
+              </Code>
+            </details>
+          ) : null}
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+interface DeliveryTableProps {
+  caption: string;
+  deliveries: readonly DeliveryRow[];
+  onRefresh: () => void;
+  refreshing: boolean;
+  /** What to say when there is nothing yet. */
+  empty: string;
+}
+
+export function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empty }: DeliveryTableProps) {
+  const [, redeliver] = useMutation(RedeliverMutation);
+  const [pendingId, setPendingId] = useState<string | null>(null);
+
+  const replay = async (delivery: DeliveryRow) => {
+    setPendingId(delivery.id);
+    const result = await redeliver({ deliveryId: delivery.id }, { additionalTypenames: ['Delivery'] });
+    setPendingId(null);
+    if (result.error) {
+      notifyError(result.error, 'The delivery was not queued again');
+      return;
+    }
+    notifySuccess('Delivery queued again; its next attempt appears here shortly');
+    onRefresh();
+  };
+
+  const withRecipients = deliveries.some((delivery) => (delivery.recipients?.length ?? 0) > 0);
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {caption}. Refreshes by itself every few seconds.
+        </Text>
+        <Button
+          size="xs"
+          variant="default"
+          onClick={onRefresh}
+          loading={refreshing}
+          leftSection={<IconRefresh size={14} aria-hidden />}
+          aria-label={`Refresh: ${caption}`}
+        >
+          Refresh
+        </Button>
+      </Group>
+      {deliveries.length === 0 ? (
+        <Text size="sm">{empty}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={900}>
+          <Table verticalSpacing="sm" striped>
+            <Table.Caption>{caption}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Event</Table.Th>
+                <Table.Th scope="col">Status</Table.Th>
+                {withRecipients ? <Table.Th scope="col">Recipients</Table.Th> : null}
+                <Table.Th scope="col">Attempts</Table.Th>
+                <Table.Th scope="col">Actions</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {deliveries.map((delivery) => (
+                <Table.Tr key={delivery.id} style={{ verticalAlign: 'top' }}>
+                  <Table.Th scope="row" fw="normal">
+                    <Code>{delivery.eventType}</Code>
+                    <Text size="xs" c="dimmed">
+                      {formatDateTime(delivery.createdAt)}
+                    </Text>
+                  </Table.Th>
+                  <Table.Td>
+                    <Badge color={STATUS[delivery.status].color} variant="dot">
+                      {STATUS[delivery.status].label}
+                    </Badge>
+                    {delivery.nextAttemptAt ? (
+                      <Text size="xs" c="dimmed">
+                        Next try {formatDateTime(delivery.nextAttemptAt)}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  {withRecipients ? (
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{(delivery.recipients ?? []).join(', ')}</Table.Td>
+                  ) : null}
+                  <Table.Td>
+                    <Attempts attempts={delivery.attempts} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      onClick={() => replay(delivery)}
+                      loading={pendingId === delivery.id}
+                    >
+                      Redeliver
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Stack>
+  );
+}
