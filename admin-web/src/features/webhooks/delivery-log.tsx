@@ -93,7 +93,7 @@ function Attempts({ attempts }: { attempts: DeliveryRow['attempts'] }) {
             <details>
               <summary>
                 <Text span size="sm">
-                  Answer (first {Math.min(attempt.response.length, EXCERPT_LENGTH)} characters)
+                  {attempt.response.length > EXCERPT_LENGTH ? `Answer (first ${EXCERPT_LENGTH} characters)` : 'Answer'}
                 </Text>
               </summary>
               <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
