@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
 import { createDeliveryWorker } from '@intake/shared';
@@ -30,6 +30,8 @@ export const VIEWPORTS = {
   phone: { width: 375, height: 812 },
 } as const;
 
+const CONSOLE_TEST_TIMEOUT_MS = 180_000;
+
 /** Why the end-to-end suite cannot run here, or undefined when it can. */
 export function consoleTestsUnavailable(): string | undefined {
   if (!existsSync(CHROMIUM_PATH)) {
@@ -45,6 +47,9 @@ export function consoleTestsUnavailable(): string | undefined {
 export function describeConsole(title: string, body: () => void): void {
   const unavailable = consoleTestsUnavailable();
   if (unavailable === undefined) {
+    // Starting the services and Chromium takes seconds, many more on a busy machine; jest's
+    // testTimeout in a project's config is ignored (it is a global option), so it is set here.
+    jest.setTimeout(CONSOLE_TEST_TIMEOUT_MS);
     describe(title, body);
   } else if (process.env.CI === 'true') {
     describe(title, () => {
