@@ -206,6 +206,12 @@ describeConsole('console: a form inbox', () => {
     await row.waitFor();
     const [mallory] = (await stored()).filter((submission) => submission.data.name === 'Mallory');
     expect(mallory).toBeDefined();
+    // Nothing the payloads could have built is in the page, in the list or in the detail.
+    const built = ['img', 'svg[onload]', 'script', 'a[href^="javascript"]', '[onerror]', 'b'];
+    const main = page.getByRole('main');
+    for (const selector of built) {
+      expect(await main.locator(selector).count()).toBe(0);
+    }
 
     await row.getByRole('link', { name: 'Open' }).click();
     await expectHeading(page, 'Submission');
@@ -222,9 +228,7 @@ describeConsole('console: a form inbox', () => {
       .getByText(/Tom & Jerry/)
       .first()
       .waitFor();
-    // Nothing the payloads could have built is in the page.
-    const main = page.getByRole('main');
-    for (const selector of ['img', 'svg[onload]', 'script', 'a[href^="javascript"]', '[onerror]', 'b']) {
+    for (const selector of built) {
       expect(await main.locator(selector).count()).toBe(0);
     }
     await page.waitForTimeout(500);
