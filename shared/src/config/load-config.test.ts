@@ -30,7 +30,13 @@ describe('parseConfig', () => {
         gatewayPort: 3000,
         adminPort: 4000,
         databaseUrl: undefined,
-        limits: { maxFileSize: 10485760, maxFiles: 10, maxBodySize: 26214400 },
+        limits: {
+          maxFileSize: 10485760,
+          maxFiles: 10,
+          maxBodySize: 26214400,
+          maxFormBodySize: 1048576,
+          bodyTimeoutMs: 60000,
+        },
         logLevel: 'info',
         archiveLimits: {},
       }),
@@ -43,6 +49,7 @@ describe('parseConfig', () => {
         redisUrl: undefined,
         redisKeyPrefix: 'intake',
         trustProxy: false,
+        trustProxyHops: 1,
       }),
     );
     expect(config.clamav.enabled).toBe(false);

@@ -124,6 +124,8 @@ export function parseConfig(raw: RawEnvironment): Config {
       maxFileSize: env.MAX_FILE_SIZE,
       maxFiles: env.MAX_FILES,
       maxBodySize: env.MAX_BODY_SIZE,
+      maxFormBodySize: env.MAX_FORM_BODY_SIZE,
+      bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     },
     rateLimits: {
       submissionsPerMinute: env.RATE_LIMIT_PER_MINUTE,
@@ -131,6 +133,7 @@ export function parseConfig(raw: RawEnvironment): Config {
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX,
       trustProxy: env.TRUST_PROXY,
+      trustProxyHops: env.TRUST_PROXY_HOPS,
     },
     archiveLimits: definedOnly({
       maxEntries: env.ARCHIVE_MAX_ENTRIES,
