@@ -332,7 +332,7 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
             'api_key_invalid',
           );
         }
-        const refused = await send(limitedUrl, form.code, { apiKey, token, json: {} });
+        const refused = await send(limitedUrl, form.code, { apiKey: 'wrong', token, json: {} });
         expect(refused.headers.get('ratelimit-limit')).toBe('2');
         await expectSendAnswer(refused, 429, 'rate_limited');
       },
