@@ -3,6 +3,7 @@
 // event loop's delay while the worst body of each format is refused.
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { StoredFileSchema } from '@intake/shared';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from '../index.js';
 import { footprint, send, startTestGateway, withConfig } from '../test/harness.js';
@@ -247,6 +248,36 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
       } finally {
         await slow.close();
       }
+    });
+  });
+
+  describe('file names and keys', () => {
+    it('stores a file name with markup and quotes HTML-escaped, as values are', async () => {
+      const { form, token } = await siteAndForm();
+      const body = new FormData();
+      body.append('note', 'x');
+      body.append('f', new Blob([Buffer.from('hello')]), `<img src=x onerror=alert(1)>"q'.txt`);
+      const response = await send(url, form.code, { apiKey, token, body });
+      expect(response.status).toBe(201);
+      const answer = (await response.json()) as { id: string; files: { name: string }[] };
+      const stored = '&lt;img src=x onerror=alert(1)&gt;&quot;q&#39;.txt';
+      expect(answer.files.map((file) => file.name)).toEqual([stored]);
+      const row = await harness.services.db.em.fork().findOneOrFail(StoredFileSchema, { submission: answer.id });
+      expect(row.name).toBe(stored);
+    });
+
+    it('400 body_invalid for a key holding a quote, CR or LF, in every body format', async () => {
+      const { form, token } = await siteAndForm();
+      const before = await footprint(harness.services);
+      for (const key of ['a"b', "it's", 'x\r\nSet-Cookie: y=1', 'line\nbreak']) {
+        await expectProblem(await send(url, form.code, { apiKey, token, json: { [key]: 'v' } }), 400, 'body_invalid');
+        const encoded = urlencoded(`${encodeURIComponent(key)}=v`);
+        await expectProblem(await send(url, form.code, { apiKey, token, ...encoded }), 400, 'body_invalid');
+        const multipart = new FormData();
+        multipart.append(key, 'v');
+        await expectProblem(await send(url, form.code, { apiKey, token, body: multipart }), 400, 'body_invalid');
+      }
+      expect(await footprint(harness.services)).toEqual(before);
     });
   });
 

@@ -34,7 +34,7 @@ export const ROUTING_PROBLEMS = {
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
-  400: 'The body, a file or an archive was refused; nothing was stored.',
+  400: 'The body, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character.',
   401: 'A credential is missing.',
   403: 'A credential is wrong, or the form is not available to this site.',
   408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
@@ -306,7 +306,9 @@ export const openApiDocument = {
           name: {
             type: 'string',
             maxLength: 255,
-            description: 'The original name, kept as data only: separators, control and bidi characters removed.',
+            description:
+              'The original name, kept as data only: separators, control and bidi characters removed, and ' +
+              'HTML-escaped as string values are (`a<b>.pdf` is `a&lt;b&gt;.pdf`), at most 255 bytes of UTF-8.',
           },
           mimeType: { type: 'string', description: 'The type the content was checked to be.' },
           size: { type: 'integer', minimum: 0 },
