@@ -1,5 +1,5 @@
 // Login, the current principal, and password change.
-import { AdminUserSchema, dummyPasswordHash, hashPassword, verifyPassword } from '@intake/shared';
+import { AdminUserSchema, dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import {
   LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS,
@@ -52,6 +52,13 @@ export class AuthResolver {
     }
     deps.loginAttempts.reset(accountKey);
     deps.loginAttempts.release(addressKey);
+    if (passwordNeedsRehash(admin.passwordHash)) {
+      // A hash made with older (weaker) parameters: the password is at hand only now. Its tokens
+      // stay valid: the password itself did not change, so passwordChangedAt does not either.
+      admin.passwordHash = await hashPassword(password);
+      await em.flush();
+      logger.info({ requestId }, 'password re-hashed with the current parameters');
+    }
     return presentAuthPayload(deps.adminTokens.issue(admin.id, admin.passwordChangedAt));
   }
 

@@ -89,6 +89,20 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ ...secrets(), NODE_ENV: 'production' })).not.toThrow();
   });
 
+  it('refuses a weak ADMIN_PASSWORD in production, never echoing it', () => {
+    for (const weak of ['change-me', 'correct horse battery staple', 'Passw0rd!Passw0rd!', 'a'.repeat(64)]) {
+      const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: weak };
+      expect(() => parseConfig({ ...secrets(), ...admin })).not.toThrow();
+      const problems = problemsOf({ ...secrets(), ...admin, NODE_ENV: 'production' }).join('\n');
+      expect(problems).toContain('ADMIN_PASSWORD: too weak for production');
+      expect(problems).not.toContain(weak);
+    }
+    const strong = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: generateSecret(24) };
+    expect(parseConfig({ ...secrets(), ...strong, NODE_ENV: 'production' }).admin?.password).toBe(
+      strong.ADMIN_PASSWORD,
+    );
+  });
+
   it('needs a clamd address when ClamAV is enabled', () => {
     expect(problemsOf({ ...secrets(), CLAMAV_ENABLED: 'true' }).join('\n')).toContain('CLAMAV_SOCKET');
     expect(
