@@ -315,11 +315,11 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
       worst.push({ name: 'multipart size', body: bigParts, status: 413 });
 
       // The loop's delay is wall time, so another process taking the shared cores (or a major GC)
-      // shows up too: each body is sent three times and its best run counts, since a body that
-      // blocks the loop blocks it on every run.
+      // shows up too: each body is sent up to five times and its best run counts, since a body
+      // that blocks the loop blocks it on every run.
       const delays: Record<string, number> = {};
       for (const { name, body, type, status } of worst) {
-        for (let run = 0; run < 3; run++) {
+        for (let run = 0; run < 5 && !((delays[name] ?? Infinity) < 100); run++) {
           const histogram = monitorEventLoopDelay({ resolution: 5 });
           histogram.enable();
           const response = await send(url, form.code, {
