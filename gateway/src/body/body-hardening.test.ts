@@ -196,6 +196,11 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
       const { form, token } = await siteAndForm();
       const text = { note: '{"a":1,"b":[1,2,3]} \\" ,:,:'.repeat(200) };
       expect((await send(url, form.code, { apiKey, token, json: text })).status).toBe(201);
+      // Escaped backslashes before a closing quote, and escaped quotes, end (or do not end) strings right.
+      const escapes = (items: number) =>
+        `{"k\\\\":"v\\\\","q":"a\\"b\\\\\\"c","list":[${Array(items).fill(0).join(',')}]}`;
+      expect((await send(url, form.code, { apiKey, token, json: escapes(997) })).status).toBe(201);
+      await expectProblem(await send(url, form.code, { apiKey, token, json: escapes(998) }), 413, 'payload_too_large');
       const deep = '['.repeat(100_000) + ']'.repeat(100_000);
       await expectProblem(await send(url, form.code, { apiKey, token, json: `{"a":${deep}}` }), 400, 'body_invalid');
     });

@@ -16,6 +16,28 @@ function isWhitespace(code: number): boolean {
 }
 
 /**
+ * The index of the quote that closes the string opened at `open` (or the text's end): found with
+ * indexOf, a quote preceded by an odd number of backslashes being escaped. A megabyte-long string
+ * costs one native search instead of a character-by-character walk.
+ */
+function endOfString(text: string, open: number): number {
+  for (let from = open + 1; ;) {
+    const quote = text.indexOf('"', from);
+    if (quote === -1) {
+      return text.length;
+    }
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) {
+      backslashes++;
+    }
+    if (backslashes % 2 === 0) {
+      return quote;
+    }
+    from = quote + 1;
+  }
+}
+
+/**
  * Counts the keys and array items of a JSON text, across the whole body, and its nesting, before
  * JSON.parse builds anything: a body of a million keys or items is refused after reading it once,
  * instead of being built (and blocking the event loop) only to be refused. No JSON parser exposes
@@ -28,17 +50,8 @@ export function checkJsonShape(text: string): void {
   const arrays: boolean[] = [];
   let arrayEmpty = false;
   let entries = 0;
-  let inString = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) {
-        index++;
-      } else if (code === QUOTE) {
-        inString = false;
-      }
-      continue;
-    }
     if (isWhitespace(code)) {
       continue;
     }
@@ -49,7 +62,8 @@ export function checkJsonShape(text: string): void {
       entries++;
     }
     if (code === QUOTE) {
-      inString = true;
+      // Skipped whole: nothing inside a string is a key or an item.
+      index = endOfString(text, index);
     } else if (code === COLON || (code === COMMA && inArray)) {
       // A key (each key has its colon), or a further array item.
       entries++;
