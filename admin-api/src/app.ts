@@ -95,7 +95,12 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   // Computed now, not at the first login with an unknown e-mail, where its cost would show.
   await dummyPasswordHash();
 
-  const app = new Koa<AdminState>({ proxy: config.rateLimits.trustProxy });
+  // With a proxy in front, the client is TRUST_PROXY_HOPS entries from the right of X-Forwarded-For:
+  // entries further left may have been written by the client itself.
+  const app = new Koa<AdminState>({
+    proxy: config.rateLimits.trustProxy,
+    maxIpsCount: config.rateLimits.trustProxyHops,
+  });
   // Errors before the answer are handled by errorHandler; this sees the rest (a download stream
   // failing half-way) instead of Koa printing them to stderr.
   app.on('error', (error: unknown, ctx?: AdminKoaContext) => {

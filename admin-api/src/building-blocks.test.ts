@@ -6,7 +6,7 @@ import { generateApiToken, hashApiToken, looksLikeApiToken } from './auth/api-to
 import { createAttemptLimiter } from './auth/attempt-limiter.js';
 import { bearerToken } from './auth/authenticate.js';
 import { isPublicOperation } from './auth/auth-plugin.js';
-import { contentDisposition } from './files/content-disposition.js';
+import { contentDisposition, storedNameAsSent } from './files/content-disposition.js';
 import { createDownloadLinks } from './files/download-link.js';
 import { decodeCursor, encodeCursor } from './resolvers/cursor.js';
 import { buildAdminSchema } from './schema/build-schema.js';
@@ -129,6 +129,15 @@ describe('content disposition', () => {
     );
     expect(contentDisposition('')).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
     expect(contentDisposition('\ud800x')).toMatch(/filename\*=UTF-8''%EF%BF%BDx$/);
+  });
+
+  it('saves a download under the name as sent: the stored, escaped name decoded once', () => {
+    expect(storedNameAsSent('Terms &amp; Conditions.pdf')).toBe('Terms & Conditions.pdf');
+    expect(storedNameAsSent('&lt;b&gt; &quot;x&quot; O&#39;Brien.pdf')).toBe('<b> "x" O\'Brien.pdf');
+    expect(storedNameAsSent('a&amp;lt;b.pdf')).toBe('a&lt;b.pdf');
+    expect(contentDisposition(storedNameAsSent('O&#39;Brien.pdf'))).toBe(
+      `attachment; filename="O'Brien.pdf"; filename*=UTF-8''O%27Brien.pdf`,
+    );
   });
 });
 

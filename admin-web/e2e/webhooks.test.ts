@@ -102,18 +102,21 @@ describeConsole('console: webhooks and delivery logs', () => {
     expect(await webhookRows()).toEqual([]);
 
     await dialog.getByRole('textbox', { name: 'URL' }).fill(hookUrl);
-    await dialog.getByRole('textbox', { name: 'Description' }).fill('CRM & mailing list');
+    // Stored as typed (not HTML-safe text from the gateway), so shown exactly as typed, entity and all.
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('CRM & mailing list (R&amp;D)');
     await dialog.getByRole('button', { name: 'Create webhook' }).click();
     await dialog.waitFor({ state: 'hidden' });
     receiver.secret = await readSecret();
     await atBothWidths(page, () => checkAccessibility(page, 'signing secret dialog'));
     await page.getByRole('dialog', { name: 'Signing secret' }).getByRole('button', { name: 'Done' }).click();
 
-    await card().getByText('CRM & mailing list').waitFor();
+    await card().getByText('CRM & mailing list (R&amp;D)', { exact: true }).waitFor();
     await card().getByText('Enabled').waitFor();
     await card().getByText('Never').waitFor();
     const rows = await webhookRows();
-    expect(rows).toEqual([expect.objectContaining({ url: hookUrl, enabled: true })]);
+    expect(rows).toEqual([
+      expect.objectContaining({ url: hookUrl, enabled: true, description: 'CRM & mailing list (R&amp;D)' }),
+    ]);
     // The secret is not shown again.
     await page.reload();
     await expectHeading(page, 'Webhooks');

@@ -39,6 +39,9 @@ export function createGatewayApp(services: Services): GatewayApp {
   const rateLimits = createRateLimits(services.config.rateLimits, services.logger);
   const app = new Koa<IntakeState, { services: Services }>();
   app.proxy = services.config.rateLimits.trustProxy;
+  // Each trusted proxy appends the address it saw: the client is that many entries from the right,
+  // never an entry further left, which the client may have written itself.
+  app.maxIpsCount = services.config.rateLimits.trustProxyHops;
   app.context.services = services;
   // Koa's default handler would print errors; ours renders and logs them in errorHandler.
   app.silent = true;

@@ -29,7 +29,8 @@ beforeAll(async () => {
     p: ADMIN.password,
   });
   adminToken = login.token;
-});
+  // Three scrypt hashes at N=2^17 (the admin's, the dummy one, the login's): slow on a loaded machine.
+}, 60_000);
 
 afterAll(async () => {
   await gateway.close();

@@ -230,7 +230,7 @@ describe(`intake gateway on ${testDriverName()}`, () => {
     it('413 payload_too_large for a body, a file or a file count over the limits, leaving nothing behind', async () => {
       const small = withConfig(harness.services, (config) => ({
         ...config,
-        limits: { maxBodySize: 2048, maxFileSize: 1024, maxFiles: 2 },
+        limits: { ...config.limits, maxBodySize: 2048, maxFileSize: 1024, maxFiles: 2 },
       }));
       const tight = await startGateway(small);
       try {

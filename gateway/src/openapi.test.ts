@@ -1,7 +1,7 @@
 // The OpenAPI document against the OpenAPI 3.1 schema, and the gateway's real answers against the
 // document: 201 in every body format and every problem code, each provoked for real through a
 // listening gateway, validated with the schemas and headers the document declares for that status.
-import { get } from 'node:http';
+import { get, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -263,6 +263,39 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
     await expectSendAnswer(await send(url, form.code, { apiKey, token, body }), 413, 'payload_too_large');
   });
 
+  it('408 body_timeout for a body that arrives too slowly', async () => {
+    const { form, token } = await siteAndForm();
+    await withGateway(
+      (config) => ({ ...config, limits: { ...config.limits, bodyTimeoutMs: 300 } }),
+      async (slowUrl) => {
+        // Half a body, and then nothing: the answer comes while the request is still open.
+        const answer = await new Promise<Response>((resolve, reject) => {
+          const request = httpRequest(`${slowUrl}/api/v1/send/${form.code}`, {
+            method: 'POST',
+            headers: {
+              'X-KEY-SERVICE': apiKey,
+              Authorization: `Bearer ${token}`,
+              'Content-Type': 'application/json',
+              'Content-Length': '100',
+            },
+          });
+          request.on('response', (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => {
+              const headers = new Headers(response.headers as Record<string, string>);
+              resolve(new Response(Buffer.concat(chunks), { status: response.statusCode!, headers }));
+            });
+          });
+          request.on('error', reject);
+          request.write('{"a":"');
+        });
+        await expectSendAnswer(answer, 408, 'body_timeout');
+        expect(answer.headers.get('connection')).toBe('close');
+      },
+    );
+  });
+
   it('400 for the body and for each file and archive refusal', async () => {
     const { site, form, token } = await siteAndForm();
     await expectSendAnswer(await send(url, form.code, { apiKey, token, json: '[1]' }), 400, 'body_invalid');
@@ -299,7 +332,7 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
             'api_key_invalid',
           );
         }
-        const refused = await send(limitedUrl, form.code, { apiKey, token, json: {} });
+        const refused = await send(limitedUrl, form.code, { apiKey: 'wrong', token, json: {} });
         expect(refused.headers.get('ratelimit-limit')).toBe('2');
         await expectSendAnswer(refused, 429, 'rate_limited');
       },

@@ -55,6 +55,7 @@ async function gateway(
       redisUrl: undefined,
       redisKeyPrefix: 'intake',
       trustProxy: false,
+      trustProxyHops: 1,
       ...limits,
     },
   }));
@@ -179,7 +180,7 @@ describe(`rate limits on ${testDriverName()}`, () => {
   });
 
   describe('failed authentications per client address per minute (in memory)', () => {
-    it('after the limit, refuses every request from that address, even with valid credentials', async () => {
+    it('after the limit, refuses further failing requests from that address, never valid credentials', async () => {
       const target = await gateway({ authFailuresPerMinute: 4 });
       const { form, token } = await siteAndForm();
       const failures = [
@@ -189,8 +190,21 @@ describe(`rate limits on ${testDriverName()}`, () => {
         send(target.url, form.code, { apiKey: target.apiKey, token: `${token}x`, json: {} }),
       ];
       expect(await statuses(failures)).toEqual([401, 403, 401, 403]);
-      await expectRateLimited(await submit(target, form, token), 4);
       await expectRateLimited(await send(target.url, form.code, { apiKey: null, json: {} }), 4);
+      await expectRateLimited(await send(target.url, form.code, { apiKey: target.apiKey, token: 'bad', json: {} }), 4);
+      // A site backend behind the same egress address is not locked out by someone else's guesses.
+      expect((await submit(target, form, token)).status).toBe(201);
+      expect((await submit(target, form, token)).status).toBe(201);
+      await expectRateLimited(await send(target.url, form.code, { apiKey: 'wrong', token, json: {} }), 4);
+    });
+
+    it('parallel failures past the limit are all refused with 429, none with their own code', async () => {
+      const target = await gateway({ authFailuresPerMinute: 3 });
+      const { form } = await siteAndForm();
+      const answered = await statuses(
+        Array.from({ length: 12 }, () => send(target.url, form.code, { apiKey: null, json: {} })),
+      );
+      expect({ ok: count(answered, 401), limited: count(answered, 429) }).toEqual({ ok: 3, limited: 9 });
     });
 
     it('does not count other refusals nor accepted submissions', async () => {
@@ -206,7 +220,7 @@ describe(`rate limits on ${testDriverName()}`, () => {
 
     it('ignores X-Forwarded-For without TRUST_PROXY: changing it does not escape the limit', async () => {
       const target = await gateway({ authFailuresPerMinute: 2, trustProxy: false });
-      const { form, token } = await siteAndForm();
+      const { form } = await siteAndForm();
       for (const address of ['10.0.0.1', '10.0.0.2']) {
         const failed = await send(target.url, form.code, {
           apiKey: null,
@@ -215,23 +229,46 @@ describe(`rate limits on ${testDriverName()}`, () => {
         });
         expect(failed.status).toBe(401);
       }
-      const next = await submit(target, form, token, { 'X-Forwarded-For': '10.0.0.3' });
+      const next = await send(target.url, form.code, {
+        apiKey: null,
+        json: {},
+        headers: { 'X-Forwarded-For': '10.0.0.3' },
+      });
       await expectRateLimited(next, 2);
     });
 
-    it('honours X-Forwarded-For with TRUST_PROXY=true: each forwarded address has its own count', async () => {
+    it('with TRUST_PROXY=true, counts the address the proxy appended, whatever the client wrote left of it', async () => {
       const target = await gateway({ authFailuresPerMinute: 2, trustProxy: true });
       const { form, token } = await siteAndForm();
-      for (let i = 0; i < 2; i++) {
-        const failed = await send(target.url, form.code, {
+      // The client writes a fresh X-Forwarded-For each time; the one proxy in front appends 10.0.0.1.
+      const fromClient = (spoofed: string) =>
+        send(target.url, form.code, { apiKey: null, json: {}, headers: { 'X-Forwarded-For': `${spoofed}, 10.0.0.1` } });
+      expect((await fromClient('198.51.100.1')).status).toBe(401);
+      expect((await fromClient('198.51.100.2')).status).toBe(401);
+      await expectRateLimited(await fromClient('198.51.100.3'), 2);
+      await expectRateLimited(await fromClient('10.0.0.2'), 2);
+      // Another client behind the proxy has its own count.
+      const other = await send(target.url, form.code, {
+        apiKey: null,
+        json: {},
+        headers: { 'X-Forwarded-For': '10.0.0.1, 10.0.0.2' },
+      });
+      expect(other.status).toBe(401);
+      expect((await submit(target, form, token, { 'X-Forwarded-For': '10.0.0.1' })).status).toBe(201);
+    });
+
+    it('with TRUST_PROXY_HOPS=2, the client is the second entry from the right', async () => {
+      const target = await gateway({ authFailuresPerMinute: 2, trustProxy: true, trustProxyHops: 2 });
+      const { form } = await siteAndForm();
+      const throughTwoProxies = (spoofed: string, edge: string) =>
+        send(target.url, form.code, {
           apiKey: null,
           json: {},
-          headers: { 'X-Forwarded-For': '10.0.0.1' },
+          headers: { 'X-Forwarded-For': `${spoofed}, 10.0.0.1, ${edge}` },
         });
-        expect(failed.status).toBe(401);
-      }
-      await expectRateLimited(await submit(target, form, token, { 'X-Forwarded-For': '10.0.0.1' }), 2);
-      expect((await submit(target, form, token, { 'X-Forwarded-For': '10.0.0.2' })).status).toBe(201);
+      expect((await throughTwoProxies('198.51.100.1', '172.16.0.1')).status).toBe(401);
+      expect((await throughTwoProxies('198.51.100.2', '172.16.0.2')).status).toBe(401);
+      await expectRateLimited(await throughTwoProxies('198.51.100.3', '172.16.0.1'), 2);
     });
   });
 
@@ -268,14 +305,15 @@ describe(`rate limits on ${testDriverName()}`, () => {
       }
     });
 
-    it('shares failed authentications: failures at one gateway block the address at the other, until the window ends', async () => {
+    it('shares failed authentications: failures at one gateway limit the address at the other, until the window ends', async () => {
       const limits = redisLimits({ authFailuresPerMinute: 3 });
       const [first, second] = [await gateway(limits), await gateway(limits)];
       const { form, token } = await siteAndForm();
       for (let i = 0; i < 3; i++) {
         expect((await send(first.url, form.code, { apiKey: null, json: {} })).status).toBe(401);
       }
-      await expectRateLimited(await submit(second, form, token), 3);
+      await expectRateLimited(await send(second.url, form.code, { apiKey: null, json: {} }), 3);
+      expect((await submit(second, form, token)).status).toBe(201);
       // Let the window end now instead of in a minute: the block must go with it.
       await withRedis(TEST_REDIS_URL, async (redis) => {
         const keys = await redis.keys(`${limits.redisKeyPrefix}:*auth-failures*`);
@@ -283,7 +321,7 @@ describe(`rate limits on ${testDriverName()}`, () => {
         await redis.pexpire(keys[0]!, 1);
       });
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect((await submit(second, form, token)).status).toBe(201);
+      expect((await send(second.url, form.code, { apiKey: null, json: {} })).status).toBe(401);
     });
 
     it('keeps its keys under REDIS_KEY_PREFIX', async () => {

@@ -1,5 +1,5 @@
 import { runInNewContext } from 'node:vm';
-import { AppError, isAppError } from '@intake/shared';
+import { AppError, isAppError, markConnectFailure } from '@intake/shared';
 import { toServiceError } from './service-errors.js';
 
 function codeOf(error: unknown): string | undefined {
@@ -24,6 +24,31 @@ describe('database and storage outages become 503 service_unavailable', () => {
 
   it('recognises a pool that had no connection to give within its timeout', () => {
     expect(codeOf(new Error('timeout exceeded when trying to connect'))).toBe('service_unavailable');
+  });
+
+  it.each([
+    ['57P01', 'ERROR'],
+    ['57P02', 'ERROR'],
+    ['57P03', 'FATAL'],
+    ['53300', 'FATAL'],
+    ['08006', 'ERROR'],
+    ['08P01', 'ERROR'],
+    ['55000', 'FATAL'],
+    ['28P01', 'FATAL'],
+  ])('recognises SQLSTATE %s (severity %s)', (code, severity) => {
+    expect(codeOf(Object.assign(new Error('server said no'), { code, severity }))).toBe('service_unavailable');
+  });
+
+  it('recognises any failure to get a connection, whatever it says', () => {
+    const failed = markConnectFailure(Object.assign(new Error('something new'), { code: '55000' }));
+    expect(codeOf(failed)).toBe('service_unavailable');
+  });
+
+  it('leaves a query-level 55000 or 53400 alone: the session is fine, the statement is wrong', () => {
+    for (const code of ['55000', '53400', '23505', '42P01']) {
+      const error = Object.assign(new Error('statement refused'), { code, severity: 'ERROR' });
+      expect(toServiceError(error)).toBe(error);
+    }
   });
 
   it('sets Retry-After', () => {

@@ -10,6 +10,7 @@ export const ERROR_CATALOGUE = {
   form_forbidden: { status: 403, title: 'Form not available' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   payload_too_large: { status: 413, title: 'Payload too large' },
+  body_timeout: { status: 408, title: 'Body too slow' },
   body_invalid: { status: 400, title: 'Invalid body' },
   file_type_not_allowed: { status: 400, title: 'File type not allowed' },
   file_type_mismatch: { status: 400, title: 'File content does not match its type' },

@@ -22,3 +22,18 @@ export function contentDisposition(fileName: string): string {
   );
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
+
+// The character references the gateway writes when it stores a file name (escaped as values are).
+const STORED_REFERENCES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&nbsp;': '\u00A0',
+};
+
+/** A stored (HTML-escaped) file name decoded once, as it was sent: the name a download is saved as. */
+export function storedNameAsSent(stored: string): string {
+  return stored.replace(/&(?:amp|lt|gt|quot|#39|nbsp);/g, (reference) => STORED_REFERENCES[reference]!);
+}

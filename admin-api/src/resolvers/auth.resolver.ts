@@ -1,6 +1,6 @@
 // Login (a bearer token for API clients and an HttpOnly session cookie for the console), logout,
 // the current principal, and password change.
-import { AdminUserSchema, dummyPasswordHash, hashPassword, verifyPassword } from '@intake/shared';
+import { AdminUserSchema, dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared';
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import {
   LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS,
@@ -57,6 +57,13 @@ export class AuthResolver {
     }
     deps.loginAttempts.reset(accountKey);
     deps.loginAttempts.release(addressKey);
+    if (passwordNeedsRehash(admin.passwordHash)) {
+      // A hash made with older (weaker) parameters: the password is at hand only now. Its tokens
+      // stay valid: the password itself did not change, so passwordChangedAt does not either.
+      admin.passwordHash = await hashPassword(password);
+      await em.flush();
+      logger.info({ requestId }, 'password re-hashed with the current parameters');
+    }
     const issued = deps.adminTokens.issue(admin.id, admin.passwordChangedAt);
     const started = await startSession(em, admin.id, deps.services.config.adminTokenTtlSeconds);
     session.set(started.secret, started.expiresAt);

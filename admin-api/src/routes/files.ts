@@ -3,7 +3,7 @@
 // storage object (404). The answer is always an attachment that no browser renders or sniffs.
 import { isUuid, StoredFileSchema, SubmissionSchema, type Services } from '@intake/shared';
 import type { AdminKoaContext } from '../context.js';
-import { contentDisposition } from '../files/content-disposition.js';
+import { contentDisposition, storedNameAsSent } from '../files/content-disposition.js';
 import type { DownloadLinks } from '../files/download-link.js';
 
 // type/subtype without parameters; anything else is served as opaque bytes.
@@ -38,7 +38,7 @@ export function downloadFile(services: Services, links: DownloadLinks) {
     ctx.body = object.stream;
     ctx.length = object.size;
     ctx.set('Content-Type', MIME_TYPE_SHAPE.test(file.mimeType) ? file.mimeType : 'application/octet-stream');
-    ctx.set('Content-Disposition', contentDisposition(file.name));
+    ctx.set('Content-Disposition', contentDisposition(storedNameAsSent(file.name)));
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");

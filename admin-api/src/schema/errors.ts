@@ -1,9 +1,11 @@
 // The admin API's error catalogue: every error a client may see carries a stable `extensions.code`.
-// Anything else (a bug, a database failure, an ORM exception) is masked as INTERNAL_SERVER_ERROR by
-// `formatError` and logged with the request id by the error-logging plugin.
+// A database or storage outage (classified as the gateway does: isServiceOutage) is
+// SERVICE_UNAVAILABLE with `retryAfter`. Anything else (a bug, an ORM exception) is masked as
+// INTERNAL_SERVER_ERROR by `formatError`; both are logged with the request id by the
+// error-logging plugin.
 import { HeaderMap } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { isAppError } from '@intake/shared';
+import { isAppError, isServiceOutage } from '@intake/shared';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 export const ErrorCode = {
@@ -65,6 +67,21 @@ export function rateLimited(retryAfterSeconds: number): GraphQLError {
   });
 }
 
+/** Seconds a client is told to wait after an outage, as the gateway's Retry-After. */
+const OUTAGE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * True when the error, unwrapped from a resolver or from context creation (which Apollo wraps as
+ * `originalError`), says the database or the storage could not serve.
+ */
+export function isOutageError(error: unknown): boolean {
+  let current: unknown = unwrapResolverError(error);
+  for (let depth = 0; current instanceof GraphQLError && depth < 5; depth++) {
+    current = current.originalError;
+  }
+  return !isAppError(current) && isServiceOutage(current);
+}
+
 /** True when the error (as the pipeline saw it) may be shown to the client as it is. */
 export function isExposedError(error: unknown): boolean {
   const original = unwrapResolverError(error);
@@ -94,6 +111,13 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   }
   if (isExposedError(error)) {
     return formatted;
+  }
+  if (isOutageError(error)) {
+    return {
+      message: 'The service is temporarily unavailable. Retry later.',
+      ...where,
+      extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, retryAfter: OUTAGE_RETRY_AFTER_SECONDS },
+    };
   }
   return { message: 'Internal server error', ...where, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
 }

@@ -12,10 +12,36 @@ function limitsFor(ctx: IntakeContext): BodyLimits {
   const formCap = ctx.state.form?.maxFileSize;
   return {
     maxBodySize: config.limits.maxBodySize,
+    maxFormBodySize: Math.min(config.limits.maxFormBodySize, config.limits.maxBodySize),
     maxFileSize: formCap ? Math.min(formCap, config.limits.maxFileSize) : config.limits.maxFileSize,
     maxFiles: config.limits.maxFiles,
     tempDir: path.join(config.dataDir, 'tmp'),
   };
+}
+
+/**
+ * A body that trickles in holds a connection, a request slot and (multipart) a temporary file: past
+ * `ms` the read fails with 408 `body_timeout`. The error goes through the request stream, as the
+ * size cap does, so whichever parser is reading stops and removes what it stored; the answer does
+ * not wait for the parser, since multer would first drain the rest of the trickled body. Once the
+ * answer is sent the connection is closed, which ends the parser's wait.
+ */
+async function withinDeadline<T>(ctx: IntakeContext, ms: number, parse: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new AppError('body_timeout', `The body did not arrive within ${ms} ms.`);
+      ctx.req.emit('error', error);
+      reject(error);
+    }, ms);
+  });
+  // The parser settles after the answer when the deadline won; its outcome no longer matters.
+  parse.catch(() => undefined);
+  try {
+    return await Promise.race([parse, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -31,20 +57,25 @@ export async function parseBody(ctx: IntakeContext, next: Next): Promise<void> {
     );
   }
   const limits = limitsFor(ctx);
+  // A body without files is read whole and parsed in memory: it gets the smaller limit.
+  const maxSize = kind === 'multipart/form-data' ? limits.maxBodySize : limits.maxFormBodySize;
   const declared = Number(ctx.get('Content-Length') || 0);
-  if (declared > limits.maxBodySize) {
+  if (declared > maxSize) {
     ctx.set('Connection', 'close');
-    throw new AppError('payload_too_large', `The body is larger than ${limits.maxBodySize} bytes.`);
+    throw new AppError('payload_too_large', `The body is larger than ${maxSize} bytes.`);
   }
+  const { bodyTimeoutMs } = ctx.services.config.limits;
   if (kind === 'multipart/form-data') {
-    const { fields, files } = await parseMultipartBody(ctx, limits, ctx.state.uploads);
+    const parsing = parseMultipartBody(ctx, limits, ctx.state.uploads);
+    const { fields, files } = await withinDeadline(ctx, bodyTimeoutMs, parsing);
     ctx.state.fields = fields;
     ctx.state.files = files;
-  } else if (kind === 'application/json') {
-    ctx.state.fields = (await parseJsonBody(ctx, limits.maxBodySize)) as Record<string, unknown>;
-    ctx.state.files = [];
   } else {
-    ctx.state.fields = await parseUrlencodedBody(ctx, limits.maxBodySize);
+    const parsing =
+      kind === 'application/json'
+        ? (parseJsonBody(ctx, maxSize) as Promise<Record<string, unknown>>)
+        : parseUrlencodedBody(ctx, maxSize);
+    ctx.state.fields = await withinDeadline(ctx, bodyTimeoutMs, parsing);
     ctx.state.files = [];
   }
   await next();

@@ -13,6 +13,9 @@ export async function readTextBody(ctx: IntakeContext, limit: number): Promise<s
   try {
     bytes = await getRawBody(ctx.req, { limit, length: ctx.get('Content-Length') || undefined });
   } catch (error) {
+    if (error instanceof AppError) {
+      throw error;
+    }
     const type = (error as { type?: string }).type;
     if (type === 'entity.too.large') {
       ctx.set('Connection', 'close');

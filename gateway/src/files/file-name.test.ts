@@ -74,6 +74,22 @@ describe('cleanFileName', () => {
     expect(bytes(cleaned)).toBe(MAX_FILE_NAME_BYTES);
   });
 
+  it.each([
+    ['<img src=x onerror=alert(1)>.png', '&lt;img src=x onerror=alert(1)&gt;.png'],
+    ['say "hi".txt', 'say &quot;hi&quot;.txt'],
+    ["O'Brien CV.pdf", 'O&#39;Brien CV.pdf'],
+    ['Terms & Conditions.pdf', 'Terms &amp; Conditions.pdf'],
+    ['a&lt;b.pdf', 'a&amp;lt;b.pdf'],
+  ])('stores %j HTML-escaped as values are: %j', (raw, stored) => {
+    expect(cleanFileName(raw)).toBe(stored);
+  });
+
+  it('cuts a long name with markup to 255 bytes after escaping, never inside a character reference', () => {
+    const cleaned = cleanFileName(`${'<'.repeat(300)}.pdf`);
+    expect(bytes(cleaned)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
+    expect(cleaned).toMatch(/^(&lt;)+\.pdf$/);
+  });
+
   it('keeps a name of exactly 255 bytes', () => {
     const raw = `${'a'.repeat(251)}.pdf`;
     expect(cleanFileName(raw)).toBe(raw);
@@ -86,6 +102,7 @@ describe('cleanFileName', () => {
         expect(cleaned.length).toBeGreaterThan(0);
         expect(bytes(cleaned)).toBeLessThanOrEqual(MAX_FILE_NAME_BYTES);
         expect(cleaned).not.toMatch(/[/\\\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u);
+        expect(cleaned).not.toMatch(/[<>"']/u);
         expect(wellFormed(cleaned)).toBe(true);
       }),
     );

@@ -2,6 +2,7 @@
 // helpers refuse names that can only come from a malformed request, clean the rest for display, and
 // take the extension that the type check judges.
 import { AppError } from '@intake/shared';
+import { escapeAsText } from '../submission/sanitize.js';
 
 /** The longest stored name, in UTF-8 bytes (what most file systems allow for one name). */
 export const MAX_FILE_NAME_BYTES = 255;
@@ -37,7 +38,9 @@ export function assertSafeFileName(raw: string): void {
 /**
  * The name to store: last path segment (a browser may send `C:\Users\me\report.pdf`), without
  * control, bidirectional or line-separator characters, trimmed, without trailing dots and spaces,
- * cut to 255 UTF-8 bytes on a code point boundary, keeping the extension when it can.
+ * HTML-escaped as stored values are (`a<b>.pdf` is stored `a&lt;b&gt;.pdf`: shown decoded once, it
+ * reads as sent and opens no element), cut to 255 UTF-8 bytes (escaped) on a code point boundary
+ * of the name, keeping the extension when it can.
  */
 export function cleanFileName(raw: string): string {
   const visible = raw.toWellFormed().replace(CONTROL_ALL, '').replace(BIDI_AND_LINE_BREAKS, '');
@@ -49,7 +52,18 @@ export function cleanFileName(raw: string): string {
   if (last === '') {
     return FALLBACK_FILE_NAME;
   }
-  return cutFileName(last, MAX_FILE_NAME_BYTES);
+  // Cut before escaping, so no character reference is cut in half. Escaping may lengthen the name:
+  // cut again, by at least a sixth of the overflow (no reference is longer than `&quot;`) and at
+  // least one byte, until it fits (at most 255 rounds over 255 bytes).
+  let cut = cutFileName(last, MAX_FILE_NAME_BYTES);
+  let stored = escapeAsText(cut);
+  for (let bytes = Buffer.byteLength(stored, 'utf8'); bytes > MAX_FILE_NAME_BYTES;) {
+    const shorter = Math.max(1, Math.floor((bytes - MAX_FILE_NAME_BYTES) / 6));
+    cut = cutFileName(cut, Buffer.byteLength(cut, 'utf8') - shorter);
+    stored = escapeAsText(cut);
+    bytes = Buffer.byteLength(stored, 'utf8');
+  }
+  return stored === '' ? FALLBACK_FILE_NAME : stored;
 }
 
 /**

@@ -13,8 +13,11 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
 
 /**
  * Counts the failed authentications of each client address (ctx.ip honours X-Forwarded-For only
- * with TRUST_PROXY=true). Once an address reaches the limit, every request from it is refused with
- * 429 before any other check, until its one-minute window ends.
+ * with TRUST_PROXY=true). Past the limit, a further failing request from that address is answered
+ * 429 instead of its own refusal, until its one-minute window ends. Only failures are judged: a
+ * request whose credentials verify always goes through, so one client guessing keys cannot lock
+ * out a site backend that shares its egress address. Credentials are checked before the body is
+ * read, so a failing request costs one HMAC and no more.
  */
 export function authFailureLimit(limiter: RateLimiterAbstract | undefined) {
   return async (ctx: IntakeContext, next: Next): Promise<void> => {
@@ -22,17 +25,16 @@ export function authFailureLimit(limiter: RateLimiterAbstract | undefined) {
       await next();
       return;
     }
-    const address = ctx.ip;
-    const seen = await countOf(ctx, () => limiter.get(address));
-    if (seen && seen.consumedPoints >= limiter.points) {
-      setRateLimitHeaders(ctx, limiter.points, seen);
-      throw rateLimited('Too many failed authentications from this address; retry after the window ends.', seen);
-    }
     try {
       await next();
     } catch (error) {
       if (isAppError(error) && AUTHENTICATION_FAILURES.has(error.code)) {
-        await countOf(ctx, () => limiter.penalty(address));
+        // Counted first and judged on the count it returns, so parallel failures cannot overshoot.
+        const seen = await countOf(ctx, () => limiter.penalty(ctx.ip));
+        if (seen && seen.consumedPoints > limiter.points) {
+          setRateLimitHeaders(ctx, limiter.points, seen);
+          throw rateLimited('Too many failed authentications from this address; retry after the window ends.', seen);
+        }
       }
       throw error;
     }

@@ -24,6 +24,9 @@ export async function errorHandler(ctx: IntakeContext, next: Next): Promise<void
     ctx.status = problem.status;
     ctx.type = 'application/problem+json';
     ctx.body = problem;
+    // A refusal may come before the body was read (credentials are checked first): without this
+    // the connection stays open while the client trickles the rest of a body nobody will read.
+    ctx.set('Connection', 'close');
     if (isAppError(error) && error.retryAfter !== undefined) {
       ctx.set('Retry-After', String(error.retryAfter));
     }

@@ -19,6 +19,7 @@ export const SEND_PROBLEMS = {
   ],
   401: ['api_key_missing', 'token_missing'],
   403: ['api_key_invalid', 'token_invalid', 'form_forbidden'],
+  408: ['body_timeout'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
   429: ['rate_limited'],
@@ -33,12 +34,13 @@ export const ROUTING_PROBLEMS = {
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
-  400: 'The body, a file or an archive was refused; nothing was stored.',
+  400: 'The body, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character.',
   401: 'A credential is missing.',
   403: 'A credential is wrong, or the form is not available to this site.',
-  413: 'The body, a file or the number of files is over the limits.',
+  408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
+  413: 'The body (1 MiB for JSON and urlencoded bodies, `MAX_FORM_BODY_SIZE`), a file, the number of files, or the number of fields (1,000 fields; in JSON 1,000 keys and array items across the whole body) is over the limits.',
   415: 'The body is not JSON, multipart/form-data or application/x-www-form-urlencoded.',
-  429: 'Over a rate limit. Retry after `Retry-After` seconds.',
+  429: 'Over a rate limit. Retry after `Retry-After` seconds. Past `AUTH_FAILURES_PER_MINUTE` failed authentications from an address, its further failing requests get 429 until the window ends; a request whose credentials verify is never refused for this.',
   500: 'An unexpected fault; the body reveals nothing about it.',
   503: 'The scanner, the database or the file storage is unavailable (or the gateway is shutting down); nothing was stored. Retry after `Retry-After` seconds.',
 };
@@ -70,10 +72,13 @@ const rateLimitHeaders = {
   'RateLimit-Reset': headerRef('RateLimit-Reset'),
 };
 
+const closeHeader = { Connection: headerRef('Connection') };
+
 function sendProblemResponses() {
   const entries = Object.entries(SEND_PROBLEMS).map(([status, codes]) => {
     const code = Number(status) as keyof typeof SEND_PROBLEMS;
-    const headers = code === 429 ? { ...retryHeaders, ...rateLimitHeaders } : code === 503 ? retryHeaders : undefined;
+    const extra = code === 429 ? { ...retryHeaders, ...rateLimitHeaders } : code === 503 ? retryHeaders : {};
+    const headers = { ...closeHeader, ...extra };
     return [status, problemResponse(code, codes, SEND_PROBLEM_DESCRIPTIONS[code], headers)];
   });
   return Object.fromEntries(entries) as Record<string, ReturnType<typeof problemResponse>>;
@@ -252,6 +257,12 @@ export const openApiDocument = {
       },
     },
     headers: {
+      Connection: {
+        description:
+          'Every refusal closes the connection, so a client cannot keep it (and a body it is still trickling) ' +
+          'open after the answer.',
+        schema: { type: 'string', const: 'close' },
+      },
       'Retry-After': {
         description: 'Seconds to wait before retrying.',
         required: true,
@@ -295,7 +306,9 @@ export const openApiDocument = {
           name: {
             type: 'string',
             maxLength: 255,
-            description: 'The original name, kept as data only: separators, control and bidi characters removed.',
+            description:
+              'The original name, kept as data only: separators, control and bidi characters removed, and ' +
+              'HTML-escaped as string values are (`a<b>.pdf` is `a&lt;b&gt;.pdf`), at most 255 bytes of UTF-8.',
           },
           mimeType: { type: 'string', description: 'The type the content was checked to be.' },
           size: { type: 'integer', minimum: 0 },

@@ -53,6 +53,14 @@ function escapeQuotes(s: string): string {
   return s.replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
+/**
+ * `s` taken as literal text, stored the way a sanitised value is: HTML-escaped (`& < > " '`), so it
+ * is inert wherever a stored value is. For text whose markup is data, such as a file's name.
+ */
+export function escapeAsText(s: string): string {
+  return HTML_SPECIAL.test(s) || s.includes('\u00A0') ? escapeQuotes(serializeAsText(s)) : s;
+}
+
 function sanitizeWithin(s: string, budget: Budget): string {
   if (!HTML_SPECIAL.test(s)) {
     return s;

@@ -11,13 +11,17 @@ export const MAX_STRING_BYTES = 64 * 1024;
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 // Keys are stored as sent and shown as labels: a key with `<` or `>` is markup or a fragment of it.
-// `&` alone cannot open an element and quotes are ordinary punctuation, so both are allowed.
+// A quote closes an attribute a key is written into (`data-field="…"`), and CR or LF split the
+// header, CSV row or log line it lands in; no form field is named with either, so both are refused
+// rather than escaped (a key is stored exactly as sent). `&` alone cannot open an element.
 const KEY_MARKUP = /[<>]/;
+const KEY_QUOTE_OR_CONTROL = /["'\u0000-\u001F\u007F-\u009F]/;
 
 const DETAIL = {
   notObject: 'The body must be an object of fields.',
   forbiddenKey: 'The body holds a forbidden key.',
   keyMarkup: 'A key holds markup (< or >).',
+  keyQuoteOrControl: 'A key holds a quote or a control character.',
   tooDeep: `The body is nested deeper than ${MAX_DEPTH} levels.`,
   tooLong: 'A string is longer than 64 KiB in UTF-8.',
   malformedString: 'A string holds U+0000 or a lone surrogate.',
@@ -57,6 +61,9 @@ export function validateFieldName(key: string): void {
     refuse(DETAIL.keyMarkup);
   }
   checkString(key);
+  if (KEY_QUOTE_OR_CONTROL.test(key)) {
+    refuse(DETAIL.keyQuoteOrControl);
+  }
 }
 
 /**

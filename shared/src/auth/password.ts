@@ -3,13 +3,21 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 // Admin passwords hashed with scrypt from node:crypto (no native addon to build). The stored form
 // carries its parameters so they can be raised later without breaking old hashes:
 // scrypt$N$r$p$<salt base64url>$<hash base64url>
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+// N = 2^17, r = 8, p = 1 is OWASP's current minimum for scrypt: 128 MiB and a few hundred ms per
+// hash. Hashes with older parameters still verify, and are re-hashed at the next good login.
+export const PASSWORD_HASH_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
-const MAX_MEMORY = 128 * PARAMS.N * PARAMS.r * 2;
+/** Parameters a stored hash may ask for: at most the current memory cost, so a row cannot exhaust memory. */
+const MAX_COST = PASSWORD_HASH_PARAMS.N * PASSWORD_HASH_PARAMS.r;
+
+/** scrypt needs 128 × N × r bytes; Node refuses anything over `maxmem` (32 MiB by default). */
+function memoryFor(options: ScryptOptions): number {
+  return 128 * (options.N ?? 0) * (options.r ?? 0) + 1024 * 1024;
+}
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY * 2 }, (error, key) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: memoryFor(options) }, (error, key) =>
       error ? reject(error) : resolve(key),
     );
   });
@@ -17,21 +25,49 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const { N, r, p } = PASSWORD_HASH_PARAMS;
+  const key = await derive(password, salt, PASSWORD_HASH_PARAMS);
+  return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+interface StoredHash {
+  params: { N: number; r: number; p: number };
+  salt: Buffer;
+  hash: Buffer;
+}
+
+function parseStoredHash(stored: string): StoredHash | undefined {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== 'scrypt' || !salt || !hash || !Object.values(params).every((value) => Number.isSafeInteger(value))) {
+    return undefined;
+  }
+  if (params.N < 2 || params.r < 1 || params.p < 1 || params.N * params.r > MAX_COST || params.p > 16) {
+    return undefined;
+  }
+  return { params, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') };
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = stored.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) {
+  const parsed = parseStoredHash(stored);
+  if (!parsed) {
     return false;
   }
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const actual = await derive(password, parsed.salt, parsed.params);
+  return actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
 }
 
-/** A real hash of nothing, verified against when the e-mail is unknown so timing tells nothing. */
+/** True when a stored hash was made with other parameters than today's: re-hash it at the next good login. */
+export function passwordNeedsRehash(stored: string): boolean {
+  const parsed = parseStoredHash(stored);
+  const { N, r, p } = PASSWORD_HASH_PARAMS;
+  return !parsed || parsed.params.N !== N || parsed.params.r !== r || parsed.params.p !== p;
+}
+
+/**
+ * A real hash of nothing, with today's parameters, verified against when the e-mail is unknown so
+ * timing tells nothing: it costs what verifying a current hash costs.
+ */
 let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'));

@@ -30,7 +30,13 @@ describe('parseConfig', () => {
         gatewayPort: 3000,
         adminPort: 4000,
         databaseUrl: undefined,
-        limits: { maxFileSize: 10485760, maxFiles: 10, maxBodySize: 26214400 },
+        limits: {
+          maxFileSize: 10485760,
+          maxFiles: 10,
+          maxBodySize: 26214400,
+          maxFormBodySize: 1048576,
+          bodyTimeoutMs: 60000,
+        },
         logLevel: 'info',
         archiveLimits: {},
       }),
@@ -43,6 +49,7 @@ describe('parseConfig', () => {
         redisUrl: undefined,
         redisKeyPrefix: 'intake',
         trustProxy: false,
+        trustProxyHops: 1,
       }),
     );
     expect(config.clamav.enabled).toBe(false);
@@ -80,6 +87,20 @@ describe('parseConfig', () => {
     expect(problems).toContain('JWT_SECRET');
     expect(problems).toContain('TOKEN_ENCRYPTION_KEY');
     expect(() => parseConfig({ ...secrets(), NODE_ENV: 'production' })).not.toThrow();
+  });
+
+  it('refuses a weak ADMIN_PASSWORD in production, never echoing it', () => {
+    for (const weak of ['change-me', 'correct horse battery staple', 'Passw0rd!Passw0rd!', 'a'.repeat(64)]) {
+      const admin = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: weak };
+      expect(() => parseConfig({ ...secrets(), ...admin })).not.toThrow();
+      const problems = problemsOf({ ...secrets(), ...admin, NODE_ENV: 'production' }).join('\n');
+      expect(problems).toContain('ADMIN_PASSWORD: too weak for production');
+      expect(problems).not.toContain(weak);
+    }
+    const strong = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: generateSecret(24) };
+    expect(parseConfig({ ...secrets(), ...strong, NODE_ENV: 'production' }).admin?.password).toBe(
+      strong.ADMIN_PASSWORD,
+    );
   });
 
   it('needs a clamd address when ClamAV is enabled', () => {

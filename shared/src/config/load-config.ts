@@ -52,6 +52,8 @@ function storageConfig(env: Environment): StorageConfig {
 }
 
 const SECRET_VARIABLES = ['API_KEY', 'JWT_SECRET', 'TOKEN_ENCRYPTION_KEY'] as const;
+/** The admin password a production start accepts: 16 bytes of estimated randomness (the generated one has 24). */
+export const MIN_ADMIN_PASSWORD_BYTES = 16;
 
 /** Validates the whole environment once; throws ConfigError listing every problem. */
 export function parseConfig(raw: RawEnvironment): Config {
@@ -65,6 +67,12 @@ export function parseConfig(raw: RawEnvironment): Config {
       if (raw[name] && !isStrongSecret(raw[name])) {
         problems.push(`${name}: too weak for production (needs at least 32 bytes of randomness)`);
       }
+    }
+    // The bootstrap admin's password guards every site, token and submission: judged like a secret.
+    if (raw.ADMIN_PASSWORD?.trim() && !isStrongSecret(raw.ADMIN_PASSWORD, MIN_ADMIN_PASSWORD_BYTES)) {
+      problems.push(
+        `ADMIN_PASSWORD: too weak for production (needs at least ${MIN_ADMIN_PASSWORD_BYTES} bytes of randomness, such as 22 random base64 characters)`,
+      );
     }
   }
   if (!result.success) {
@@ -124,6 +132,8 @@ export function parseConfig(raw: RawEnvironment): Config {
       maxFileSize: env.MAX_FILE_SIZE,
       maxFiles: env.MAX_FILES,
       maxBodySize: env.MAX_BODY_SIZE,
+      maxFormBodySize: env.MAX_FORM_BODY_SIZE,
+      bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     },
     rateLimits: {
       submissionsPerMinute: env.RATE_LIMIT_PER_MINUTE,
@@ -131,6 +141,7 @@ export function parseConfig(raw: RawEnvironment): Config {
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX,
       trustProxy: env.TRUST_PROXY,
+      trustProxyHops: env.TRUST_PROXY_HOPS,
     },
     archiveLimits: definedOnly({
       maxEntries: env.ARCHIVE_MAX_ENTRIES,

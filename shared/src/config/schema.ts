@@ -71,6 +71,10 @@ export const environmentSchema = z.object({
   MAX_FILE_SIZE: positiveInt.default(10 * 1024 * 1024),
   MAX_FILES: nonNegativeInt.default(10),
   MAX_BODY_SIZE: positiveInt.default(25 * 1024 * 1024),
+  /** Bytes of a JSON or urlencoded body (bodies without files): parsed whole in memory, so kept small. */
+  MAX_FORM_BODY_SIZE: positiveInt.default(1024 * 1024),
+  /** How long a request body may take to arrive once the gateway reads it; slower is 408. */
+  BODY_TIMEOUT_MS: positiveInt.max(110_000).default(60_000),
   /** Accepted submissions per site per minute; 0 turns it off. */
   RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(600),
   /** Failed authentications per client address per minute before 429. */
@@ -84,6 +88,8 @@ export const environmentSchema = z.object({
     .default('intake'),
   /** Honour X-Forwarded-For for the client address (behind a trusted proxy only). */
   TRUST_PROXY: flag.default(false),
+  /** With TRUST_PROXY: proxies in front that append to X-Forwarded-For; the client is that many entries from the right. */
+  TRUST_PROXY_HOPS: positiveInt.default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Archive inspection limits; unset keeps the gateway's documented defaults (see README). */
   ARCHIVE_MAX_ENTRIES: positiveInt.optional(),

@@ -40,13 +40,22 @@ export interface Config {
   /** Removal of stored objects that no row references (crash leftovers). */
   orphanSweep: { graceMs: number; intervalMs: number };
   clamav: { enabled: boolean; socket: string | undefined; host: string | undefined; port: number | undefined };
-  limits: { maxFileSize: number; maxFiles: number; maxBodySize: number };
+  limits: {
+    maxFileSize: number;
+    maxFiles: number;
+    maxBodySize: number;
+    maxFormBodySize: number;
+    /** Deadline of a request body, from when the gateway starts reading it. */
+    bodyTimeoutMs: number;
+  };
   rateLimits: {
     submissionsPerMinute: number;
     authFailuresPerMinute: number;
     redisUrl: string | undefined;
     redisKeyPrefix: string;
     trustProxy: boolean;
+    /** Proxies in front that append to X-Forwarded-For (Koa's maxIpsCount). */
+    trustProxyHops: number;
   };
   /** Only the archive limits that were set; the gateway fills in its defaults. */
   archiveLimits: Partial<{

@@ -62,7 +62,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   const dir = options.pgliteDir;
   if (dir) {
-    mkdirSync(path.resolve(dir), { recursive: true });
+    mkdirSync(path.resolve(dir), { recursive: true, mode: 0o700 });
   }
   return (await PgliteMikroORM.init({
     ...commonOptions(),

@@ -6,6 +6,7 @@
 // The guard wraps the pool's `connect()`: a client whose connection ends while it is checked out is
 // released with an error (pg-pool then discards it), and release becomes idempotent so that the
 // holder's own release, if it ever comes, is harmless.
+import { markConnectFailure } from '../outage.js';
 
 /** The parts of a `pg` pool client the guard uses. */
 export interface GuardedClient {
@@ -26,7 +27,10 @@ export function releaseEndedClients(pool: GuardedPool): void {
     if (args.length > 0) {
       return connect(...args);
     }
-    return (connect() as Promise<GuardedClient>).then(guard);
+    // A failure to get a connection at all is an outage whatever PostgreSQL said (see outage.ts).
+    return (connect() as Promise<GuardedClient>).then(guard, (error: unknown) =>
+      Promise.reject(markConnectFailure(error)),
+    );
   };
 }
 

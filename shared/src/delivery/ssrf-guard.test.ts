@@ -31,6 +31,17 @@ describe('SSRF guard', () => {
     ['[::ffff:127.0.0.1]', 'loopback'],
     ['[fd00:ec2::254]', 'uniqueLocal'],
     ['[fe80::1]', 'linkLocal'],
+    ['[::7f00:1]', 'ipv4Compatible'],
+    ['[::a00:1]', 'ipv4Compatible'],
+    ['[::808:808]', 'ipv4Compatible'],
+    ['[64:ff9b::7f00:1]', 'rfc6052'],
+    ['[64:ff9b::a9fe:a9fe]', 'rfc6052'],
+    ['[64:ff9b:1::a00:1]', 'rfc6052'],
+    ['[2002:7f00:1::1]', '6to4'],
+    ['[2002:a9fe:a9fe::1]', '6to4'],
+    ['[100::1]', 'discard'],
+    ['[2001::1]', 'teredo'],
+    ['[::ffff:0:7f00:1]', 'rfc6145'],
   ])('refuses %s (%s) unless private addresses are allowed', (host, range) => {
     expect(addressRange(host)).toBe(range);
     expect(() => assertAllowedHost(host, false)).toThrow(`address refused: ${host.replace(/^\[|\]$/g, '')} is`);
@@ -43,20 +54,29 @@ describe('SSRF guard', () => {
     expect(() => assertAllowedHost('hooks.example.com', false)).not.toThrow();
   });
 
-  it.each(['127.0.0.1', '10.0.0.1', '169.254.169.254', '[::1]', '2130706433', '0x7f.1'])(
-    'sendWebhook refuses http://%s before connecting',
-    async (host) => {
-      const outcome = await send(`http://${host}:9/hook`);
-      expect(outcome).toEqual(
-        expect.objectContaining({
-          succeeded: false,
-          statusCode: null,
-          error: expect.stringMatching(/^address refused: /),
-        }),
-      );
-      expect(outcome.durationMs).toBeLessThan(100);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1',
+    '169.254.169.254',
+    '[::1]',
+    '2130706433',
+    '0x7f.1',
+    '[::127.0.0.1]',
+    '[::169.254.169.254]',
+    '[64:ff9b::127.0.0.1]',
+    '[2002:7f00:1::1]',
+    '[100::1]',
+  ])('sendWebhook refuses http://%s before connecting', async (host) => {
+    const outcome = await send(`http://${host}:9/hook`);
+    expect(outcome).toEqual(
+      expect.objectContaining({
+        succeeded: false,
+        statusCode: null,
+        error: expect.stringMatching(/^address refused: /),
+      }),
+    );
+    expect(outcome.durationMs).toBeLessThan(100);
+  });
 
   it('refuses a loopback receiver by IP and by a name resolving to loopback (localhost); it is never called', async () => {
     const port = new URL(receiver.url).port;

@@ -18,13 +18,29 @@ export class AddressRefusedError extends Error {
   }
 }
 
-/** The special range an address is in ('unicast' for a public address); IPv4-mapped IPv6 as IPv4. */
+/**
+ * The special range an address is in ('unicast' for a public address); IPv4-mapped IPv6 as IPv4.
+ * ipaddr.js names NAT64 (`64:ff9b::/96`, rfc6052), 6to4 (`2002::/16`), the discard prefix
+ * (`100::/64`), Teredo and the other IANA special ranges, all refused since only 'unicast' passes.
+ * It has no range for the deprecated IPv4-compatible addresses (`::/96`, RFC 4291), which a URL
+ * such as `http://[::127.0.0.1]/` turns into (`[::7f00:1]`) and which some stacks still route
+ * to the embedded IPv4 address: those are named here.
+ */
 export function addressRange(address: string): string {
   const unbracketed = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(unbracketed)) {
     return 'invalid';
   }
-  return ipaddr.process(unbracketed).range();
+  const parsed = ipaddr.process(unbracketed);
+  const range = parsed.range();
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && isIpv4Compatible(parsed as ipaddr.IPv6)) {
+    return 'ipv4Compatible';
+  }
+  return range;
+}
+
+function isIpv4Compatible(address: ipaddr.IPv6): boolean {
+  return address.parts.slice(0, 6).every((part) => part === 0);
 }
 
 export function isPublicAddress(address: string): boolean {

@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { ensureEnvFile } from '../config/env-file.js';
 import { parseConfig, readEnvironment } from '../config/load-config.js';
 import { migrate, type Database } from '../db/orm.js';
@@ -17,6 +18,9 @@ export interface BootstrapOptions {
  * nothing runs half-initialised.
  */
 export async function bootstrap(options: BootstrapOptions): Promise<Services> {
+  // Before anything is written: the embedded database, stored files, uploads in progress and .env
+  // hold submitted data and secrets, so nothing this process creates is readable by other users.
+  process.umask(0o077);
   const cwd = process.cwd();
   const written = ensureEnvFile(cwd, process.env.NODE_ENV);
   const config = parseConfig(readEnvironment(cwd));
@@ -32,6 +36,7 @@ export async function bootstrap(options: BootstrapOptions): Promise<Services> {
       'DATABASE_URL: required when a service runs as its own process (the embedded database cannot be shared)',
     );
   }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   let db: Database | undefined;
   try {
     db = await openConfiguredDatabase(config);

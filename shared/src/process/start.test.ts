@@ -1,7 +1,7 @@
 // The real processes, as an operator starts them: `npm start`'s entry on a first start (generated
 // .env, migrations, both services, graceful SIGTERM), and the start-up refusals. They run the
 // compiled code, which `npm test` builds first (pretest).
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseDotEnv } from 'dotenv';
@@ -22,6 +22,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await dropDatabase?.();
 });
+
+function modeOf(file: string): number {
+  return statSync(file).mode & 0o777;
+}
 
 /** `npm start`'s entry in a fresh directory, on the scratch database when there is one. */
 function startOnAnyPorts() {
@@ -76,8 +80,18 @@ describe(`processes on ${testDriverName()}`, () => {
 
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);
+      // DATA_DIR and everything in it (the embedded database, stored files) is its owner's alone.
+      const dataDir = path.join(cwd, 'data');
+      expect(modeOf(dataDir)).toBe(0o700);
+      expect(modeOf(path.join(cwd, '.env'))).toBe(0o600);
       if (!databaseUrl) {
-        expect(existsSync(path.join(cwd, 'data', 'db'))).toBe(true);
+        expect(existsSync(path.join(dataDir, 'db'))).toBe(true);
+        const opened = readdirSync(dataDir, { recursive: true, withFileTypes: true }).map((entry) => ({
+          entry: path.join(entry.parentPath, entry.name),
+          groupOrOther: modeOf(path.join(entry.parentPath, entry.name)) & 0o077,
+        }));
+        expect(opened.length).toBeGreaterThan(3);
+        expect(opened.filter(({ groupOrOther }) => groupOrOther !== 0)).toEqual([]);
       }
     } finally {
       await killProcesses([started]);

@@ -7,3 +7,4 @@ export * from './s3.js';
 export * from './delivery.js';
 export * from './processes.js';
 export * from './graphql.js';
+export * from './outage-database.js';

@@ -28,7 +28,6 @@ import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { graphql } from '../../gql';
 import { fieldErrors } from '../../lib/api-errors';
-import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
@@ -313,7 +312,9 @@ function WebhookCard({
   const [rotation, rotateSecret] = useMutation(RotateWebhookSecretMutation);
   const [deletion, deleteWebhook] = useMutation(DeleteWebhookMutation);
   const [confirming, setConfirming] = useState<'rotate' | 'delete' | null>(null);
-  const url = decodeStoredText(webhook.url);
+  // A webhook's URL and description are stored as the administrator typed them (not HTML-safe text
+  // from the gateway): shown as they are.
+  const url = webhook.url;
 
   const toggle = async () => {
     const enabled = !webhook.enabled;
@@ -366,7 +367,7 @@ function WebhookCard({
           </Title>
           {webhook.description ? (
             <Text size="sm" c="dimmed">
-              {decodeStoredText(webhook.description)}
+              {webhook.description}
             </Text>
           ) : null}
         </div>
