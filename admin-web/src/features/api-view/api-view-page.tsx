@@ -266,7 +266,7 @@ export function ApiViewPage() {
               </Title>
               <Text>
                 This site has no forms yet, so there is nowhere to send submissions. Create one on the{' '}
-                <Anchor component={Link} to={paths.siteForms(siteId)}>
+                <Anchor underline="always" component={Link} to={paths.siteForms(siteId)}>
                   Forms
                 </Anchor>{' '}
                 page (<em>New form</em>); its code and endpoint then appear here.
