@@ -1,8 +1,14 @@
 // A site's API view in Chromium: the token hidden until asked for, copied, used at the real gateway;
 // each form's code and endpoint; examples with the token and endpoint filled in and the API key left
 // out; Rotate token behind a confirmation, after which the gateway refuses the old token.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { pdf } from '../../gateway/src/test/samples.js';
 import {
   atBothWidths,
   checkAccessibility,
@@ -130,6 +136,78 @@ describeConsole('console: a site API view', () => {
       expect(code).not.toContain(contact!.endpointUrl);
     }
     expect(await page.content()).not.toContain(env.apiKey);
+  });
+
+  it('runs the curl, Node and Python examples as pasted: each one stores its submissions', async () => {
+    const run = promisify(execFile);
+    const available = async (command: string, args: string[]) =>
+      run(command, args, { timeout: 10000 }).then(
+        () => true,
+        () => false,
+      );
+    const examples = page.getByRole('region', { name: 'Examples' });
+    const copied = async (title: string) => {
+      await examples.getByRole('button', { name: `Copy ${title} example` }).click();
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    const formId = (
+      await env.gql<{ forms: { id: string; name: string }[] }>(
+        'query ($siteId: ID!) { forms(siteId: $siteId) { id name } }',
+        {
+          siteId,
+        },
+      )
+    ).data!.forms.find((form) => form.name === 'Quote request')!.id;
+    const stored = async () =>
+      (
+        await env.gql<{ submissions: { edges: { node: { files: { name: string }[] } }[] } }>(
+          'query ($formId: ID!) { submissions(formId: $formId, first: 100) { edges { node { files { name } } } } }',
+          { formId },
+        )
+      ).data!.submissions.edges.map((edge) => edge.node);
+
+    const dir = await mkdtemp(path.join(tmpdir(), 'intake-examples-'));
+    try {
+      await writeFile(path.join(dir, 'report.pdf'), pdf());
+      const options = { cwd: dir, timeout: 20000, env: { ...process.env, INTAKE_API_KEY: env.apiKey } };
+      const runs: [string, string, string[], number][] = [
+        ['curl (JSON)', 'sh', ['-c'], 1],
+        ['curl (file upload)', 'sh', ['-c'], 1],
+        ['Node.js (fetch)', process.execPath, [], 2],
+        ['Python (requests)', 'python3', [], 2],
+      ];
+      // curl and Python with requests are usual on a server; where one is missing, its example is not run.
+      const tools: Record<string, boolean> = {
+        sh: await available('curl', ['--version']),
+        [process.execPath]: true,
+        python3: await available('python3', ['-c', 'import requests']),
+      };
+      let expected = (await stored()).length;
+      let ran = 0;
+      for (const [title, command, args, submissions] of runs) {
+        if (!tools[command]) {
+          continue;
+        }
+        const code = await copied(title);
+        if (command === 'sh') {
+          await run(command, [...args, code], options);
+        } else {
+          const file = path.join(dir, command === 'python3' ? 'example.py' : 'example.mjs');
+          await writeFile(file, code);
+          const { stdout } = await run(command, [file], options);
+          expect(stdout.split('\n').filter((line) => line.startsWith('201 '))).toHaveLength(2);
+        }
+        expected += submissions;
+        expect((await stored()).length).toBe(expected);
+        ran += 1;
+      }
+      expect(ran).toBeGreaterThanOrEqual(2);
+      // The file examples sent report.pdf in the field fichier.
+      const files = (await stored()).flatMap((submission) => submission.files.map((file) => file.name));
+      expect(files).toContain('report.pdf');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('rotates the token after a confirmation; the old one is refused at the gateway, the new one accepted', async () => {
