@@ -12,7 +12,7 @@ import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
-import { columnKeys, compactValue } from './submission-data';
+import { columnKeys, compactValue } from './submission-values';
 import { useDeleteSubmission } from './use-delete-submission';
 
 const PAGE_SIZE = 20;

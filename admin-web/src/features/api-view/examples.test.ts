@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { buildExamples } from './examples.js';
+
+const ENDPOINT = 'https://intake.example.com/api/v1/send/abc123';
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJ2IjoxfQ.c2lnbmF0dXJl';
+
+describe('buildExamples', () => {
+  const examples = buildExamples(ENDPOINT, TOKEN);
+
+  it('gives five distinctly named examples, each with the endpoint and the token', () => {
+    expect(examples.map((example) => example.title)).toEqual([
+      'curl (JSON)',
+      'curl (file upload)',
+      'Node.js (fetch)',
+      'PHP (curl)',
+      'Python (requests)',
+    ]);
+    for (const example of examples) {
+      expect(example.code).toContain(ENDPOINT);
+      expect(example.code).toContain(`Bearer ${TOKEN}`);
+      expect(example.code).toContain('INTAKE_API_KEY');
+      expect(example.code).toContain('X-KEY-SERVICE');
+    }
+  });
+
+  it('leaves the API key to the environment and sends the file in fichier', () => {
+    const [json, file] = examples;
+    expect(json!.code).toContain('-H "X-KEY-SERVICE: $INTAKE_API_KEY"');
+    expect(file!.code).toContain('-F fichier=@report.pdf');
+  });
+
+  it('quotes what it fills in, so a quote in the URL cannot end the string early', () => {
+    const [json, , node, php, python] = buildExamples("https://x.example/it's", TOKEN);
+    expect(json!.code).toContain(`curl -X POST 'https://x.example/it'\\''s'`);
+    expect(node!.code).toContain(`const endpoint = "https://x.example/it's";`);
+    expect(php!.code).toContain(`curl_init('https://x.example/it\\'s')`);
+    expect(python!.code).toContain(`endpoint = "https://x.example/it's"`);
+  });
+});
