@@ -210,6 +210,37 @@ describeConsole('console: a site API view', () => {
     }
   });
 
+  it('works from the keyboard: Show token, and the rotation dialog opens on Cancel and closes with Escape', async () => {
+    await page.reload();
+    await expectHeading(page, 'API');
+    const focusedName = () =>
+      page.evaluate(() => {
+        const element = document.activeElement as HTMLElement | null;
+        return element?.getAttribute('aria-label') ?? element?.innerText.trim() ?? '';
+      });
+    const tabTo = async (name: string) => {
+      for (let step = 0; step < 40; step += 1) {
+        await page.keyboard.press('Tab');
+        if ((await focusedName()) === name) {
+          return;
+        }
+      }
+      throw new Error(`Tab never reached ${name}`);
+    };
+    await tabTo('Show token');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Hide token' }).waitFor();
+    expect(await page.getByTestId('site-token').innerText()).toMatch(/^eyJ/);
+    await tabTo('Rotate token');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Rotate the site token?' });
+    await dialog.waitFor();
+    // Enter on the focused button must not rotate by accident: Cancel has the focus.
+    await page.waitForFunction(() => (document.activeElement as HTMLElement | null)?.innerText.trim() === 'Cancel');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
   it('rotates the token after a confirmation; the old one is refused at the gateway, the new one accepted', async () => {
     const [contact] = (
       await env.gql<{ forms: { endpointUrl: string }[] }>(
