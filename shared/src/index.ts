@@ -18,3 +18,4 @@ export * from './http/access-log.js';
 export * from './http/observe-requests.js';
 export * from './download-links/index.js';
 export * from './delivery/index.js';
+export * from './spam/index.js';

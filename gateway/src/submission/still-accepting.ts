@@ -9,8 +9,9 @@ import { AppError, type Em, type Site, type Submission } from '@intake/shared';
 const ACCEPTING = `exists (select 1 from "forms" f join "sites" s on s."id" = f."site_id"
   where f."id" = ? and f."enabled" and f."deleted_at" is null and s."deleted_at" is null and s."control_code" = ?)`;
 
-const GUARDED_INSERT = `insert into "submissions" ("id", "form_id", "data", "created_at", "idempotency_key")
-  select ?::uuid, ?::uuid, ?::jsonb, ?::timestamptz, ? where ${ACCEPTING}`;
+const GUARDED_INSERT = `insert into "submissions"
+  ("id", "form_id", "data", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash")
+  select ?::uuid, ?::uuid, ?::jsonb, ?::timestamptz, ?, ?, ?, ? where ${ACCEPTING}`;
 
 /** Inserts the submission only if its form and site still accept it, in one statement. */
 export async function insertIfAccepting(em: Em, submission: Submission, formId: string, site: Site): Promise<boolean> {
@@ -25,6 +26,9 @@ export async function insertIfAccepting(em: Em, submission: Submission, formId: 
           JSON.stringify(submission.data),
           submission.createdAt,
           submission.idempotencyKey ?? null,
+          submission.spam,
+          submission.spamReason ?? null,
+          submission.contentHash ?? null,
           formId,
           site.controlCode,
         ],
