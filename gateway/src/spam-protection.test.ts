@@ -7,6 +7,7 @@ import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import {
   createDeliveryWorker,
   DeliverySchema,
+  FormSchema,
   SubmissionSchema,
   type DeliveryWorker,
   type RunningServer,
@@ -294,6 +295,18 @@ describe(`CAPTCHA verification on ${testDriverName()}`, () => {
     } finally {
       await downGateway.close();
     }
+  });
+
+  it('fails closed when a form names a provider but has no secret (a row the admin API would not leave)', async () => {
+    const form = await formWith({});
+    await services.db.em
+      .fork()
+      .nativeUpdate(FormSchema, { id: form.id }, { captchaProvider: 'turnstile', captchaSealedSecret: null });
+    const before = stub.requests.length;
+    const response = await post(form.code, { 'cf-turnstile-response': ANSWERS.good });
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { code: string }).code).toBe('captcha_unavailable');
+    expect(stub.requests.length).toBe(before);
   });
 
   it('refuses a bad CAPTCHA before any file check, and keeps its connections to the provider alive', async () => {

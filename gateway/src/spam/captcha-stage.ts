@@ -26,8 +26,14 @@ export async function checkCaptcha(
   remoteIp: string | undefined,
 ): Promise<CaptchaOutcome> {
   const provider = form.captchaProvider ?? null;
-  if (provider === null || !form.captchaSealedSecret) {
+  if (provider === null) {
     return { fields, unavailableAsSpam: false };
+  }
+  if (!form.captchaSealedSecret) {
+    // The admin API never leaves a provider without its secret; if a row does, fail closed.
+    throw new AppError('captcha_unavailable', 'The CAPTCHA answer could not be verified. Retry later.', {
+      retryAfter: 5,
+    });
   }
   const field = form.captchaResponseField ?? DEFAULT_CAPTCHA_RESPONSE_FIELDS[provider];
   const { [field]: answer, ...rest } = fields;
