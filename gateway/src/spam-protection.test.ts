@@ -396,6 +396,32 @@ describe(`spam rules on ${testDriverName()}`, () => {
     expect(later.id).not.toBe(first.id);
   });
 
+  it('duplicates sent at the same moment are stored once, all answered with the first id', async () => {
+    const form = await formWith({ duplicateWindowSeconds: 60, honeypotFields: ['website'] });
+    const before = await footprint(services);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => post(form.code, { name: 'Ada', message: 'double click' })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(201));
+    const ids = new Set(await Promise.all(answers.map(async (answer) => ((await answer.json()) as { id: string }).id)));
+    expect(ids.size).toBe(1);
+    expect((await footprint(services)).submissions).toBe(before.submissions + 1);
+    // With files too: one row, one stored object, the others' objects removed.
+    const upload = () => {
+      const body = new FormData();
+      body.append('picture', new Blob([png()], { type: 'image/png' }), 'p.png');
+      return send(gateway.url, form.code, { apiKey: services.config.apiKey, token: siteToken, body });
+    };
+    const withFiles = await Promise.all(Array.from({ length: 4 }, upload));
+    const fileIds = new Set(
+      await Promise.all(withFiles.map(async (answer) => ((await answer.json()) as { id: string }).id)),
+    );
+    expect(fileIds.size).toBe(1);
+    const after = await footprint(services);
+    expect(after.submissions).toBe(before.submissions + 2);
+    expect(after.objects).toBe(before.objects + 1);
+  });
+
   it('duplicates with files compare the files’ hashes', async () => {
     const form = await formWith({ duplicateWindowSeconds: 60 });
     const upload = (bytes: Uint8Array) => {

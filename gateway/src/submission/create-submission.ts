@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   AppError,
   FormSchema,
@@ -44,10 +45,17 @@ export interface SubmissionInput {
   onSpam?: (reason: SpamReason) => void;
 }
 
-/** How a submission is stored: spam or not, and what the duplicate filter will look up. */
+/** How a submission is stored: spam or not, and what the duplicate filter looks up. */
 interface Verdict {
   spamReason: SpamReason | undefined;
   contentHash: string | null;
+  duplicateWindowSeconds: number | null;
+}
+
+/** The answer of a write, and whether it is the first submission of the same content instead. */
+interface Persisted {
+  answer: SubmissionAnswer;
+  duplicate: boolean;
 }
 
 function allowedTypesOf(form: Form): readonly string[] {
@@ -101,7 +109,7 @@ export async function createSubmission(
       return first;
     }
   }
-  const verdict: Verdict = { spamReason, contentHash: hash };
+  const verdict: Verdict = { spamReason, contentHash: hash, duplicateWindowSeconds: windowSeconds };
 
   const storedKeys: string[] = [];
   let writing = false;
@@ -110,8 +118,11 @@ export async function createSubmission(
       storedKeys.push(await services.storage.putFile(file.path));
     }
     writing = true;
-    const answer = await persistWithKnownWebhooks(input, data, typed, storedKeys, verdict);
-    if (spamReason !== undefined) {
+    const { answer, duplicate } = await persistWithKnownWebhooks(input, data, typed, storedKeys, verdict);
+    if (duplicate) {
+      // The same content committed while this request was on its way: nothing of it is kept.
+      await removeObjects(services, storedKeys);
+    } else if (spamReason !== undefined) {
       input.onSpam?.(spamReason);
     }
     return answer;
@@ -146,7 +157,7 @@ async function persistWithKnownWebhooks(
   typed: readonly TypedFile[],
   storedKeys: readonly string[],
   verdict: Verdict,
-): Promise<SubmissionAnswer> {
+): Promise<Persisted> {
   try {
     return await persist(input, data, typed, storedKeys, verdict);
   } catch (error) {
@@ -163,6 +174,43 @@ async function persist(
   typed: readonly TypedFile[],
   storedKeys: readonly string[],
   verdict: Verdict,
+): Promise<Persisted> {
+  const { contentHash: hash, duplicateWindowSeconds: windowSeconds } = verdict;
+  if (hash === null || windowSeconds === null) {
+    return { answer: await writeRows(input, data, typed, storedKeys, verdict, false), duplicate: false };
+  }
+  // Two requests with the same content at the same moment (a double click forwarded twice) both
+  // pass the early look-up. A transaction-scoped advisory lock on the form and content makes the
+  // second wait for the first to commit, look again, and answer with the first.
+  return input.em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?::bigint)', [contentLockKey(input.form.id, hash)], 'all');
+    const first = await findDuplicate(tx, input.form, hash, windowSeconds);
+    if (first) {
+      return { answer: first, duplicate: true };
+    }
+    return { answer: await writeRows({ ...input, em: tx }, data, typed, storedKeys, verdict, true), duplicate: false };
+  });
+}
+
+/** A 63-bit advisory lock key for this content on this form. */
+function contentLockKey(formId: string, hash: string): string {
+  return BigInt.asIntN(
+    64,
+    BigInt(`0x${createHash('sha256').update(`${formId}:${hash}`).digest('hex').slice(0, 16)}`),
+  ).toString();
+}
+
+/**
+ * Writes the submission, its file rows and its deliveries. `inTransaction`: the caller's
+ * transaction commits them (the one-statement path would run outside it).
+ */
+async function writeRows(
+  input: SubmissionInput,
+  data: Record<string, unknown>,
+  typed: readonly TypedFile[],
+  storedKeys: readonly string[],
+  verdict: Verdict,
+  inTransaction: boolean,
 ): Promise<SubmissionAnswer> {
   const { em } = input;
   // Not persisted yet: whether it needs a transaction is known only once its rows are made.
@@ -200,7 +248,7 @@ async function persist(
     const webhooks = input.webhookIds ?? (await enabledWebhookIds(em, input.form.id));
     goodWouldUseTransaction = webhooks.length > 0 || (input.form.notifyEmails ?? []).length > 0;
   }
-  if (em.getUnitOfWork().getPersistStack().size === 0 && !goodWouldUseTransaction) {
+  if (em.getUnitOfWork().getPersistStack().size === 0 && !goodWouldUseTransaction && !inTransaction) {
     // The submission is the only row: one INSERT is atomic on its own, and BEGIN and COMMIT around
     // it would cost two more round trips on the busiest path (README, Performance).
     if (!(await insertIfAccepting(em, submission, input.form.id, input.site))) {
@@ -210,8 +258,8 @@ async function persist(
     if (!(await isStillAccepting(em, input.form.id, input.site))) {
       throw await refusalOf(em, input.form.id, input.site);
     }
-    // flush() runs every insert in one transaction: the submission, its files and its deliveries
-    // commit together.
+    // flush() runs every insert in one transaction (or in the caller's): the submission, its files
+    // and its deliveries commit together.
     em.persist(submission);
     await em.flush();
   }

@@ -43,20 +43,20 @@ export async function insertIfAccepting(em: Em, submission: Submission, formId: 
 
 /** The same check as a query, for the path that writes several rows in one transaction. */
 export async function isStillAccepting(em: Em, formId: string, site: Site): Promise<boolean> {
-  const rows = await em
-    .getConnection()
-    .execute<{ accepting: boolean }[]>(`select ${ACCEPTING} as "accepting"`, [formId, site.controlCode]);
+  // em.execute: inside the caller's transaction when there is one (PGlite has a single connection).
+  const rows = await em.execute<{ accepting: boolean }[]>(`select ${ACCEPTING} as "accepting"`, [
+    formId,
+    site.controlCode,
+  ]);
   return rows[0]?.accepting === true;
 }
 
 /** Why a submission was refused at the write: read fresh, answered as the middleware would have. */
 export async function refusalOf(em: Em, formId: string, site: Site): Promise<AppError> {
-  const rows = await em
-    .getConnection()
-    .execute<{ live: boolean }[]>(
-      'select ("deleted_at" is null and "control_code" = ?) as "live" from "sites" where "id" = ?',
-      [site.controlCode, site.id],
-    );
+  const rows = await em.execute<{ live: boolean }[]>(
+    'select ("deleted_at" is null and "control_code" = ?) as "live" from "sites" where "id" = ?',
+    [site.controlCode, site.id],
+  );
   if (rows[0]?.live !== true) {
     return new AppError('token_invalid', 'The site token is not valid.');
   }
