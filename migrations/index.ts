@@ -7,6 +7,7 @@ import { Migration20261121131553_webhooks } from './Migration20261121131553_webh
 import { Migration20261121133000_site_change_notify } from './Migration20261121133000_site_change_notify.js';
 import { Migration20261121140000_webhook_change_notify } from './Migration20261121140000_webhook_change_notify.js';
 import { Migration20261123220000_admin_sessions } from './Migration20261123220000_admin_sessions.js';
+import { Migration20261123230000_spam_protection } from './Migration20261123230000_spam_protection.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -16,4 +17,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261121133000_site_change_notify', class: Migration20261121133000_site_change_notify },
   { name: 'Migration20261121140000_webhook_change_notify', class: Migration20261121140000_webhook_change_notify },
   { name: 'Migration20261123220000_admin_sessions', class: Migration20261123220000_admin_sessions },
+  { name: 'Migration20261123230000_spam_protection', class: Migration20261123230000_spam_protection },
 ];

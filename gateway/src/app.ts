@@ -1,4 +1,4 @@
-import { AppError, observeRequests, type Services } from '@intake/shared';
+import { AppError, createCaptchaSecretBox, observeRequests, type Services } from '@intake/shared';
 import Koa from 'koa';
 import type { IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
@@ -19,6 +19,7 @@ import { openApiRouter } from './openapi/route.js';
 import { healthRouter } from './routes/health.js';
 import { sendRouter } from './routes/send.js';
 import { createSiteLookups, type SiteLookups } from './lookup/site-lookups.js';
+import { createCaptchaVerifier, type CaptchaVerifier } from './spam/captcha.js';
 
 export interface GatewayApp {
   app: Koa<IntakeState, { services: Services }>;
@@ -27,6 +28,8 @@ export interface GatewayApp {
   metrics: GatewayMetrics;
   /** Cached sites and forms, kept right by the database's change feed; close it on shutdown. */
   lookups: SiteLookups;
+  /** The kept-alive client of the CAPTCHA providers; close it on shutdown. */
+  captcha: CaptchaVerifier;
 }
 
 /** The gateway's Koa application: the intake route, health, metrics and (later) OpenAPI. */
@@ -47,7 +50,11 @@ export function createGatewayApp(services: Services): GatewayApp {
   app.silent = true;
 
   const lookups = createSiteLookups(services);
-  const send = sendRouter(services, pipeline, rateLimits, lookups);
+  const captcha = createCaptchaVerifier(services.config.captcha, services.logger);
+  const send = sendRouter(services, pipeline, rateLimits, lookups, {
+    verifier: captcha,
+    secrets: createCaptchaSecretBox(services.config.tokenEncryptionKey),
+  });
   const health = healthRouter(services, rateLimits);
   app.use(requestId as never);
   app.use(
@@ -66,5 +73,5 @@ export function createGatewayApp(services: Services): GatewayApp {
   app.use(
     send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }),
   );
-  return { app, scanner, rateLimits, metrics, lookups };
+  return { app, scanner, rateLimits, metrics, lookups, captcha };
 }

@@ -1,6 +1,7 @@
 import type { Em, Form, Services, Site } from '@intake/shared';
 import type { ParameterizedContext } from 'koa';
 import type { ReceivedFile } from './files/types.js';
+import type { SpamReason } from './spam/content-rules.js';
 
 // What the intake middleware chain adds to a request, step by step.
 export interface IntakeState {
@@ -15,6 +16,8 @@ export interface IntakeState {
   webhookIds?: readonly string[];
   fields?: Record<string, unknown>;
   files?: ReceivedFile[];
+  /** Set when the submission was stored as spam (counted in metrics, never told to the client). */
+  spamReason?: SpamReason;
 }
 
 export type IntakeContext = ParameterizedContext<IntakeState> & { services: Services };

@@ -17,7 +17,7 @@ export interface RunningGateway extends RunningServer {
  * and the archive workers.
  */
 export async function startGateway(services: Services): Promise<RunningGateway> {
-  const { app, scanner, rateLimits, lookups } = createGatewayApp(services);
+  const { app, scanner, rateLimits, lookups, captcha } = createGatewayApp(services);
   // Bounded: with Redis down the gateway starts anyway, counting in memory. The change feed's first
   // attempt is awaited too, so a close right after the start cannot race it (see change-feed.ts).
   await Promise.all([rateLimits.ready(), lookups.ready()]);
@@ -42,6 +42,7 @@ export async function startGateway(services: Services): Promise<RunningGateway> 
       await scanner.close?.();
       await rateLimits.close();
       await lookups.close();
+      await captcha.close();
       await closeSevenZipPool();
     },
   };

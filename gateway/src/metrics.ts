@@ -21,6 +21,7 @@ export const SEND_ROUTE = '/api/v1/send/:code';
 export interface GatewayMetrics extends ServiceMetrics {
   submissionsAccepted: Counter;
   refusals: Counter<'code'>;
+  spam: Counter<'reason'>;
   files: Counter<'type'>;
   inspectionDuration: Histogram<'type' | 'result'>;
   scanDuration: Histogram<'result'>;
@@ -44,6 +45,12 @@ export function createGatewayMetrics(db: Database): GatewayMetrics {
       name: 'intake_refusals_total',
       help: 'Problem-details answers of the gateway, by error catalogue code.',
       labelNames: ['code'],
+      registers,
+    }),
+    spam: new Counter({
+      name: 'intake_spam_total',
+      help: 'Submissions stored as spam (answered 201 like the others), by reason.',
+      labelNames: ['reason'],
       registers,
     }),
     files: new Counter({
@@ -101,6 +108,9 @@ export function countIntakeOutcome(metrics: GatewayMetrics) {
     }
     if (observation.route === SEND_ROUTE && observation.status === 201) {
       metrics.submissionsAccepted.inc();
+      if (ctx.state.spamReason !== undefined) {
+        metrics.spam.inc({ reason: ctx.state.spamReason });
+      }
       for (const file of (ctx.body as SubmissionAnswer).files) {
         metrics.files.inc({ type: file.mimeType });
       }

@@ -6,7 +6,13 @@ import { createServer } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ERROR_CATALOGUE, createLocalStorage, type ErrorCode } from '@intake/shared';
+import {
+  ERROR_CATALOGUE,
+  FormSchema,
+  createCaptchaSecretBox,
+  createLocalStorage,
+  type ErrorCode,
+} from '@intake/shared';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
@@ -362,6 +368,33 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
         await expectSendAnswer(await send(brokenUrl, form.code, { apiKey, token, body }), 503, 'service_unavailable');
       },
       broken,
+    );
+  });
+
+  it('400 captcha_invalid and 503 captcha_unavailable for a form that requires a CAPTCHA', async () => {
+    const { form, token } = await siteAndForm();
+    const em = harness.services.db.em.fork();
+    await em.nativeUpdate(
+      FormSchema,
+      { id: form.id },
+      {
+        captchaProvider: 'turnstile',
+        captchaSealedSecret: createCaptchaSecretBox(harness.services.config.tokenEncryptionKey).seal('secret'),
+      },
+    );
+    // A provider nothing answers for; a missing answer is refused without asking it.
+    const port = await closedPort();
+    await withGateway(
+      (config) => ({ ...config, captcha: { ...config.captcha, turnstileVerifyUrl: `http://127.0.0.1:${port}/` } }),
+      async (captchaUrl) => {
+        await expectSendAnswer(await send(captchaUrl, form.code, { apiKey, token, json: {} }), 400, 'captcha_invalid');
+        const answered = { 'cf-turnstile-response': 'answer' };
+        await expectSendAnswer(
+          await send(captchaUrl, form.code, { apiKey, token, json: answered }),
+          503,
+          'captcha_unavailable',
+        );
+      },
     );
   });
 

@@ -19,3 +19,4 @@ export * from './http/observe-requests.js';
 export * from './download-links/index.js';
 export * from './delivery/index.js';
 export * from './outage.js';
+export * from './spam/index.js';

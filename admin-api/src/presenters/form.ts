@@ -1,6 +1,6 @@
 import type { Form } from '@intake/shared';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
-import type { FormType } from '../types/form.type.js';
+import { DEFAULT_ALLOWED_MIME_TYPES, DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared';
+import type { CaptchaProviderEnum, FormType } from '../types/form.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 
 /** `globalMaxFileSize` is MAX_FILE_SIZE, what a form without its own limit gets. */
@@ -16,6 +16,17 @@ export function presentForm(form: Form, globalMaxFileSize: number): FormType {
     usesDefaultMimeTypes: ownTypes === null,
     maxFileSize: Math.min(form.maxFileSize ?? globalMaxFileSize, GRAPHQL_INT_MAX),
     notifyEmails: [...(form.notifyEmails ?? [])],
+    honeypotFields: [...(form.honeypotFields ?? [])],
+    captchaProvider: (form.captchaProvider ?? null) as CaptchaProviderEnum | null,
+    captchaSecretSet: Boolean(form.captchaSealedSecret),
+    captchaResponseField: form.captchaProvider
+      ? (form.captchaResponseField ?? DEFAULT_CAPTCHA_RESPONSE_FIELDS[form.captchaProvider])
+      : null,
+    captchaMinScore: form.captchaMinScore ?? null,
+    captchaUnavailableAsSpam: form.captchaUnavailableAsSpam ?? false,
+    duplicateWindowSeconds: form.duplicateWindowSeconds ?? null,
+    maxLinks: form.maxLinks ?? null,
+    blockedWords: [...(form.blockedWords ?? [])],
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

@@ -25,5 +25,7 @@ export function presentSubmission(
     createdAt: submission.createdAt.toISOString(),
     data: submission.data,
     files: files.map((file) => presentStoredFile(file, links)),
+    spam: submission.spam ?? false,
+    spamReason: submission.spamReason ?? null,
   };
 }

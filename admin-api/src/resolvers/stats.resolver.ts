@@ -17,26 +17,36 @@ export class SiteStatsResolver {
     return em.count(FormSchema, { site: site.id, deletedAt: null });
   }
 
-  @FieldResolver(() => Int, { description: 'Submissions to any form of the site in the last 7 days.' })
+  @FieldResolver(() => Int, {
+    description: 'Submissions to any form of the site in the last 7 days (spam not counted).',
+  })
   submissionsLast7Days(@Root() site: SiteType, @Ctx() { em }: AdminContext): Promise<number> {
     const since = new Date(Date.now() - RECENT_DAYS * 24 * 60 * 60 * 1000);
-    return em.count(SubmissionSchema, { form: { site: site.id }, createdAt: { $gte: since } });
+    return em.count(SubmissionSchema, { form: { site: site.id }, spam: false, createdAt: { $gte: since } });
   }
 }
 
 @Authorized()
 @Resolver(() => FormType)
 export class FormStatsResolver {
-  @FieldResolver(() => Int, { description: 'Submissions stored for this form.' })
+  @FieldResolver(() => Int, { description: 'Submissions in the inbox of this form (spam not counted).' })
   submissionCount(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number> {
-    return em.count(SubmissionSchema, { form: form.id });
+    return em.count(SubmissionSchema, { form: form.id, spam: false });
   }
 
-  @FieldResolver(() => String, { nullable: true, description: 'ISO 8601: the newest submission; null when none.' })
+  @FieldResolver(() => Int, { description: 'Submissions of this form in the Spam view.' })
+  spamCount(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number> {
+    return em.count(SubmissionSchema, { form: form.id, spam: true });
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'ISO 8601: the newest submission in the inbox; null when none.',
+  })
   async lastSubmissionAt(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<string | null> {
     const newest = await em.findOne(
       SubmissionSchema,
-      { form: form.id },
+      { form: form.id, spam: false },
       { orderBy: { createdAt: 'desc', id: 'desc' }, fields: ['createdAt'] },
     );
     return newest === null ? null : newest.createdAt.toISOString();

@@ -1,6 +1,7 @@
 // Reading and deleting submissions. Submissions of deleted forms (and of deleted sites' forms) stay
 // readable and deletable here: soft deletes hide containers, only `deleteSubmission` destroys data.
 import {
+  enqueueSubmissionDeliveries,
   FormSchema,
   StoredFileSchema,
   SubmissionSchema,
@@ -41,14 +42,18 @@ async function filesBySubmission(em: Em, submissionIds: readonly string[]): Prom
 @Resolver()
 export class SubmissionResolver {
   @Query(() => SubmissionConnectionType, {
-    description: 'Newest first; `first` 0..100 (default 20), `after` an endCursor.',
+    description:
+      'Newest first; `first` 0..100 (default 20), `after` an endCursor. `spam: false` (the default) is the inbox, ' +
+      '`spam: true` the Spam view.',
   })
   async submissions(
     @Arg('formId', () => ID) formId: string,
     @Arg('first', () => Int, { nullable: true }) first: number | null | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | null | undefined,
+    @Arg('spam', () => Boolean, { nullable: true, defaultValue: false }) spam: boolean | null | undefined,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<SubmissionConnectionType> {
+    const inSpamView = spam === true;
     const id = parseId(formId, 'formId');
     const pageSize = parsePageSize(first, 'first');
     const cursor = after === null || after === undefined ? null : decodeCursor(after);
@@ -63,9 +68,10 @@ export class SubmissionResolver {
 
     const where: FilterQuery<Submission> =
       cursor === null
-        ? { form: form.id }
+        ? { form: form.id, spam: inSpamView }
         : {
             form: form.id,
+            spam: inSpamView,
             $or: [{ createdAt: { $lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { $lt: cursor.id } }],
           };
     // Keyset pagination on (createdAt, id), served by the (form, created_at, id) index; one extra
@@ -74,7 +80,7 @@ export class SubmissionResolver {
       orderBy: { createdAt: 'desc', id: 'desc' },
       limit: pageSize + 1,
     });
-    const totalCount = await em.count(SubmissionSchema, { form: form.id });
+    const totalCount = await em.count(SubmissionSchema, { form: form.id, spam: inSpamView });
     const page = rows.slice(0, pageSize);
     const files = await filesBySubmission(
       em,
@@ -97,6 +103,34 @@ export class SubmissionResolver {
     if (submission === null) {
       return null;
     }
+    const files = await filesBySubmission(em, [submission.id]);
+    return presentSubmission(submission, files.get(submission.id) ?? [], deps.downloadLinks);
+  }
+
+  @Mutation(() => SubmissionType, {
+    description:
+      'Marks a spam submission as not spam: it moves to the inbox and gets the webhook and e-mail deliveries ' +
+      'it would have had. A submission that is not spam is answered as it is, nothing queued again.',
+  })
+  async markNotSpam(@Arg('id', () => ID) id: string, @Ctx() { em, deps }: AdminContext): Promise<SubmissionType> {
+    const submissionId = parseId(id, 'id');
+    const submission = await em.transactional(async (tx) => {
+      // The flag is cleared by a conditional update: of two concurrent calls only one queues.
+      const cleared = await tx.nativeUpdate(
+        SubmissionSchema,
+        { id: submissionId, spam: true },
+        { spam: false, spamReason: null },
+      );
+      const found = await tx.findOne(SubmissionSchema, { id: submissionId }, { populate: ['form'], refresh: true });
+      if (found === null) {
+        throw notFound('Submission');
+      }
+      if (cleared > 0) {
+        // The deliveries the gateway would have queued, in the same transaction as the flag.
+        await enqueueSubmissionDeliveries(tx, found.form, found);
+      }
+      return found;
+    });
     const files = await filesBySubmission(em, [submission.id]);
     return presentSubmission(submission, files.get(submission.id) ?? [], deps.downloadLinks);
   }

@@ -1,4 +1,16 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum CaptchaProviderEnum {
+  TURNSTILE = 'turnstile',
+  HCAPTCHA = 'hcaptcha',
+  RECAPTCHA_V2 = 'recaptcha_v2',
+  RECAPTCHA_V3 = 'recaptcha_v3',
+}
+
+registerEnumType(CaptchaProviderEnum, {
+  name: 'CaptchaProvider',
+  description: 'Cloudflare Turnstile, hCaptcha, Google reCAPTCHA v2, or reCAPTCHA v3 (scored).',
+});
 
 @ObjectType('Form', { description: 'A form of a site, addressed by its public code in /api/v1/send/:code.' })
 export class FormType {
@@ -28,6 +40,41 @@ export class FormType {
 
   @Field(() => [String], { description: 'Addresses e-mailed about every new submission (none: empty).' })
   notifyEmails!: string[];
+
+  @Field(() => [String], { description: 'Honeypot fields: any of them non-empty makes a submission spam.' })
+  honeypotFields!: string[];
+
+  @Field(() => CaptchaProviderEnum, { nullable: true, description: 'Null: no CAPTCHA is required.' })
+  captchaProvider!: CaptchaProviderEnum | null;
+
+  @Field(() => Boolean, { description: 'Whether a CAPTCHA secret is stored (the secret itself is write-only).' })
+  captchaSecretSet!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The field carrying the visitor's answer (the provider's usual name unless set); null without a provider.",
+  })
+  captchaResponseField!: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'reCAPTCHA v3: the lowest accepted score (0.5 unless set).' })
+  captchaMinScore!: number | null;
+
+  @Field(() => Boolean, {
+    description: 'A provider that cannot be reached: store the submission as spam instead of answering 503.',
+  })
+  captchaUnavailableAsSpam!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'Seconds in which the same content is stored once; null: off.' })
+  duplicateWindowSeconds!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'More links than this across all values is spam; null: off.' })
+  maxLinks!: number | null;
+
+  @Field(() => [String], {
+    description: 'Words or phrases (whole-word, case-insensitive) that make a submission spam.',
+  })
+  blockedWords!: string[];
 
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;

@@ -43,6 +43,15 @@ export class SubmissionType {
 
   @Field(() => [StoredFileType])
   files!: StoredFileType[];
+
+  @Field(() => Boolean, { description: 'Caught by a spam protection: not delivered, hidden from the inbox.' })
+  spam!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why it is spam: honeypot, captcha_unavailable, links or blocked_word; null when not spam.',
+  })
+  spamReason!: string | null;
 }
 
 @ObjectType('SubmissionEdge')

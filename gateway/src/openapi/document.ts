@@ -8,6 +8,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared';
 export const SEND_PROBLEMS = {
   400: [
     'body_invalid',
+    'captcha_invalid',
     'file_type_not_allowed',
     'file_type_mismatch',
     'archive_bomb',
@@ -24,7 +25,7 @@ export const SEND_PROBLEMS = {
   415: ['unsupported_media_type'],
   429: ['rate_limited'],
   500: ['internal_error'],
-  503: ['scanner_unavailable', 'service_unavailable'],
+  503: ['scanner_unavailable', 'captcha_unavailable', 'service_unavailable'],
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 /** Answers of any route: an unknown path, and a method the path does not have. */
@@ -34,7 +35,7 @@ export const ROUTING_PROBLEMS = {
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
-  400: 'The body, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character.',
+  400: "The body, the visitor's CAPTCHA answer, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character.",
   401: 'A credential is missing.',
   403: 'A credential is wrong, or the form is not available to this site.',
   408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
@@ -42,7 +43,7 @@ const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
   415: 'The body is not JSON, multipart/form-data or application/x-www-form-urlencoded.',
   429: 'Over a rate limit. Retry after `Retry-After` seconds. Past `AUTH_FAILURES_PER_MINUTE` failed authentications from an address, its further failing requests get 429 until the window ends; a request whose credentials verify is never refused for this.',
   500: 'An unexpected fault; the body reveals nothing about it.',
-  503: 'The scanner, the database or the file storage is unavailable (or the gateway is shutting down); nothing was stored. Retry after `Retry-After` seconds.',
+  503: "The scanner, the form's CAPTCHA provider, the database or the file storage is unavailable (or the gateway is shutting down); nothing was stored. Retry after `Retry-After` seconds.",
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -117,7 +118,11 @@ export const openApiDocument = {
           'Every top-level key is accepted. A repeated multipart or urlencoded field becomes an array; bracket ' +
           'names (`a[b]`, `a[]`) nest. Files are checked by extension and content, archives and office documents ' +
           'are inspected, and every file may be scanned with ClamAV. `201` is sent only after the submission and ' +
-          'all its files are durably stored; any refusal leaves nothing behind.',
+          'all its files are durably stored; any refusal leaves nothing behind. A form may require a CAPTCHA ' +
+          "answer (the provider's usual field, such as `cf-turnstile-response`, verified server-side and never " +
+          'stored) and may have spam rules (honeypot fields, a duplicate window, a link limit, blocked words). ' +
+          'Spam is stored, flagged and not delivered, and answered `201` exactly like a good submission; a ' +
+          'duplicate within the window answers like the first (same `id`).',
         security: [{ applicationKey: [], siteToken: [] }],
         parameters: [
           {
@@ -133,6 +138,15 @@ export const openApiDocument = {
             required: false,
             description: 'A repeat with the same key on the same form within 24 h returns the first answer.',
             schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+          },
+          {
+            name: 'X-Intake-Client-IP',
+            in: 'header',
+            required: false,
+            description:
+              "The visitor's IP address, as the site backend saw it; sent to the CAPTCHA provider as `remoteip`. " +
+              'A value that is not an IPv4 or IPv6 address is ignored.',
+            schema: { type: 'string', maxLength: 45 },
           },
         ],
         requestBody: {

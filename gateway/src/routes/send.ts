@@ -14,6 +14,8 @@ import { siteToken } from '../middleware/site-token.js';
 import type { RateLimits } from '../rate-limit/rate-limits.js';
 import { createSubmission } from '../submission/create-submission.js';
 import { readIdempotencyKey } from '../submission/idempotency.js';
+import { clientIpOf } from '../spam/captcha.js';
+import type { CaptchaStage } from '../spam/captcha-stage.js';
 
 /** One EntityManager fork for the whole request: every lookup and the insert share it. */
 async function forkEntityManager(ctx: IntakeContext, next: Next): Promise<void> {
@@ -37,6 +39,7 @@ export function sendRouter(
   pipeline: FilePipeline,
   rateLimits: RateLimits,
   lookups: SiteLookups,
+  captcha: CaptchaStage,
 ): Router<IntakeState, { services: Services }> {
   const router = new Router<IntakeState, { services: Services }>();
   router.post(
@@ -59,6 +62,11 @@ export function sendRouter(
         fields: ctx.state.fields,
         files: ctx.state.files ?? [],
         idempotencyKey,
+        captcha,
+        clientIp: clientIpOf(ctx.get('X-Intake-Client-IP')),
+        onSpam: (reason) => {
+          ctx.state.spamReason = reason;
+        },
       });
       ctx.status = 201;
       ctx.body = answer;

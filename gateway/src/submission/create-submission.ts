@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   AppError,
   FormSchema,
@@ -10,11 +11,13 @@ import {
   type StoredFile,
 } from '@intake/shared';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DEFAULT_ALLOWED_MIME_TYPES, enqueueSubmissionDeliveries } from '@intake/shared';
+import { DEFAULT_ALLOWED_MIME_TYPES, enabledWebhookIds, enqueueSubmissionDeliveries } from '@intake/shared';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
 import { isOutage } from '../service-errors.js';
-import { findReplay } from './idempotency.js';
+import { checkCaptcha, type CaptchaStage } from '../spam/captcha-stage.js';
+import { contentHash, contentSpamReason, type SpamReason } from '../spam/content-rules.js';
+import { findDuplicate, findReplay } from './idempotency.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 import { sanitizeValue } from './sanitize.js';
 import { insertIfAccepting, isStillAccepting, refusalOf } from './still-accepting.js';
@@ -34,6 +37,25 @@ export interface SubmissionInput {
   fields: unknown;
   files: readonly ReceivedFile[];
   idempotencyKey: string | undefined;
+  /** Verifies CAPTCHA answers; forms with a provider set are refused without it. */
+  captcha?: CaptchaStage;
+  /** The visitor's address, from the optional X-Intake-Client-IP header. */
+  clientIp?: string;
+  /** Told when the submission is stored as spam (metrics). */
+  onSpam?: (reason: SpamReason) => void;
+}
+
+/** How a submission is stored: spam or not, and what the duplicate filter looks up. */
+interface Verdict {
+  spamReason: SpamReason | undefined;
+  contentHash: string | null;
+  duplicateWindowSeconds: number | null;
+}
+
+/** The answer of a write, and whether it is the first submission of the same content instead. */
+interface Persisted {
+  answer: SubmissionAnswer;
+  duplicate: boolean;
 }
 
 function allowedTypesOf(form: Form): readonly string[] {
@@ -52,7 +74,7 @@ export async function createSubmission(
   pipeline: FilePipeline,
   input: SubmissionInput,
 ): Promise<SubmissionAnswer> {
-  const fields = validateSubmissionBody(input.fields);
+  const validated = validateSubmissionBody(input.fields);
   for (const file of input.files) {
     validateFieldName(file.field);
   }
@@ -62,8 +84,32 @@ export async function createSubmission(
       return replay;
     }
   }
+  const { fields, unavailableAsSpam } = await captchaChecked(input, validated);
   const data = sanitizeValue(fields) as Record<string, unknown>;
   const typed = await pipeline(input.files, allowedTypesOf(input.form));
+
+  // Spam is judged only once the request passed every check a good one must pass, and is then
+  // stored and answered exactly like a good one: a bot learns nothing from the answer.
+  const spamReason: SpamReason | undefined = unavailableAsSpam
+    ? 'captcha_unavailable'
+    : contentSpamReason(
+        {
+          honeypotFields: input.form.honeypotFields ?? null,
+          maxLinks: input.form.maxLinks ?? null,
+          blockedWords: input.form.blockedWords ?? null,
+        },
+        fields,
+        typed.map((file) => file.field),
+      );
+  const windowSeconds = input.form.duplicateWindowSeconds ?? null;
+  const hash = windowSeconds === null ? null : contentHash(data, typed);
+  if (hash !== null && windowSeconds !== null) {
+    const first = await findDuplicate(input.em, input.form, hash, windowSeconds);
+    if (first) {
+      return first;
+    }
+  }
+  const verdict: Verdict = { spamReason, contentHash: hash, duplicateWindowSeconds: windowSeconds };
 
   const storedKeys: string[] = [];
   let writing = false;
@@ -72,7 +118,14 @@ export async function createSubmission(
       storedKeys.push(await services.storage.putFile(file.path));
     }
     writing = true;
-    return await persistWithKnownWebhooks(input, data, typed, storedKeys);
+    const { answer, duplicate } = await persistWithKnownWebhooks(input, data, typed, storedKeys, verdict);
+    if (duplicate) {
+      // The same content committed while this request was on its way: nothing of it is kept.
+      await removeObjects(services, storedKeys);
+    } else if (spamReason !== undefined) {
+      input.onSpam?.(spamReason);
+    }
+    return answer;
   } catch (error) {
     if (writing && isOutage(error)) {
       // The connection broke during the write: the commit may have landed with only its answer
@@ -103,12 +156,13 @@ async function persistWithKnownWebhooks(
   data: Record<string, unknown>,
   typed: readonly TypedFile[],
   storedKeys: readonly string[],
-): Promise<SubmissionAnswer> {
+  verdict: Verdict,
+): Promise<Persisted> {
   try {
-    return await persist(input, data, typed, storedKeys);
+    return await persist(input, data, typed, storedKeys, verdict);
   } catch (error) {
     if (input.webhookIds && input.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
-      return persist({ ...input, em: input.em.fork(), webhookIds: undefined }, data, typed, storedKeys);
+      return persist({ ...input, em: input.em.fork(), webhookIds: undefined }, data, typed, storedKeys, verdict);
     }
     throw error;
   }
@@ -119,12 +173,57 @@ async function persist(
   data: Record<string, unknown>,
   typed: readonly TypedFile[],
   storedKeys: readonly string[],
+  verdict: Verdict,
+): Promise<Persisted> {
+  const { contentHash: hash, duplicateWindowSeconds: windowSeconds } = verdict;
+  if (hash === null || windowSeconds === null) {
+    return { answer: await writeRows(input, data, typed, storedKeys, verdict, false), duplicate: false };
+  }
+  // Two requests with the same content at the same moment (a double click forwarded twice) both
+  // pass the early look-up. A transaction-scoped advisory lock on the form and content makes the
+  // second wait for the first to commit, look again, and answer with the first.
+  return input.em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?::bigint)', [contentLockKey(input.form.id, hash)], 'all');
+    const first = await findDuplicate(tx, input.form, hash, windowSeconds);
+    if (first) {
+      return { answer: first, duplicate: true };
+    }
+    return { answer: await writeRows({ ...input, em: tx }, data, typed, storedKeys, verdict, true), duplicate: false };
+  });
+}
+
+/** A 63-bit advisory lock key for this content on this form. */
+function contentLockKey(formId: string, hash: string): string {
+  return BigInt.asIntN(
+    64,
+    BigInt(`0x${createHash('sha256').update(`${formId}:${hash}`).digest('hex').slice(0, 16)}`),
+  ).toString();
+}
+
+/**
+ * Writes the submission, its file rows and its deliveries. `inTransaction`: the caller's
+ * transaction commits them (the one-statement path would run outside it).
+ */
+async function writeRows(
+  input: SubmissionInput,
+  data: Record<string, unknown>,
+  typed: readonly TypedFile[],
+  storedKeys: readonly string[],
+  verdict: Verdict,
+  inTransaction: boolean,
 ): Promise<SubmissionAnswer> {
   const { em } = input;
   // Not persisted yet: whether it needs a transaction is known only once its rows are made.
   const submission = em.create(
     SubmissionSchema,
-    { form: em.getReference(FormSchema, input.form.id), data, idempotencyKey: input.idempotencyKey ?? null },
+    {
+      form: em.getReference(FormSchema, input.form.id),
+      data,
+      idempotencyKey: input.idempotencyKey ?? null,
+      spam: verdict.spamReason !== undefined,
+      spamReason: verdict.spamReason ?? null,
+      contentHash: verdict.contentHash,
+    },
     { persist: false },
   );
   const files: StoredFile[] = typed.map((file, position) =>
@@ -139,9 +238,17 @@ async function persist(
       storageKey: storedKeys[position] as string,
     }),
   );
-  // The outbox: one delivery per enabled webhook and one for the notification e-mails.
-  await enqueueSubmissionDeliveries(em, input.form, submission, input.webhookIds);
-  if (em.getUnitOfWork().getPersistStack().size === 0) {
+  // The outbox: one delivery per enabled webhook and one for the notification e-mails. Spam gets
+  // none until an administrator marks it "Not spam" (the admin API queues them then), but takes
+  // the same write path as a good submission would, so its answer does not come sooner.
+  let goodWouldUseTransaction = false;
+  if (verdict.spamReason === undefined) {
+    await enqueueSubmissionDeliveries(em, input.form, submission, input.webhookIds);
+  } else {
+    const webhooks = input.webhookIds ?? (await enabledWebhookIds(em, input.form.id));
+    goodWouldUseTransaction = webhooks.length > 0 || (input.form.notifyEmails ?? []).length > 0;
+  }
+  if (em.getUnitOfWork().getPersistStack().size === 0 && !goodWouldUseTransaction && !inTransaction) {
     // The submission is the only row: one INSERT is atomic on its own, and BEGIN and COMMIT around
     // it would cost two more round trips on the busiest path (README, Performance).
     if (!(await insertIfAccepting(em, submission, input.form.id, input.site))) {
@@ -151,8 +258,8 @@ async function persist(
     if (!(await isStillAccepting(em, input.form.id, input.site))) {
       throw await refusalOf(em, input.form.id, input.site);
     }
-    // flush() runs every insert in one transaction: the submission, its files and its deliveries
-    // commit together.
+    // flush() runs every insert in one transaction (or in the caller's): the submission, its files
+    // and its deliveries commit together.
     em.persist(submission);
     await em.flush();
   }
@@ -182,6 +289,23 @@ async function replayAfterConflict(
     throw new AppError('service_unavailable', 'The submission could not be stored. Retry later.', { retryAfter: 1 });
   }
   return retry();
+}
+
+/** The CAPTCHA check when the form has a provider: the fields without the answer. */
+async function captchaChecked(
+  input: SubmissionInput,
+  fields: Record<string, unknown>,
+): Promise<{ fields: Record<string, unknown>; unavailableAsSpam: boolean }> {
+  if ((input.form.captchaProvider ?? null) === null) {
+    return { fields, unavailableAsSpam: false };
+  }
+  if (!input.captcha) {
+    // A caller that cannot verify must not let a protected form's submissions through.
+    throw new AppError('captcha_unavailable', 'The CAPTCHA answer could not be verified. Retry later.', {
+      retryAfter: 5,
+    });
+  }
+  return checkCaptcha(input.captcha, input.form, fields, input.clientIp);
 }
 
 async function removeObjects(services: Services, keys: readonly string[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { AppError, StoredFileSchema, SubmissionSchema, type Em, type Form } from '@intake/shared';
+import { AppError, StoredFileSchema, SubmissionSchema, type Em, type Form, type Submission } from '@intake/shared';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -22,9 +22,28 @@ export async function findReplay(em: Em, form: Form, key: string): Promise<Submi
     idempotencyKey: key,
     createdAt: { $gt: new Date(Date.now() - REPLAY_WINDOW_MS) },
   });
-  if (!submission) {
-    return undefined;
-  }
+  return submission ? answerOf(em, submission) : undefined;
+}
+
+/**
+ * The duplicate filter: the first submission of the same content to this form within the window,
+ * answered as it was (same id), as an Idempotency-Key replay is.
+ */
+export async function findDuplicate(
+  em: Em,
+  form: Form,
+  contentHash: string,
+  windowSeconds: number,
+): Promise<SubmissionAnswer | undefined> {
+  const submission = await em.findOne(
+    SubmissionSchema,
+    { form: form.id, contentHash, createdAt: { $gt: new Date(Date.now() - windowSeconds * 1000) } },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  return submission ? answerOf(em, submission) : undefined;
+}
+
+async function answerOf(em: Em, submission: Submission): Promise<SubmissionAnswer> {
   const files = await em.find(StoredFileSchema, { submission: submission.id }, { orderBy: { position: 'asc' } });
   return presentSubmission(submission, files);
 }

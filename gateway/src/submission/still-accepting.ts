@@ -9,8 +9,9 @@ import { AppError, type Em, type Site, type Submission } from '@intake/shared';
 const ACCEPTING = `exists (select 1 from "forms" f join "sites" s on s."id" = f."site_id"
   where f."id" = ? and f."enabled" and f."deleted_at" is null and s."deleted_at" is null and s."control_code" = ?)`;
 
-const GUARDED_INSERT = `insert into "submissions" ("id", "form_id", "data", "created_at", "idempotency_key")
-  select ?::uuid, ?::uuid, ?::jsonb, ?::timestamptz, ? where ${ACCEPTING}`;
+const GUARDED_INSERT = `insert into "submissions"
+  ("id", "form_id", "data", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash")
+  select ?::uuid, ?::uuid, ?::jsonb, ?::timestamptz, ?, ?, ?, ? where ${ACCEPTING}`;
 
 /** Inserts the submission only if its form and site still accept it, in one statement. */
 export async function insertIfAccepting(em: Em, submission: Submission, formId: string, site: Site): Promise<boolean> {
@@ -25,6 +26,9 @@ export async function insertIfAccepting(em: Em, submission: Submission, formId: 
           JSON.stringify(submission.data),
           submission.createdAt,
           submission.idempotencyKey ?? null,
+          submission.spam,
+          submission.spamReason ?? null,
+          submission.contentHash ?? null,
           formId,
           site.controlCode,
         ],
@@ -39,20 +43,20 @@ export async function insertIfAccepting(em: Em, submission: Submission, formId: 
 
 /** The same check as a query, for the path that writes several rows in one transaction. */
 export async function isStillAccepting(em: Em, formId: string, site: Site): Promise<boolean> {
-  const rows = await em
-    .getConnection()
-    .execute<{ accepting: boolean }[]>(`select ${ACCEPTING} as "accepting"`, [formId, site.controlCode]);
+  // em.execute: inside the caller's transaction when there is one (PGlite has a single connection).
+  const rows = await em.execute<{ accepting: boolean }[]>(`select ${ACCEPTING} as "accepting"`, [
+    formId,
+    site.controlCode,
+  ]);
   return rows[0]?.accepting === true;
 }
 
 /** Why a submission was refused at the write: read fresh, answered as the middleware would have. */
 export async function refusalOf(em: Em, formId: string, site: Site): Promise<AppError> {
-  const rows = await em
-    .getConnection()
-    .execute<{ live: boolean }[]>(
-      'select ("deleted_at" is null and "control_code" = ?) as "live" from "sites" where "id" = ?',
-      [site.controlCode, site.id],
-    );
+  const rows = await em.execute<{ live: boolean }[]>(
+    'select ("deleted_at" is null and "control_code" = ?) as "live" from "sites" where "id" = ?',
+    [site.controlCode, site.id],
+  );
   if (rows[0]?.live !== true) {
     return new AppError('token_invalid', 'The site token is not valid.');
   }

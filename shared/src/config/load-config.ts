@@ -156,6 +156,12 @@ export function parseConfig(raw: RawEnvironment): Config {
     downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
     adminTokenTtlSeconds: env.ADMIN_TOKEN_TTL_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    captcha: {
+      turnstileVerifyUrl: env.CAPTCHA_TURNSTILE_VERIFY_URL,
+      hcaptchaVerifyUrl: env.CAPTCHA_HCAPTCHA_VERIFY_URL,
+      recaptchaVerifyUrl: env.CAPTCHA_RECAPTCHA_VERIFY_URL,
+      timeoutMs: env.CAPTCHA_TIMEOUT_MS,
+    },
     delivery: {
       allowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE,
       webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,

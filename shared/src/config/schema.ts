@@ -9,6 +9,7 @@ const nonNegativeInt = z.coerce.number().int().min(0);
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const httpUrl = z.string().regex(/^https?:\/\/[^/\s]+\S*$/, 'must be an http:// or https:// URL');
 const optionalText = z
   .string()
   .optional()
@@ -86,6 +87,13 @@ export const environmentSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:._-]{1,64}$/, 'must be 1 to 64 letters, digits, ":", ".", "_" or "-"')
     .default('intake'),
+  /** siteverify endpoints of the CAPTCHA providers (configuration, so tests can point them at a stub). */
+  CAPTCHA_TURNSTILE_VERIFY_URL: httpUrl.default('https://challenges.cloudflare.com/turnstile/v0/siteverify'),
+  CAPTCHA_HCAPTCHA_VERIFY_URL: httpUrl.default('https://api.hcaptcha.com/siteverify'),
+  /** reCAPTCHA v2 and v3 share one endpoint. */
+  CAPTCHA_RECAPTCHA_VERIFY_URL: httpUrl.default('https://www.google.com/recaptcha/api/siteverify'),
+  /** Deadline of one CAPTCHA verification; past it the provider counts as unavailable. */
+  CAPTCHA_TIMEOUT_MS: positiveInt.default(5000),
   /** Honour X-Forwarded-For for the client address (behind a trusted proxy only). */
   TRUST_PROXY: flag.default(false),
   /** With TRUST_PROXY: proxies in front that append to X-Forwarded-For; the client is that many entries from the right. */

@@ -23,6 +23,14 @@ export interface DeliveryConfig {
   smtpFrom: string;
 }
 
+/** Where and how fast the gateway checks a visitor's CAPTCHA answer. */
+export interface CaptchaConfig {
+  turnstileVerifyUrl: string;
+  hcaptchaVerifyUrl: string;
+  recaptchaVerifyUrl: string;
+  timeoutMs: number;
+}
+
 /** The validated configuration, in the shape the code uses. */
 export interface Config {
   production: boolean;
@@ -72,6 +80,7 @@ export interface Config {
   downloadUrlTtlSeconds: number;
   adminTokenTtlSeconds: number;
   shutdownTimeoutMs: number;
+  captcha: CaptchaConfig;
   /** Webhook and e-mail deliveries (the outbox worker). */
   delivery: DeliveryConfig;
 }

@@ -24,8 +24,9 @@ export interface SecretBox {
   open(sealed: string): string;
 }
 
-export function createSecretBox(tokenEncryptionKey: Buffer): SecretBox {
-  const key = deriveKey(tokenEncryptionKey, KEY_INFO);
+/** `info` keeps each kind of secret under its own derived key (webhook secrets by default). */
+export function createSecretBox(tokenEncryptionKey: Buffer, info: string = KEY_INFO): SecretBox {
+  const key = deriveKey(tokenEncryptionKey, info);
   return {
     seal(secret) {
       const iv = randomBytes(IV_BYTES);
@@ -38,7 +39,7 @@ export function createSecretBox(tokenEncryptionKey: Buffer): SecretBox {
     open(sealed) {
       const [version, iv, ciphertext, tag] = sealed.split('.');
       if (version !== 'v1' || iv === undefined || ciphertext === undefined || tag === undefined) {
-        throw new Error('sealed webhook secret has an unknown shape');
+        throw new Error('sealed secret has an unknown shape');
       }
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'), {
         authTagLength: TAG_BYTES,

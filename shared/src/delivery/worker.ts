@@ -25,6 +25,7 @@ import { createMailer, type Mailer } from './send-email.js';
 import { sendWebhook } from './send-webhook.js';
 import { signWebhook } from './sign.js';
 import { createSecretBox } from './webhook-secret.js';
+import { deleteExpiredSpam, SPAM_SWEEP_INTERVAL_MS } from '../spam/spam-retention.js';
 
 /** A webhook whose every delivery failed for this long is disabled. */
 export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
@@ -38,6 +39,8 @@ export interface DeliveryWorkerOptions {
   /** Origin of download links; default PUBLIC_ADMIN_URL, else http://HOST:ADMIN_PORT. */
   publicAdminOrigin?: () => string;
   random?: () => number;
+  /** How often the worker deletes expired spam (at start, then at this interval); default hourly. */
+  spamSweepIntervalMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -208,6 +211,22 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   let running = false;
   let loop: Promise<void> | undefined;
   let idle: AbortController | undefined;
+  let spamSweep: Promise<void> = Promise.resolve();
+  let spamTimer: NodeJS.Timeout | undefined;
+
+  // The spam retention sweep rides along in the worker's process, off the delivery loop.
+  function sweepSpam(): void {
+    spamSweep = spamSweep
+      .then(() => deleteExpiredSpam(services))
+      .then(
+        (count) => {
+          if (count > 0) {
+            logger.info({ count }, 'deleted expired spam');
+          }
+        },
+        (error: unknown) => logger.warn({ err: error }, 'could not delete expired spam'),
+      );
+  }
 
   return {
     start() {
@@ -215,6 +234,9 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
         return;
       }
       running = true;
+      sweepSpam();
+      spamTimer = setInterval(sweepSpam, options.spamSweepIntervalMs ?? SPAM_SWEEP_INTERVAL_MS);
+      spamTimer.unref();
       loop = (async () => {
         while (running) {
           let count = 0;
@@ -234,7 +256,9 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     async close() {
       running = false;
       idle?.abort();
+      clearInterval(spamTimer);
       await loop;
+      await spamSweep;
       mailer?.close();
     },
   };

@@ -2,6 +2,9 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { SiteSchema } from './site.js';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
 
+export const CAPTCHA_PROVIDERS = ['turnstile', 'hcaptcha', 'recaptcha_v2', 'recaptcha_v3'] as const;
+export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+
 // A form belongs to one site and is addressed by its random public `code` in the intake URL.
 // `allowedMimeTypes` null means the contract's 12 defaults; `maxFileSize` null means MAX_FILE_SIZE.
 export const FormSchema = defineEntity({
@@ -17,6 +20,24 @@ export const FormSchema = defineEntity({
     maxFileSize: p.integer().nullable(),
     /** Addresses told of every new submission by e-mail; null means none. */
     notifyEmails: p.array().nullable(),
+    // Spam protection, every part off while null (README, Spam protection).
+    /** Fields a person never fills: any of them non-empty makes the submission spam. */
+    honeypotFields: p.array().nullable(),
+    captchaProvider: p.enum(CAPTCHA_PROVIDERS).nullable().columnType('varchar(16)'),
+    /** The provider's secret key, sealed like webhook secrets; never leaves the services. */
+    captchaSealedSecret: p.text().nullable(),
+    /** The field carrying the visitor's answer; null means the provider's usual name. */
+    captchaResponseField: p.string().length(100).nullable(),
+    /** reCAPTCHA v3: answers scored below this are refused. */
+    captchaMinScore: p.float().nullable(),
+    /** A provider that cannot be reached: store as spam instead of answering 503. */
+    captchaUnavailableAsSpam: p.boolean().default(false),
+    /** The same content to this form within this many seconds is stored once. */
+    duplicateWindowSeconds: p.integer().nullable(),
+    /** More links than this across all values makes the submission spam. */
+    maxLinks: p.integer().nullable(),
+    /** Words or phrases (whole-word, case-insensitive) that make a submission spam. */
+    blockedWords: p.array().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),

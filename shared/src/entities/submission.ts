@@ -15,9 +15,22 @@ export const SubmissionSchema = defineEntity({
     data: p.json<SubmissionData>().columnType('jsonb'),
     createdAt: p.datetime().onCreate(() => new Date()),
     idempotencyKey: p.string().length(255).nullable(),
+    /** Spam is kept out of the inbox and delivered to nobody until an administrator says otherwise. */
+    spam: p.boolean().default(false),
+    /** Why it is spam: `honeypot`, `captcha_unavailable`, `links` or `blocked_word`. */
+    spamReason: p.string().length(32).nullable(),
+    /** sha256 of the sanitised fields and file hashes, looked up by the duplicate filter. */
+    contentHash: p.string().length(64).nullable(),
   },
   // Newest-first pages of one form's submissions.
-  indexes: [{ name: 'submissions_form_created_at_index', properties: ['form', 'createdAt', 'id'] }],
+  indexes: [
+    { name: 'submissions_form_created_at_index', properties: ['form', 'createdAt', 'id'] },
+    // The inbox and the Spam view of one form.
+    { name: 'submissions_form_spam_created_at_index', properties: ['form', 'spam', 'createdAt', 'id'] },
+    { name: 'submissions_form_content_hash_index', properties: ['form', 'contentHash', 'createdAt'] },
+    // The spam retention sweep.
+    { name: 'submissions_spam_created_at_index', properties: ['spam', 'createdAt'] },
+  ],
   uniques: [{ name: 'submissions_form_idempotency_key_unique', properties: ['form', 'idempotencyKey'] }],
 });
 
