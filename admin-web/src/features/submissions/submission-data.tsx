@@ -2,7 +2,7 @@
 // HTML-safe form and rendered as React text (never as HTML); nested objects and lists readable.
 import { Code, List, Table, Text } from '@mantine/core';
 import { decodeStoredText } from '../../lib/decode-stored-text';
-import { isObject } from './submission-values';
+import { isObject } from '../../lib/submission-values';
 
 /** A value in full: text keeps its line breaks, lists and objects nest. */
 export function FullValue({ value }: { value: unknown }) {

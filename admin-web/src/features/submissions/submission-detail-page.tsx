@@ -11,7 +11,7 @@ import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { FieldTable } from './submission-data';
-import { useDeleteSubmission } from './use-delete-submission';
+import { useDeleteSubmission } from '../../components/use-delete-submission';
 
 const SubmissionDetailQuery = graphql(`
   query SubmissionDetail($id: ID!) {

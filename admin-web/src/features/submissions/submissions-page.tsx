@@ -12,8 +12,8 @@ import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
-import { columnKeys, compactValue } from './submission-values';
-import { useDeleteSubmission } from './use-delete-submission';
+import { columnKeys, compactValue } from '../../lib/submission-values';
+import { useDeleteSubmission } from '../../components/use-delete-submission';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;

@@ -1,9 +1,9 @@
-// Deleting a submission, from the inbox or its detail: a confirmation, the mutation, a notification.
+// Deleting a submission, from the inbox, its detail or the Spam view: a confirmation, the mutation, a notification.
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { notifyError, notifySuccess } from '../../components/notify';
-import { graphql } from '../../gql';
+import { ConfirmDialog } from './confirm-dialog';
+import { notifyError, notifySuccess } from './notify';
+import { graphql } from '../gql';
 
 const DeleteSubmissionMutation = graphql(`
   mutation DeleteSubmission($id: ID!) {

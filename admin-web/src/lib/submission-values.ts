@@ -1,6 +1,6 @@
 // A submission's values in one line for a table cell, and the columns a page of submissions gets.
 // Every string is decoded once from its stored HTML-safe form (the caller renders it as text).
-import { decodeStoredText } from '../../lib/decode-stored-text';
+import { decodeStoredText } from './decode-stored-text';
 
 const CELL_LENGTH = 80;
 
