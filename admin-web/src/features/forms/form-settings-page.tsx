@@ -1,29 +1,33 @@
 // Every setting of one form: name, whether it accepts submissions, which file types and how large,
-// and who is e-mailed about each submission. Only changed settings are sent (absent ones stay).
+// who is e-mailed about each submission, and its spam protection. Only changed settings are sent
+// (absent ones stay).
 import {
   Button,
   Checkbox,
   Code,
   Group,
   Loader,
+  NativeSelect,
   NumberInput,
   Paper,
+  PasswordInput,
   SimpleGrid,
   Stack,
   Switch,
   Text,
   TextInput,
   Textarea,
+  Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { graphql } from '../../gql';
-import type { UpdateFormInput } from '../../gql/graphql';
+import type { CaptchaProvider, UpdateFormInput } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes } from '../../lib/format';
@@ -39,6 +43,15 @@ const FormSettingsQuery = graphql(`
       usesDefaultMimeTypes
       maxFileSize
       notifyEmails
+      honeypotFields
+      captchaProvider
+      captchaSecretSet
+      captchaResponseField
+      captchaMinScore
+      captchaUnavailableAsSpam
+      duplicateWindowSeconds
+      maxLinks
+      blockedWords
     }
     limits {
       maxFileSize
@@ -62,13 +75,49 @@ const UpdateFormSettingsMutation = graphql(`
       usesDefaultMimeTypes
       maxFileSize
       notifyEmails
+      honeypotFields
+      captchaProvider
+      captchaSecretSet
+      captchaResponseField
+      captchaMinScore
+      captchaUnavailableAsSpam
+      duplicateWindowSeconds
+      maxLinks
+      blockedWords
       updatedAt
     }
   }
 `);
 
 const MIB = 1024 * 1024;
-const FIELDS = ['name', 'enabled', 'allowedMimeTypes', 'maxFileSize', 'notifyEmails'] as const;
+const FIELDS = [
+  'name',
+  'enabled',
+  'allowedMimeTypes',
+  'maxFileSize',
+  'notifyEmails',
+  'honeypotFields',
+  'captchaProvider',
+  'captchaSecret',
+  'captchaResponseField',
+  'captchaMinScore',
+  'captchaUnavailableAsSpam',
+  'duplicateWindowSeconds',
+  'maxLinks',
+  'blockedWords',
+] as const;
+
+/** The CAPTCHA providers in the order offered, with the field their widget posts the answer in. */
+const PROVIDERS: { value: CaptchaProvider; label: string; defaultField: string }[] = [
+  { value: 'TURNSTILE', label: 'Cloudflare Turnstile', defaultField: 'cf-turnstile-response' },
+  { value: 'HCAPTCHA', label: 'hCaptcha', defaultField: 'h-captcha-response' },
+  { value: 'RECAPTCHA_V2', label: 'reCAPTCHA v2', defaultField: 'g-recaptcha-response' },
+  { value: 'RECAPTCHA_V3', label: 'reCAPTCHA v3', defaultField: 'g-recaptcha-response' },
+];
+
+function providerOf(value: string): CaptchaProvider | null {
+  return PROVIDERS.find((provider) => provider.value === value)?.value ?? null;
+}
 
 interface SettingsValues {
   name: string;
@@ -76,6 +125,30 @@ interface SettingsValues {
   allowedMimeTypes: string[];
   maxFileSizeMiB: number | string;
   notifyEmails: string;
+  honeypotFields: string;
+  /** '' is no CAPTCHA. */
+  captchaProvider: string;
+  captchaSecret: string;
+  captchaResponseField: string;
+  captchaMinScore: number | string;
+  captchaUnavailableAsSpam: boolean;
+  duplicateWindowSeconds: number | string;
+  maxLinks: number | string;
+  blockedWords: string;
+}
+
+/** Entries typed one a line, trimmed, without blanks or repeats (words may hold commas and spaces). */
+function parseLines(text: string): string[] {
+  return [...new Set(text.split('\n').map((line) => line.trim()))].filter((line) => line !== '');
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => b[index] === value);
+}
+
+/** An optional whole number: '' (or anything not a number) is null, the setting off. */
+function optionalNumber(value: number | string): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
 /** Addresses typed one a line (or separated by commas), without blanks. */
@@ -100,8 +173,26 @@ export function FormSettingsPage() {
   const [saving, updateForm] = useMutation(UpdateFormSettingsMutation);
   const form = useForm<SettingsValues>({
     mode: 'uncontrolled',
-    initialValues: { name: '', enabled: true, allowedMimeTypes: [], maxFileSizeMiB: '', notifyEmails: '' },
+    initialValues: {
+      name: '',
+      enabled: true,
+      allowedMimeTypes: [],
+      maxFileSizeMiB: '',
+      notifyEmails: '',
+      honeypotFields: '',
+      captchaProvider: '',
+      captchaSecret: '',
+      captchaResponseField: '',
+      captchaMinScore: '',
+      captchaUnavailableAsSpam: false,
+      duplicateWindowSeconds: '',
+      maxLinks: '',
+      blockedWords: '',
+    },
+    // The CAPTCHA fields depend on the provider chosen (uncontrolled inputs do not re-render the page).
+    onValuesChange: (values) => setProvider(values.captchaProvider),
   });
+  const [provider, setProvider] = useState('');
   const current = data?.form;
   const limits = data?.limits;
 
@@ -114,7 +205,17 @@ export function FormSettingsPage() {
         allowedMimeTypes: current.allowedMimeTypes,
         maxFileSizeMiB: mibOf(current.maxFileSize),
         notifyEmails: current.notifyEmails.join('\n'),
+        honeypotFields: current.honeypotFields.map(decodeStoredText).join('\n'),
+        captchaProvider: current.captchaProvider ?? '',
+        captchaSecret: '',
+        captchaResponseField: current.captchaResponseField ? decodeStoredText(current.captchaResponseField) : '',
+        captchaMinScore: current.captchaMinScore ?? '',
+        captchaUnavailableAsSpam: current.captchaUnavailableAsSpam,
+        duplicateWindowSeconds: current.duplicateWindowSeconds ?? '',
+        maxLinks: current.maxLinks ?? '',
+        blockedWords: current.blockedWords.map(decodeStoredText).join('\n'),
       });
+      setProvider(current.captchaProvider ?? '');
       form.resetDirty();
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the stored settings change
@@ -138,6 +239,54 @@ export function FormSettingsPage() {
   }
 
   const allTypes = limits.fileTypes.map((type) => type.mimeType);
+
+  // The spam protection settings that changed, into `input`; mistakes a person can fix into `errors`.
+  const spamProtectionChanges = (values: SettingsValues, errors: Record<string, string>): UpdateFormInput => {
+    const input: UpdateFormInput = {};
+    const honeypots = parseLines(values.honeypotFields);
+    if (!sameList(honeypots, current.honeypotFields.map(decodeStoredText))) {
+      input.honeypotFields = honeypots;
+    }
+    const chosen = providerOf(values.captchaProvider);
+    const secret = values.captchaSecret.trim();
+    if (chosen !== (current.captchaProvider ?? null)) {
+      input.captchaProvider = chosen;
+      if (chosen && secret === '') {
+        errors.captchaSecret = "Enter the provider's secret key";
+      }
+    }
+    if (chosen && secret !== '') {
+      input.captchaSecret = secret;
+    }
+    if (chosen) {
+      const field = values.captchaResponseField.trim();
+      const storedField = current.captchaResponseField ? decodeStoredText(current.captchaResponseField) : '';
+      if (field !== storedField) {
+        input.captchaResponseField = field === '' ? null : field;
+      }
+      const score = chosen === 'RECAPTCHA_V3' ? optionalNumber(values.captchaMinScore) : null;
+      if (chosen === 'RECAPTCHA_V3' && score !== (current.captchaMinScore ?? null)) {
+        input.captchaMinScore = score;
+      }
+      if (values.captchaUnavailableAsSpam !== current.captchaUnavailableAsSpam) {
+        input.captchaUnavailableAsSpam = values.captchaUnavailableAsSpam;
+      }
+    }
+    const duplicateWindow = optionalNumber(values.duplicateWindowSeconds);
+    if (duplicateWindow !== (current.duplicateWindowSeconds ?? null)) {
+      input.duplicateWindowSeconds = duplicateWindow;
+    }
+    const links = optionalNumber(values.maxLinks);
+    if (links !== (current.maxLinks ?? null)) {
+      input.maxLinks = links;
+    }
+    const words = parseLines(values.blockedWords);
+    if (!sameList(words, current.blockedWords.map(decodeStoredText))) {
+      input.blockedWords = words;
+    }
+    return input;
+  };
+  const captcha = PROVIDERS.find((entry) => entry.value === provider);
 
   const submit = form.onSubmit(async (values) => {
     const input: UpdateFormInput = {};
@@ -167,6 +316,7 @@ export function FormSettingsPage() {
     if (!sameSet(emails, current.notifyEmails) || emails.length !== current.notifyEmails.length) {
       input.notifyEmails = emails;
     }
+    Object.assign(input, spamProtectionChanges(values, errors));
     if (Object.keys(errors).length > 0) {
       form.setErrors(errors);
       return;
@@ -253,6 +403,105 @@ export function FormSettingsPage() {
                 minRows={2}
                 key={form.key('notifyEmails')}
                 {...form.getInputProps('notifyEmails')}
+              />
+            </Stack>
+          </Paper>
+
+          <Paper withBorder p="lg" component="section" aria-labelledby="spam-protection-heading">
+            <Stack>
+              <div>
+                <Title order={2} size="h4" id="spam-protection-heading">
+                  Spam protection
+                </Title>
+                <Text size="sm" c="dimmed">
+                  All off until you turn them on. Spam is answered like any other submission, kept in the form&apos;s
+                  Spam view for 30 days and not delivered until you say it is not spam.
+                </Text>
+              </div>
+              <Textarea
+                label="Honeypot fields"
+                description="Field names a person never fills (hidden from people in your HTML form, not type=hidden): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
+                autosize
+                minRows={2}
+                key={form.key('honeypotFields')}
+                {...form.getInputProps('honeypotFields')}
+              />
+              <NativeSelect
+                label="CAPTCHA provider"
+                description="Your site's backend forwards the visitor's answer; Intake checks it with the provider."
+                data={[{ value: '', label: 'None' }, ...PROVIDERS.map(({ value, label }) => ({ value, label }))]}
+                key={form.key('captchaProvider')}
+                {...form.getInputProps('captchaProvider')}
+              />
+              {captcha ? (
+                <>
+                  <PasswordInput
+                    label="Secret key"
+                    description={
+                      current.captchaSecretSet && current.captchaProvider === captcha.value
+                        ? 'A secret is stored. Leave empty to keep it, or enter a new one to replace it.'
+                        : "The provider's secret key for your site: required. It is stored encrypted and never shown again."
+                    }
+                    autoComplete="off"
+                    key={form.key('captchaSecret')}
+                    {...form.getInputProps('captchaSecret')}
+                  />
+                  <TextInput
+                    label="Answer field"
+                    description="The field holding the visitor's answer; removed before the submission is stored. Empty: the provider's usual field."
+                    placeholder={captcha.defaultField}
+                    key={form.key('captchaResponseField')}
+                    {...form.getInputProps('captchaResponseField')}
+                  />
+                  {captcha.value === 'RECAPTCHA_V3' ? (
+                    <NumberInput
+                      label="Minimum score"
+                      description="reCAPTCHA v3 scores from 0 (a bot) to 1 (a person); lower is refused. Empty: 0.5."
+                      placeholder="0.5"
+                      min={0}
+                      max={1}
+                      step={0.1}
+                      decimalScale={2}
+                      w={280}
+                      key={form.key('captchaMinScore')}
+                      {...form.getInputProps('captchaMinScore')}
+                    />
+                  ) : null}
+                  <Checkbox
+                    label="Accept submissions as spam when the provider cannot be reached"
+                    description="Otherwise they are refused with 503 and the site's backend should retry."
+                    key={form.key('captchaUnavailableAsSpam')}
+                    {...form.getInputProps('captchaUnavailableAsSpam', { type: 'checkbox' })}
+                  />
+                </>
+              ) : null}
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <NumberInput
+                  label="Duplicate window (seconds)"
+                  description="The same submission again within this time is not stored twice. Empty: off."
+                  min={1}
+                  max={2592000}
+                  allowDecimal={false}
+                  key={form.key('duplicateWindowSeconds')}
+                  {...form.getInputProps('duplicateWindowSeconds')}
+                />
+                <NumberInput
+                  label="Maximum number of links"
+                  description="More links than this across all values is spam. Empty: off."
+                  min={0}
+                  max={1000}
+                  allowDecimal={false}
+                  key={form.key('maxLinks')}
+                  {...form.getInputProps('maxLinks')}
+                />
+              </SimpleGrid>
+              <Textarea
+                label="Blocked words or phrases"
+                description="A value containing one of them as a whole word (any case) is spam: one a line, at most 200. Empty: off."
+                autosize
+                minRows={2}
+                key={form.key('blockedWords')}
+                {...form.getInputProps('blockedWords')}
               />
             </Stack>
           </Paper>
