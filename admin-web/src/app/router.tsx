@@ -6,6 +6,7 @@ import { ChangePasswordPage } from '../features/auth/change-password-page';
 import { SignInPage } from '../features/auth/sign-in-page';
 import { FormSettingsPage } from '../features/forms/form-settings-page';
 import { FormsPage } from '../features/forms/forms-page';
+import { SpamPage } from '../features/spam/spam-page';
 import { SitesPage } from '../features/sites/sites-page';
 import { SubmissionDetailPage } from '../features/submissions/submission-detail-page';
 import { SubmissionsPage } from '../features/submissions/submissions-page';
@@ -47,6 +48,7 @@ export const router = createBrowserRouter([
                   { index: true, element: <SubmissionsPage /> },
                   { path: 'submissions/:submissionId', element: <SubmissionDetailPage /> },
                   { path: 'webhooks', element: <WebhooksPage /> },
+                  { path: 'spam', element: <SpamPage /> },
                   { path: 'settings', element: <FormSettingsPage /> },
                 ],
               },

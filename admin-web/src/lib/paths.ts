@@ -7,6 +7,7 @@ export const paths = {
   formSubmission: (siteId: string, formId: string, submissionId: string) =>
     `/sites/${siteId}/forms/${formId}/submissions/${submissionId}`,
   formWebhooks: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/webhooks`,
+  formSpam: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/spam`,
   formSettings: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/settings`,
   apiTokens: '/api-tokens',
   changePassword: '/account/password',

@@ -1,4 +1,4 @@
-// One form's pages (submissions, webhooks, settings): the form's name and its sub-navigation.
+// One form's pages (submissions, webhooks, spam, settings): the form's name and its sub-navigation.
 import { Anchor, Loader, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -14,6 +14,7 @@ const FormHeaderQuery = graphql(`
       id
       name
       siteId
+      spamCount
     }
   }
 `);
@@ -47,6 +48,7 @@ export function FormLayout() {
         links={[
           { to: paths.formSubmissions(siteId, formId), label: 'Submissions', end: true },
           { to: paths.formWebhooks(siteId, formId), label: 'Webhooks' },
+          { to: paths.formSpam(siteId, formId), label: `Spam (${data.form.spamCount})` },
           { to: paths.formSettings(siteId, formId), label: 'Settings' },
         ]}
       />
