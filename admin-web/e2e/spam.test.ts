@@ -10,6 +10,7 @@ import {
   atBothWidths,
   checkAccessibility,
   describeConsole,
+  describedBy,
   eventually,
   expectHeading,
   signIn,
@@ -82,7 +83,7 @@ describeConsole('console: spam protection and the Spam view', () => {
     await receiver?.close();
   });
 
-  it('turns on a honeypot field and a blocked word in the settings, all off before', async () => {
+  it('sets a CAPTCHA secret (write-only, errors next to the fields), then a honeypot field and a blocked word', async () => {
     await page.goto(formUrl('/settings'));
     await expectHeading(page, 'Form settings');
     await page.getByRole('heading', { name: 'Spam protection' }).waitFor();
@@ -102,13 +103,37 @@ describeConsole('console: spam protection and the Spam view', () => {
     await page.getByRole('textbox', { name: 'Minimum score' }).waitFor();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText("Enter the provider's secret key").waitFor();
+    // The API's refusals show next to their fields: a secret with a space, a blocked word too long.
+    await page.getByRole('combobox', { name: 'CAPTCHA provider' }).selectOption({ label: 'Cloudflare Turnstile' });
+    const secret = page.getByRole('textbox', { name: 'Secret key' });
+    await secret.fill('not a secret');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await eventually(async () => /visible ASCII characters/.test(await describedBy(secret)), true);
+    await secret.fill('0x4AAAAAAA-test-secret');
+    await words.fill('x'.repeat(101));
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await eventually(async () => /1 to 100 characters/.test(await describedBy(words)), true);
+    await words.fill('');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').waitFor();
+    // Write-only: the page says a secret is stored, the API only that there is one.
+    await page.getByText('A secret is stored').waitFor();
+    expect(await secret.inputValue()).toBe('');
+    const captcha = await env.gql<{ form: { captchaProvider: string; captchaSecretSet: boolean } }>(
+      'query ($id: ID!) { form(id: $id) { captchaProvider captchaSecretSet } }',
+      { id: formId },
+    );
+    expect(captcha.data!.form).toEqual({ captchaProvider: 'TURNSTILE', captchaSecretSet: true });
+    expect(await page.content()).not.toContain('0x4AAAAAAA-test-secret');
+
+    // Back to no CAPTCHA: the bots in this test send no answer.
     await page.getByRole('combobox', { name: 'CAPTCHA provider' }).selectOption({ label: 'None' });
     await page.getByRole('textbox', { name: 'Secret key' }).waitFor({ state: 'detached' });
 
     await honeypots.fill('website');
     await words.fill('casino\nfree money');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('Settings saved').waitFor();
+    await page.getByText('Settings saved').last().waitFor();
     const stored = await env.gql<{
       form: {
         honeypotFields: string[];
@@ -118,13 +143,14 @@ describeConsole('console: spam protection and the Spam view', () => {
         duplicateWindowSeconds: number | null;
       };
     }>(
-      'query ($id: ID!) { form(id: $id) { honeypotFields blockedWords captchaProvider maxLinks duplicateWindowSeconds } }',
+      'query ($id: ID!) { form(id: $id) { honeypotFields blockedWords captchaProvider captchaSecretSet maxLinks duplicateWindowSeconds } }',
       { id: formId },
     );
     expect(stored.data!.form).toEqual({
       honeypotFields: ['website'],
       blockedWords: ['casino', 'free money'],
       captchaProvider: null,
+      captchaSecretSet: false,
       maxLinks: null,
       duplicateWindowSeconds: null,
     });
