@@ -171,6 +171,8 @@ export function FormSettingsPage() {
   const { formId = '' } = useParams();
   const [{ data, error, fetching }, refetch] = useQuery({ query: FormSettingsQuery, variables: { id: formId } });
   const [saving, updateForm] = useMutation(UpdateFormSettingsMutation);
+  // The chosen CAPTCHA provider, mirrored: its fields depend on it (uncontrolled inputs do not re-render).
+  const [provider, setProvider] = useState('');
   const form = useForm<SettingsValues>({
     mode: 'uncontrolled',
     initialValues: {
@@ -189,10 +191,8 @@ export function FormSettingsPage() {
       maxLinks: '',
       blockedWords: '',
     },
-    // The CAPTCHA fields depend on the provider chosen (uncontrolled inputs do not re-render the page).
     onValuesChange: (values) => setProvider(values.captchaProvider),
   });
-  const [provider, setProvider] = useState('');
   const current = data?.form;
   const limits = data?.limits;
 
