@@ -5,6 +5,7 @@ import { startGateway } from './index.js';
 import { EXECUTABLE_HEADS, docm, lyingSizeBomb, nestedZipBomb, rawZip, sharedLocalHeaderZip } from './test/archives.js';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import { iso9660 } from './test/disk-images.js';
 import { buildRar } from './test/rar-writer.js';
 import { docx, pdf, zipOf } from './test/samples.js';
 import { sevenZipOf } from './test/sevenzip-samples.js';
@@ -43,6 +44,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'files.zip',
       () => rawZip([{ name: '../../etc/passwd', content: 'x' }]),
       'archive_path_traversal',
+    ],
+    [
+      'an ISO image holding a program inside a zip',
+      'files.zip',
+      () => zipOf({ 'disk.iso': iso9660([{ name: 'notes.txt', data: EXECUTABLE_HEADS.pe }]) }),
+      'archive_executable',
     ],
     ['a lying-size bomb', 'files.zip', () => lyingSizeBomb(64 * 1024 * 1024), 'archive_bomb'],
     ['a nested zip bomb', 'files.zip', () => nestedZipBomb(5, 4), 'archive_bomb'],

@@ -18,16 +18,18 @@ export type ContentKind = 'zip' | 'ole2' | 'gzip' | 'sevenzip' | 'plain';
 /**
  * Judges an entry by its first bytes: throws `archive_executable` for a program and
  * `archive_unreadable` for a container nothing here opens (zstd): an archive inside the archive
- * that stays closed could hide anything.
+ * that stays closed could hide anything. `namedContainer` (the entry's name says tar, iso, gz…)
+ * sends content without a known signature to 7-Zip, which opens it or refuses it.
  */
-export function judgeHead(head: Uint8Array): ContentKind {
+export function judgeHead(head: Uint8Array, namedContainer = false): ContentKind {
   checkEntryHead(head);
   if (isOle2Magic(head)) {
     return 'ole2';
   }
   const kind = archiveKind(head);
   if (kind === null) {
-    return 'plain';
+    // An empty entry hides nothing, whatever its name.
+    return namedContainer && head.length > 0 ? 'sevenzip' : 'plain';
   }
   if (kind === 'zip' || kind === 'gzip') {
     return kind;
@@ -46,16 +48,23 @@ export class EntryContent {
   private readonly declaredSize: number;
   private readonly budget: ArchiveBudget;
   private readonly scanner: OoxmlPartScanner | null;
+  private readonly namedContainer: boolean;
   private size = 0;
   private crc = 0;
   /** Bytes seen before the verdict on the head, then (for nested content) every byte. */
   private chunks: Buffer[] = [];
   private kind: ContentKind | null = null;
 
-  constructor(declaredSize: number, budget: ArchiveBudget, scanner: OoxmlPartScanner | null = null) {
+  constructor(
+    declaredSize: number,
+    budget: ArchiveBudget,
+    scanner: OoxmlPartScanner | null = null,
+    namedContainer = false,
+  ) {
     this.declaredSize = declaredSize;
     this.budget = budget;
     this.scanner = scanner;
+    this.namedContainer = namedContainer;
   }
 
   push(chunk: Buffer): void {
@@ -94,7 +103,7 @@ export class EntryContent {
 
   private judge(): void {
     const seen = Buffer.concat(this.chunks);
-    this.kind = judgeHead(seen.subarray(0, HEAD_BYTES));
+    this.kind = judgeHead(seen.subarray(0, HEAD_BYTES), this.namedContainer);
     if (this.kind === 'plain') {
       this.chunks = [];
       return;

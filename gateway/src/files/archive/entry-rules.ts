@@ -153,6 +153,27 @@ export function isExecutableMagic(head: Uint8Array): boolean {
 
 export type ArchiveKind = 'zip' | 'sevenzip' | 'rar' | 'gzip' | 'bzip2' | 'xz' | 'zstd' | 'cab' | 'tar';
 
+/**
+ * A tar header without the POSIX `ustar` marker (v7 tar, written by old tools and by hand): its
+ * checksum field (octal, offset 148) equals the byte sum of the header with that field read as
+ * spaces. Random or text bytes almost never satisfy it, and an all-zero block is refused.
+ */
+function isTarHeader(head: Uint8Array): boolean {
+  if (head.length < 512 || head[0] === 0) {
+    return false;
+  }
+  const field = Buffer.from(head.subarray(148, 156)).toString('latin1');
+  const match = /^ *([0-7]{1,7})[ \0]/u.exec(field);
+  if (match?.[1] === undefined) {
+    return false;
+  }
+  let sum = 8 * 0x20;
+  for (let index = 0; index < 512; index += 1) {
+    sum += index >= 148 && index < 156 ? 0 : (head[index] ?? 0);
+  }
+  return sum === Number.parseInt(match[1], 8);
+}
+
 /** The container format the first bytes announce, or null. */
 export function archiveKind(head: Uint8Array): ArchiveKind | null {
   if (
@@ -183,10 +204,33 @@ export function archiveKind(head: Uint8Array): ArchiveKind | null {
   if (startsWith(head, 0x4d, 0x53, 0x43, 0x46)) {
     return 'cab';
   }
-  if (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar') {
+  if (
+    (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar') ||
+    isTarHeader(head)
+  ) {
     return 'tar';
   }
   return null;
+}
+
+/**
+ * Extensions of containers whose signature may be missing from the first 512 bytes (an ISO or UDF
+ * image has it at 32,769, a raw LZMA stream and a v7 tar have none) or that a name alone makes an
+ * extractor open. An entry so named is handed to 7-Zip whatever its first bytes say, and refused as
+ * `archive_unreadable` when 7-Zip cannot open it (lz4, for one): what stays closed could hide
+ * anything.
+ */
+// prettier-ignore
+const CONTAINER_EXTENSIONS = new Set([
+  'zip', 'zipx', '7z', 'rar', 'tar', 'tgz', 'tbz', 'tbz2', 'txz', 'tzst', 'taz', 'tlz',
+  'gz', 'gzip', 'bz2', 'bzip2', 'xz', 'zst', 'z', 'lz', 'lzma', 'lzma86', 'lz4', 'lzh', 'lha',
+  'iso', 'img', 'udf', 'vhd', 'vhdx', 'avhdx', 'vmdk', 'vdi', 'qcow', 'qcow2', 'wim', 'swm', 'esd',
+  'cpio', 'arj', 'cab', 'dmg', 'hfs', 'xar', 'squashfs', 'cramfs',
+]);
+
+/** True when an entry's name says it is a container (see CONTAINER_EXTENSIONS). */
+export function isContainerName(name: string): boolean {
+  return forms(name).some((form) => CONTAINER_EXTENSIONS.has(lastExtension(form)));
 }
 
 export function isArchiveMagic(head: Uint8Array): boolean {

@@ -21,6 +21,7 @@ import {
   unicodePathExtra,
   vbaProjectOle2,
 } from '../../test/archives.js';
+import { iso9660, v7Tar } from '../../test/disk-images.js';
 import { buildRar } from '../../test/rar-writer.js';
 import { docx, makeSampleDir, pptx, removeSampleDir, writeSample, xlsx, zipOf } from '../../test/samples.js';
 import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '@intake/shared';
@@ -346,6 +347,34 @@ describe('inspectZip refuses executables (archive_executable)', () => {
       rawZip([{ name: raw, content: 'x', centralExtra: unicodePathExtra(raw, 'é.exe') }]),
       'archive_executable',
     );
+  });
+});
+
+describe('inspectZip opens containers whose signature is not in their first bytes', () => {
+  const program = (): { name: string; data: Buffer }[] => [{ name: 'notes.txt', data: EXECUTABLE_HEADS.pe }];
+
+  it('refuses a program in a tar without a ustar marker, named .tar or not', async () => {
+    await expectRefused(zipOf({ 'backup.tar': v7Tar(program()) }), 'archive_executable');
+    await expectRefused(zipOf({ 'backup.dat': v7Tar(program()) }), 'archive_executable');
+  });
+
+  it('refuses a program in an ISO image (CD001 at 32,769), bare and gzipped', async () => {
+    await expectRefused(zipOf({ 'disk.iso': iso9660(program()) }), 'archive_executable');
+    await expectRefused(zipOf({ 'disk.iso.gz': gzipped(iso9660(program())) }), 'archive_executable');
+    await expectRefused(zipOf({ 'disk.img': iso9660([{ name: 'setup.exe', data: 'x' }]) }), 'archive_executable');
+  });
+
+  it('refuses a container name 7-Zip cannot open (lz4, or a .tar that is no tar)', async () => {
+    const lz4Frame = Buffer.concat([Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7]), Buffer.alloc(32)]);
+    await expectRefused(zipOf({ 'data.lz4': lz4Frame }), 'archive_unreadable');
+    await expectRefused(zipOf({ 'backup.tar': 'not a tar at all' }), 'archive_unreadable');
+  });
+
+  it('passes a clean tar without a ustar marker, a clean ISO image, and empty container names', async () => {
+    const clean = [{ name: 'notes.txt', data: 'just notes\n' }];
+    await expect(
+      inspect(await zipOf({ 'a.tar': v7Tar(clean), 'b.iso': iso9660(clean), 'c.gz': '' })),
+    ).resolves.toBeUndefined();
   });
 });
 

@@ -16,7 +16,7 @@ import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import type { ContentKind } from './entry-content.js';
 import { EntryContent, judgeHead } from './entry-content.js';
-import { checkEntryName, checkNotSymlink, HEAD_BYTES, isUnixSymlinkMode } from './entry-rules.js';
+import { checkEntryName, checkNotSymlink, HEAD_BYTES, isContainerName, isUnixSymlinkMode } from './entry-rules.js';
 import { CachedFileReader } from './file-reader.js';
 import { inspectOle2 } from './ole2.js';
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
@@ -169,6 +169,7 @@ async function inspectEntryData(zipfile: ZipFile, central: CentralEntry, budget:
     entry.uncompressedSize,
     budget,
     partKind === null ? null : new OoxmlPartScanner(partKind),
+    names.some(isContainerName),
   );
   if (entry.compressedSize <= SMALL_COMPRESSED_BYTES && entry.uncompressedSize <= SMALL_INFLATED_BYTES) {
     content.push(await readSmallEntry(zipfile, entry));
@@ -180,12 +181,22 @@ async function inspectEntryData(zipfile: ZipFile, central: CentralEntry, budget:
     // An archive in the archive is one level deeper; an OLE2 document or a gzip member is read where
     // it stands, like a deflated entry (what it wraps goes one level deeper).
     const isArchive = kind === 'zip' || kind === 'sevenzip';
-    await openContainer(kind, bytes, isArchive ? budget.nested() : budget);
+    await openContainer(kind, bytes, isArchive ? budget.nested() : budget, names);
   }
 }
 
+/** `x.tar.gz` → `x.tar`, `x.tgz` → `x.tar`: the name the member of a gzip entry goes by. */
+function gzipMemberName(name: string): string {
+  return name.replace(/\.t[ga]z$/iu, '.tar').replace(/\.gz(?:ip)?$/iu, '');
+}
+
 /** Opens a container found inside the archive, charging `level` (the depth it is opened at). */
-async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBudget): Promise<void> {
+async function openContainer(
+  kind: ContentKind,
+  bytes: Buffer,
+  level: ArchiveBudget,
+  names: readonly string[] = [],
+): Promise<void> {
   if (kind === 'zip') {
     await inspectZipBuffer(bytes, level);
   } else if (kind === 'ole2') {
@@ -194,7 +205,8 @@ async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBud
     }
   } else if (kind === 'gzip') {
     // A gzip member (`.emz` pictures in Office documents, `.tar.gz`) is inflated under the budget.
-    await inspectWrapped(await gunzipBounded(bytes, level), level);
+    const memberNames = names.map(gzipMemberName);
+    await inspectWrapped(await gunzipBounded(bytes, level), level, memberNames.some(isContainerName));
   } else if (kind === 'sevenzip') {
     // Loaded on demand: the 7z/RAR inspector runs 7-Zip (WebAssembly) in workers, and imports us.
     const { inspectSevenZipBuffer } = await import('./inspect-sevenzip.js');
@@ -203,8 +215,8 @@ async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBud
 }
 
 /** Bytes an OLE2 object or a gzip member wraps are judged like an entry; a container among them is one level deeper. */
-async function inspectWrapped(bytes: Buffer, level: ArchiveBudget): Promise<void> {
-  const kind = judgeHead(bytes.subarray(0, HEAD_BYTES));
+async function inspectWrapped(bytes: Buffer, level: ArchiveBudget, namedContainer = false): Promise<void> {
+  const kind = judgeHead(bytes.subarray(0, HEAD_BYTES), namedContainer);
   if (kind !== 'plain') {
     await openContainer(kind, bytes, level.nested());
   }
