@@ -25,7 +25,7 @@ function codeOf(action: () => void): string | null {
 }
 
 describe('checkEntryPath', () => {
-  it.each(['a.txt', 'docs/a.txt', 'docs/', 'a..b.txt', '.hidden', 'docs/./a.txt', 'été/ß.txt', 'report 10:30.txt'])(
+  it.each(['a.txt', 'docs/a.txt', 'docs/', 'a..b.txt', '.hidden', 'docs/./a.txt', 'été/ß.txt', 'report 10.30.txt'])(
     'accepts %j',
     (name) => {
       expect(codeOf(() => checkEntryPath(name))).toBeNull();
@@ -38,6 +38,10 @@ describe('checkEntryPath', () => {
     '//server/share/x',
     'C:/x',
     'c:x',
+    'run.bat::$DATA',
+    'x.vbs:',
+    'docs/x.vbs:Zone.Identifier',
+    'report 10:30.txt',
     '..',
     '../x',
     'a/../../x',
@@ -77,6 +81,33 @@ describe('names', () => {
     'x.js',
     'X.app/',
     'x.ｅｘｅ',
+    'help.chm',
+    'notes.one',
+    'notes.onepkg',
+    'x.settingcontent-ms',
+    'x.appinstaller',
+    'x.library-ms',
+    'x.search-ms',
+    'x.searchconnector-ms',
+    'types.ps1xml',
+    'console.psc1',
+    'page.hta',
+    'page.html',
+    'page.htm',
+    'page.mht',
+    'page.mhtml',
+    'drawing.svg',
+    'word/drawing.svg',
+    'index.php',
+    'default.asp',
+    'default.aspx',
+    'index.jsp',
+    'tool.py',
+    'tool.pl',
+    'tool.rb',
+    'run.bat::$DATA',
+    'x.vbs:',
+    'x.vbs:hidden.txt',
   ])('flags %j as executable', (name) => {
     expect(isExecutableName(name)).toBe(true);
     expect(codeOf(() => checkEntryName(name))).toBe('archive_executable');
@@ -91,6 +122,9 @@ describe('names', () => {
     'a.json',
     'photos.zip',
     'apps/readme.md',
+    'word/media/image2.svg',
+    'ppt/media/image1.SVG',
+    'site.cer',
   ])('does not flag %j', (name) => {
     expect(isExecutableName(name)).toBe(false);
     expect(codeOf(() => checkEntryName(name))).toBeNull();

@@ -25,7 +25,9 @@ function checkPathText(name: string): void {
   if (name.length === 0 || name.includes('\0') || name.includes('\\')) {
     throw unsafePath();
   }
-  if (name.startsWith('/') || /^[A-Za-z]:/u.test(name)) {
+  // A colon is a drive letter (`C:x`) or, anywhere else, an NTFS stream: `run.bat::$DATA` and
+  // `x.vbs:` are written to Windows as `run.bat` and `x.vbs`, past the extension checks.
+  if (name.startsWith('/') || name.includes(':')) {
     throw unsafePath();
   }
   if (name.split('/').some(isParentSegment)) {
@@ -35,7 +37,7 @@ function checkPathText(name: string): void {
 
 /**
  * Throws `archive_path_traversal` unless the entry path is relative and stays inside the archive:
- * no leading `/`, no drive letter, no `..` segment, no backslash, no NUL. Give the RAW name bytes
+ * no leading `/`, no drive letter or other colon, no `..` segment, no backslash, no NUL. Give the RAW name bytes
  * when the format has them (ZIP): `/`, `\`, `.`, `:` and NUL are ASCII, so the byte checks hold for
  * CP437 and UTF-8 alike, whatever a decoder would make of the rest. The NFKC form is checked too,
  * because some extractors map look-alikes (fullwidth `．．／`, `＼`) onto the ASCII characters.
@@ -61,18 +63,34 @@ export function checkEntryPath(raw: Buffer | string): void {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Extensions that run when opened. `.bin` is deliberately absent: OOXML itself holds
- * `vbaProject.bin`, `oleObject1.bin` and `printerSettings1.bin`; their content is judged by magic.
+ * Extensions that run when opened: programs and scripts, Windows shell formats that launch
+ * something (search and library connectors, settings shortcuts, App Installer, OneNote, compiled
+ * help), pages a browser runs script in (HTML, MHT, SVG) and server or interpreter scripts. `.bin`
+ * is deliberately absent: OOXML itself holds `vbaProject.bin`, `oleObject1.bin` and
+ * `printerSettings1.bin`; their content is judged by magic.
  */
 // prettier-ignore
 const EXECUTABLE_EXTENSIONS = new Set([
   'exe', 'dll', 'com', 'scr', 'cpl', 'pif', 'sys', 'drv', 'ocx', 'efi',
-  'bat', 'cmd', 'ps1', 'psm1', 'psd1', 'vb', 'vbs', 'vbe', 'js', 'jse', 'mjs', 'cjs',
-  'wsf', 'wsh', 'wsc', 'hta', 'sct', 'msc', 'scf', 'lnk', 'url', 'reg', 'inf', 'gadget',
+  'bat', 'cmd', 'ps1', 'psm1', 'psd1', 'ps1xml', 'ps2', 'ps2xml', 'psc1', 'psc2', 'pssc', 'psrc', 'cdxml',
+  'msh', 'msh1', 'msh2', 'mshxml', 'msh1xml', 'msh2xml',
+  'vb', 'vbs', 'vbe', 'js', 'jse', 'mjs', 'cjs',
+  'wsf', 'wsh', 'wsc', 'hta', 'htm', 'html', 'xht', 'xhtml', 'shtml', 'mht', 'mhtml', 'htt', 'svg', 'svgz',
+  'sct', 'msc', 'scf', 'lnk', 'url', 'website', 'reg', 'inf', 'gadget', 'chm', 'hlp', 'one', 'onepkg',
+  'settingcontent-ms', 'appinstaller', 'library-ms', 'search-ms', 'searchconnector-ms', 'diagcab', 'msrcincident',
+  'iqy', 'slk', 'jnlp', 'shs', 'shb', 'ins', 'isp', 'mof', 'rdp', 'ppkg', 'vsto', 'vsix',
   'jar', 'class', 'msi', 'msp', 'mst', 'appx', 'appxbundle', 'msix', 'msixbundle', 'application', 'appref-ms',
   'xll', 'xbap', 'apk', 'xapk', 'ipa', 'app', 'dmg', 'pkg', 'command', 'sh', 'bash', 'zsh', 'csh', 'ksh',
   'run', 'deb', 'rpm', 'elf', 'so', 'dylib',
+  'php', 'php3', 'php4', 'php5', 'php7', 'phtml', 'phar', 'asp', 'aspx', 'ashx', 'asmx', 'jsp', 'jspx',
+  'cgi', 'py', 'pyc', 'pyo', 'pyw', 'pyz', 'pl', 'pm', 'rb',
 ]);
+
+/**
+ * Office 2016 and later store inserted icons and pictures as SVG beside a PNG fallback
+ * (`word/media/image2.svg`); in an OOXML media folder they are pictures, not pages to open.
+ */
+const OOXML_MEDIA_SVG = /^(?:word|xl|ppt)\/media\/[^/]+\.svg$/iu;
 
 /** Office formats whose only purpose over their plain twin is to carry macros. */
 const MACRO_EXTENSIONS = new Set(['docm', 'dotm', 'xlsm', 'xltm', 'xlam', 'pptm', 'potm', 'ppsm', 'ppam', 'sldm']);
@@ -100,7 +118,10 @@ function forms(name: string): string[] {
 /** True when the entry name's last extension (case-insensitive) is one that runs when opened. */
 export function isExecutableName(name: string): boolean {
   return forms(name).some((form) => {
-    if (EXECUTABLE_EXTENSIONS.has(lastExtension(form))) {
+    // `run.bat::$DATA`, `x.vbs:`: Windows writes the part before the colon (paths refuse any colon;
+    // names that never were paths, such as a packaged object's label, are judged here).
+    const extensions = [lastExtension(form), lastExtension(form.split(':')[0] ?? '')];
+    if (extensions.some((extension) => EXECUTABLE_EXTENSIONS.has(extension)) && !OOXML_MEDIA_SVG.test(form)) {
       return true;
     }
     // A macOS bundle is a directory: `Tool.app/Contents/MacOS/Tool`.

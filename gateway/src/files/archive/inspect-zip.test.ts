@@ -305,6 +305,20 @@ describe('inspectZip refuses executables (archive_executable)', () => {
     await expectRefused(zipOf({ [name]: 'plain text' }), 'archive_executable');
   });
 
+  it('refuses names that run when opened on Windows, and an NTFS stream suffix hiding one', async () => {
+    for (const name of ['help.chm', 'notes.one', 'x.settingcontent-ms', 'page.mht', 'index.php', 'tool.py']) {
+      await expectRefused(zipOf({ [name]: 'plain text' }), 'archive_executable');
+    }
+    await expectRefused(rawZip([{ name: 'run.bat::$DATA', content: 'echo' }]), 'archive_path_traversal');
+    await expectRefused(rawZip([{ name: 'x.vbs:', content: 'MsgBox 1' }]), 'archive_path_traversal');
+  });
+
+  it('passes an SVG picture in an OOXML media folder (Office 2016 icons)', async () => {
+    await expect(
+      inspect(await docx({ extraEntries: { 'word/media/image2.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' } })),
+    ).resolves.toBeUndefined();
+  });
+
   it('refuses a program inside a nested zip', async () => {
     const inner = await zipOf({ 'readme.txt': EXECUTABLE_HEADS.elf });
     await expectRefused(zipOf({ 'photos.zip': inner }), 'archive_executable');
