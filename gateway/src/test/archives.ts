@@ -427,3 +427,60 @@ export function docm(): Promise<Buffer> {
 export function gzipped(content: Buffer): Buffer {
   return gzipSync(content);
 }
+
+// ---------------------------------------------------------------------- active content samples
+
+const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const R_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/** A `.rels` part with one external relationship, as Word writes linked templates and objects. */
+function externalRelationship(type: string, target: string): string {
+  return (
+    `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+    `<Relationship Id="rId1" Type="${R_NS}/${type}" Target="${target}" TargetMode="External"/>` +
+    '</Relationships>'
+  );
+}
+
+/** A Word document whose settings attach a template at `target` (remote template injection when remote). */
+export function docxWithAttachedTemplate(target: string): Promise<Buffer> {
+  return docx({
+    extraEntries: {
+      'word/settings.xml': `${XML_HEAD}<w:settings xmlns:w="${W_NS}" xmlns:r="${R_NS}"><w:attachedTemplate r:id="rId1"/></w:settings>`,
+      'word/_rels/settings.xml.rels': externalRelationship('attachedTemplate', target),
+    },
+  });
+}
+
+/** A Word document whose main part links an external object, subdocument or frame (Follina when `mhtml:`). */
+export function docxWithExternalLink(type: 'oleObject' | 'subDocument' | 'frame', target: string): Promise<Buffer> {
+  const part = type === 'frame' ? 'word/_rels/webSettings.xml.rels' : 'word/_rels/document.xml.rels';
+  return docx({ extraEntries: { [part]: externalRelationship(type, target) } });
+}
+
+/** A Word document whose body is `paragraphXml` (runs, fields). */
+export function docxWithBody(paragraphXml: string): Promise<Buffer> {
+  return docx({
+    extraEntries: {
+      'word/document.xml': `${XML_HEAD}<w:document xmlns:w="${W_NS}"><w:body><w:p>${paragraphXml}</w:p></w:body></w:document>`,
+    },
+  });
+}
+
+/** A complex field as Word writes it: begin, the instruction over one or more runs, separate, result, end. */
+export function complexField(instructionRuns: readonly string[], result = ''): string {
+  const run = (inner: string): string => `<w:r>${inner}</w:r>`;
+  return (
+    run('<w:fldChar w:fldCharType="begin"/>') +
+    instructionRuns.map((text) => run(`<w:instrText xml:space="preserve">${text}</w:instrText>`)).join('') +
+    run('<w:fldChar w:fldCharType="separate"/>') +
+    run(`<w:t>${result}</w:t>`) +
+    run('<w:fldChar w:fldCharType="end"/>')
+  );
+}
+
+/** A workbook with `extra` parts (an external DDE link, a sheet with a DDE formula). */
+export function xlsxWithParts(extra: ZipEntries): Promise<Buffer> {
+  return xlsx({ extraEntries: extra });
+}

