@@ -12,6 +12,7 @@ import {
   nestedZipBomb,
   rawZip,
   sharedLocalHeaderZip,
+  xlsWorkbook,
 } from './test/archives.js';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
@@ -71,6 +72,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'archive_unreadable',
     ],
     ['a macro-enabled document named .docx', 'letter.docx', () => docm(), 'archive_macro'],
+    [
+      'an Excel 4.0 macro sheet in a .xls inside a zip',
+      'files.zip',
+      () => zipOf({ 'book.xls': xlsWorkbook([{ name: 'Auto_Open', type: 1 }]) }),
+      'archive_macro',
+    ],
     [
       'a Follina document (external oleObject, mhtml: target)',
       'letter.docx',

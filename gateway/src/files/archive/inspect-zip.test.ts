@@ -19,11 +19,15 @@ import {
   packagedObjectOle2,
   packageStreamOle2,
   plainOle2,
+  pptWithStorage,
   quotedOverlapZip,
   rawZip,
+  renamedVbaStorageOle2,
   sharedLocalHeaderZip,
   unicodePathExtra,
   vbaProjectOle2,
+  visioWithVbaModule,
+  xlsWorkbook,
   xlsxWithParts,
 } from '../../test/archives.js';
 import { iso9660, v7Tar } from '../../test/disk-images.js';
@@ -418,6 +422,39 @@ describe('inspectZip refuses macros (archive_macro)', () => {
 
   it('refuses a renamed OLE2 file holding VBA streams', async () => {
     await expectRefused(docx({ extraEntries: { 'word/media/image1.png': vbaProjectOle2() } }), 'archive_macro');
+  });
+
+  it('refuses Excel 4.0 (XLM) macro sheets and Excel 5 module sheets in a .xls, visible or very hidden', async () => {
+    const xlm = xlsWorkbook([
+      { name: 'Sheet1', type: 0 },
+      { name: 'Macro1', type: 1, hidden: 2 },
+    ]);
+    await expectRefused(zipOf({ 'book.xls': xlm }), 'archive_macro');
+    await expectRefused(zipOf({ 'book.xls': xlsWorkbook([{ name: 'Module1', type: 6 }]) }), 'archive_macro');
+  });
+
+  it('refuses a PowerPoint 97–2003 VBA project (compressed ExOleObjStg record)', async () => {
+    await expectRefused(zipOf({ 'deck.ppt': pptWithStorage(vbaProjectOle2()) }), 'archive_macro');
+  });
+
+  it('refuses a VBA module in a stream of its own (Visio) and a dir stream under another storage name', async () => {
+    await expectRefused(zipOf({ 'drawing.vsd': visioWithVbaModule() }), 'archive_macro');
+    await expectRefused(zipOf({ 'old.doc': renamedVbaStorageOle2() }), 'archive_macro');
+  });
+
+  it('passes a .xls of worksheets and a .ppt embedding a plain document', async () => {
+    const book = xlsWorkbook([
+      { name: 'Sheet1', type: 0 },
+      { name: 'Sheet2', type: 0 },
+    ]);
+    await expect(
+      inspect(await zipOf({ 'book.xls': book, 'deck.ppt': pptWithStorage(plainOle2()) })),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a program packaged in an object embedded in a .ppt', async () => {
+    const embedded = packagedObjectOle2('notes.txt', EXECUTABLE_HEADS.pe);
+    await expectRefused(zipOf({ 'deck.ppt': pptWithStorage(embedded) }), 'archive_executable');
   });
 
   it('refuses a macro-enabled document nested in a zip', async () => {
