@@ -18,7 +18,7 @@ import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
 import { iso9660 } from './test/disk-images.js';
 import { buildRar } from './test/rar-writer.js';
-import { docx, pdf, zipOf } from './test/samples.js';
+import { docx, pdf, png, zipOf } from './test/samples.js';
 import { sevenZipOf } from './test/sevenzip-samples.js';
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
@@ -61,6 +61,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'files.zip',
       () => zipOf({ 'disk.iso': iso9660([{ name: 'notes.txt', data: EXECUTABLE_HEADS.pe }]) }),
       'archive_executable',
+    ],
+    [
+      'a PNG with a zip holding a program appended after IEND',
+      'photo.png',
+      async () => Buffer.concat([png(), await zipOf({ 'run.exe': EXECUTABLE_HEADS.pe })]),
+      'file_type_mismatch',
     ],
     ['a lying-size bomb', 'files.zip', () => lyingSizeBomb(64 * 1024 * 1024), 'archive_bomb'],
     ['a nested zip bomb', 'files.zip', () => nestedZipBomb(5, 4), 'archive_bomb'],

@@ -30,6 +30,9 @@ import {
   zip,
   zipOf,
 } from '../test/samples.js';
+import { EXECUTABLE_HEADS } from '../test/archives.js';
+import { buildRar } from '../test/rar-writer.js';
+import { sevenZipOf } from '../test/sevenzip-samples.js';
 
 let dir: string;
 
@@ -286,5 +289,52 @@ describe('detectType: text/plain', () => {
       code: 'file_type_mismatch',
     });
     await expect(refusal('notes.txt', text('{\\rtf1 hello}'))).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+});
+
+describe('archives appended to images and PDFs (polyglots)', () => {
+  const program = (): Promise<Buffer> => zipOf({ 'run.exe': EXECUTABLE_HEADS.pe });
+
+  it('refuses a zip holding a program appended after IEND or %%EOF', async () => {
+    for (const [name, bytes] of [
+      ['photo.png', png()],
+      ['report.pdf', pdf()],
+      ['photo.jpg', jpeg()],
+      ['anim.gif', gif()],
+    ] as const) {
+      const error = await refusal(name, Buffer.concat([bytes, await program()]));
+      expect(error).toMatchObject({ code: 'file_type_mismatch', status: 400 });
+    }
+  });
+
+  it('refuses an appended zip even when its comment ends in %%EOF', async () => {
+    const zipped = await program();
+    // The comment length is the last two bytes of the end-of-central-directory record.
+    const withComment = Buffer.concat([zipped.subarray(0, -2), Buffer.from([7, 0]), Buffer.from('\n%%EOF\n')]);
+    expect(await refusal('report.pdf', Buffer.concat([pdf(), withComment]))).toMatchObject({
+      code: 'file_type_mismatch',
+    });
+  });
+
+  it('refuses a RAR or a 7z appended to an image', async () => {
+    const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    expect(await refusal('photo.png', Buffer.concat([png(), rar]))).toMatchObject({ code: 'file_type_mismatch' });
+    const sevenZ = await sevenZipOf([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    expect(await refusal('photo.jpg', Buffer.concat([jpeg(), sevenZ]))).toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('accepts stray bytes after IEND, an incremental PDF update, and a zip inside a PDF stream', async () => {
+    await expect(typeOf('photo.png', Buffer.concat([png(), Buffer.from('\0\0\n')]))).resolves.toMatchObject({
+      mimeType: MIME_PNG,
+    });
+    const update = Buffer.from('\n1 0 obj\n<< >>\nendobj\ntrailer\n<< /Size 2 >>\n%%EOF\n');
+    await expect(typeOf('report.pdf', Buffer.concat([pdf(), update]))).resolves.toMatchObject({ mimeType: MIME_PDF });
+    const embedded = Buffer.concat([
+      pdf(),
+      Buffer.from('\n9 0 obj\n<< /Length 1 >>\nstream\n'),
+      await program(),
+      Buffer.from('\nendstream\nendobj\n%%EOF\n'),
+    ]);
+    await expect(typeOf('report.pdf', embedded)).resolves.toMatchObject({ mimeType: MIME_PDF });
   });
 });

@@ -1,11 +1,12 @@
 // First stage of the file pipeline: the name says a type, the content must say the same.
 // The extension (the last one) must name an allowed type (`file_type_not_allowed`); then the magic
 // bytes must agree (`file_type_mismatch`). Only the head of the file is read, except for text (which
-// has no magic: every byte must be UTF-8, streamed) and OOXML (two small parts read through the zip
-// central directory).
+// has no magic: every byte must be UTF-8, streamed), OOXML (two small parts read through the zip
+// central directory), and images and PDF (streamed once for an archive appended to them).
 import { open } from 'node:fs/promises';
 import { AppError } from '@intake/shared';
 import { fileTypeFromFile } from 'file-type';
+import { findAppendedArchive } from './appended-archive.js';
 import { assertSafeFileName, cleanFileName, extensionOf } from './file-name.js';
 import {
   MIME_7Z,
@@ -81,9 +82,15 @@ export async function assertContentIs(
       if (detected === undefined || !MAGIC_EXTENSIONS[mimeType].includes(detected.ext)) {
         throw mismatch(mimeType);
       }
+      if (!ARCHIVE_TYPES.has(mimeType) && (await findAppendedArchive(path)) !== null) {
+        throw new AppError('file_type_mismatch', `The file (${mimeType}) is also an archive: one is appended to it.`);
+      }
     }
   }
 }
+
+// Archives are inspected whole by the archive stage; other types must not hide one (appended-archive.ts).
+const ARCHIVE_TYPES: ReadonlySet<string> = new Set([MIME_RAR, MIME_7Z]);
 
 // file-type's `ext` for each type judged by its magic bytes alone. APNG is a PNG whose first frame
 // every PNG decoder shows. file-type calls RAR `application/x-rar-compressed`, hence `ext`.
