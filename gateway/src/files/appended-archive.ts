@@ -1,16 +1,12 @@
 // Polyglots: an image or a PDF with an archive appended after its end marker (`IEND`, `%%EOF`) is
 // still a valid image or PDF, and also an archive to the tools that look for one where they look
-// for it. A ZIP reader finds its end-of-central-directory record in the file's last 64 KiB; WinRAR
-// and 7-Zip find a RAR or 7z signature anywhere. We look where they look, and refuse a match: the
-// archive inside would never have been inspected. Reading past the end marker instead would not do,
+// for it. A ZIP reader finds its end-of-central-directory record in the file's last 64 KiB (give
+// or take a few stray bytes, archive/zip-end.ts); WinRAR and 7-Zip find a RAR or 7z signature
+// anywhere. We look where they look, and refuse a match: the archive inside would never have been
+// inspected. Reading past the end marker instead would not do,
 // since the marker can be repeated inside the archive (a ZIP comment ending in `%%EOF`).
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-
-/** End-of-central-directory: 22 bytes, plus a comment of up to 65,535 bytes that ends the file. */
-const EOCD_SIGNATURE = Buffer.from('PK\x05\x06', 'latin1');
-const EOCD_BYTES = 22;
-const EOCD_SEARCH_BYTES = EOCD_BYTES + 0xffff;
+import { bytesAfterZipEnd, readZipTail } from './archive/zip-end.js';
 
 /** Six-byte signatures: by chance in 10 MiB of compressed data about once in 30 million files. */
 const SIGNATURES: readonly { kind: AppendedArchive; bytes: Buffer }[] = [
@@ -22,26 +18,10 @@ const CHUNK_BYTES = 64 * 1024;
 
 export type AppendedArchive = 'zip' | 'rar' | 'sevenzip';
 
-/** True when a ZIP reader would find an end-of-central-directory record that ends the file exactly. */
+/** True when a ZIP reader would find an end-of-central-directory record ending the file (give or take the few stray bytes they tolerate). */
 async function endsWithZipDirectory(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
-  try {
-    const { size } = await handle.stat();
-    const length = Math.min(size, EOCD_SEARCH_BYTES);
-    const tail = Buffer.alloc(length);
-    await handle.read(tail, 0, length, size - length);
-    for (let at = tail.lastIndexOf(EOCD_SIGNATURE); at >= 0; at = tail.lastIndexOf(EOCD_SIGNATURE, at - 1)) {
-      if (at + EOCD_BYTES <= length && at + EOCD_BYTES + tail.readUInt16LE(at + 20) === length) {
-        return true;
-      }
-      if (at === 0) {
-        break;
-      }
-    }
-    return false;
-  } finally {
-    await handle.close();
-  }
+  const { tail } = await readZipTail(path);
+  return bytesAfterZipEnd(tail) !== null;
 }
 
 async function findSignature(path: string): Promise<AppendedArchive | null> {

@@ -338,3 +338,28 @@ describe('archives appended to images and PDFs (polyglots)', () => {
     await expect(typeOf('report.pdf', embedded)).resolves.toMatchObject({ mimeType: MIME_PDF });
   });
 });
+
+describe('stray bytes after the end of a zip', () => {
+  it('types DOCX, XLSX and PPTX with a byte or two after the end record, as Office opens them', async () => {
+    await expect(typeOf('a.docx', Buffer.concat([await docx(), Buffer.from('\n')]))).resolves.toMatchObject({
+      mimeType: MIME_DOCX,
+    });
+    await expect(typeOf('a.xlsx', Buffer.concat([await xlsx(), Buffer.from([0, 0])]))).resolves.toMatchObject({
+      mimeType: MIME_XLSX,
+    });
+    await expect(typeOf('a.pptx', Buffer.concat([await pptx(), Buffer.from('\r\n')]))).resolves.toMatchObject({
+      mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    });
+  });
+
+  it('still refuses a document with more than a few bytes after the end record', async () => {
+    expect(await refusal('a.docx', Buffer.concat([await docx(), Buffer.alloc(64, 0x41)]))).toMatchObject({
+      code: 'archive_unreadable',
+    });
+  });
+
+  it('sees a zip appended to an image even with a stray byte after it', async () => {
+    const appended = Buffer.concat([png(), await zip(), Buffer.from('\n')]);
+    expect(await refusal('photo.png', appended)).toMatchObject({ code: 'file_type_mismatch' });
+  });
+});

@@ -137,6 +137,15 @@ describe('inspectZip accepts real archives', () => {
     await expect(inspect(await zipOf({ 'report.docx': outer }))).resolves.toBeUndefined();
   });
 
+  it('passes a DOCX, PPTX and zip with a stray byte or two after the end of central directory', async () => {
+    for (const bytes of [await docx(), await pptx(), await zipOf({ 'a.txt': 'hello' })]) {
+      await expect(inspect(Buffer.concat([bytes, Buffer.from('\n')]))).resolves.toBeUndefined();
+      await expect(inspect(Buffer.concat([bytes, Buffer.from([0, 0])]))).resolves.toBeUndefined();
+    }
+    const nested = Buffer.concat([await docx(), Buffer.from('\r\n')]);
+    await expect(inspect(await zipOf({ 'report.docx': nested }))).resolves.toBeUndefined();
+  });
+
   it('passes a non-ASCII CP437 name with an agreeing Unicode path field', async () => {
     const raw = Buffer.from([0x82, 0x74, 0x82, 0x2e, 0x74, 0x78, 0x74]); // "étè.txt"-ish in CP437
     await expect(
@@ -545,6 +554,21 @@ describe('inspectZip refuses active content without macros (document_active_cont
 });
 
 describe('inspectZip refuses what it cannot read (archive_unreadable)', () => {
+  it('refuses more than a few bytes after the end of central directory', async () => {
+    await expectRefused(
+      Buffer.concat([await zipOf({ 'a.txt': 'hello' }), Buffer.alloc(17, 0x20)]),
+      'archive_unreadable',
+    );
+  });
+
+  it('still refuses a hidden local entry and overlapping entries when stray bytes follow the end', async () => {
+    const hidden = rawZip([{ name: 'a.txt', content: 'visible' }], {
+      beforeDirectory: rawZip([{ name: 'run.exe', content: 'MZ' }]).subarray(0, 40),
+    });
+    await expectRefused(Buffer.concat([hidden, Buffer.from('\n')]), 'archive_unreadable');
+    await expectRefused(Buffer.concat([sharedLocalHeaderZip(), Buffer.from('\n')]), 'archive_bomb');
+  });
+
   it('refuses a document part that is not well-formed XML', async () => {
     await expectRefused(docxWithBody('<w:r><w:t>unclosed</w:r>'), 'archive_unreadable');
   });

@@ -23,6 +23,7 @@ import { ActiveContentScanner, activeContentPartKind } from './ooxml-active-cont
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
 import { readEntryNames } from './zip-entry-name.js';
 import type { EntryExtent } from './zip-layout.js';
+import { zipSizeOfBuffer, zipSizeOfFile } from './zip-end.js';
 import { checkLayout } from './zip-layout.js';
 import { checkLocalHeader } from './zip-local-header.js';
 
@@ -287,7 +288,7 @@ async function refusingUnreadable(work: () => Promise<void>): Promise<void> {
 /** Inspects a ZIP held in memory (a nested archive), charging `budget` (already one level deeper). */
 export async function inspectZipBuffer(bytes: Buffer, budget: ArchiveBudget): Promise<void> {
   await refusingUnreadable(async () => {
-    const zipfile = await yauzl.fromBufferPromise(bytes, OPTIONS);
+    const zipfile = await yauzl.fromBufferPromise(bytes.subarray(0, zipSizeOfBuffer(bytes)), OPTIONS);
     await inspectOpenZip(zipfile, budget);
   });
 }
@@ -303,10 +304,11 @@ export async function inspectZip(
 ): Promise<void> {
   const budget = new ArchiveBudget(limits);
   await refusingUnreadable(async () => {
+    const size = await zipSizeOfFile(path);
     const reader = await CachedFileReader.open(path);
     let zipfile: ZipFile;
     try {
-      zipfile = await yauzl.fromRandomAccessReaderPromise(reader, reader.size, OPTIONS);
+      zipfile = await yauzl.fromRandomAccessReaderPromise(reader, Math.min(size, reader.size), OPTIONS);
     } catch (error) {
       reader.close(() => undefined);
       throw error;
