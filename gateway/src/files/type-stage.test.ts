@@ -1,4 +1,5 @@
 import CFB from 'cfb';
+import { FileTypeParser } from 'file-type';
 import type { ReceivedFile } from './types.js';
 import { detectType } from './type-stage.js';
 import {
@@ -361,5 +362,40 @@ describe('stray bytes after the end of a zip', () => {
   it('sees a zip appended to an image even with a stray byte after it', async () => {
     const appended = Buffer.concat([png(), await zip(), Buffer.from('\n')]);
     expect(await refusal('photo.png', appended)).toMatchObject({ code: 'file_type_mismatch' });
+  });
+});
+
+describe('file-type throwing on content', () => {
+  // No input found makes file-type 22 throw (its detectors return undefined on malformed input);
+  // a detector of our own that throws, run by file-type's real parser, takes the same path.
+  const throwingParser = new FileTypeParser({
+    customDetectors: [
+      {
+        id: 'throws-on-marker',
+        detect: async (tokenizer) => {
+          const head = new Uint8Array(6);
+          await tokenizer.peekBuffer(head, { mayBeLess: true });
+          if (Buffer.from(head).toString('latin1') === 'THROW!') {
+            throw new RangeError('detector failed on this content');
+          }
+          return undefined;
+        },
+      },
+    ],
+  });
+
+  it('answers 400 file_type_mismatch, for magic-byte types and for text', async () => {
+    for (const name of ['photo.png', 'notes.txt']) {
+      const error = await detectType(await received(name, Buffer.from('THROW! and more')), DEFAULT_ALLOWED_MIME_TYPES, {
+        fileTypeParser: throwingParser,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'file_type_mismatch', status: 400 });
+    }
+  });
+
+  it('keeps an I/O failure on its own file a server fault', async () => {
+    const file = { ...(await received('photo.png', png())), path: `${dir}/missing.png` };
+    const error = await detectType(file, DEFAULT_ALLOWED_MIME_TYPES).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ENOENT' });
   });
 });
