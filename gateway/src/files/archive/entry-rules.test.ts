@@ -58,9 +58,12 @@ describe('checkEntryPath', () => {
     expect(codeOf(() => checkEntryPath(Buffer.from(name, 'utf8')))).toBe('archive_path_traversal');
   });
 
-  it('refuses a raw backslash even where a legacy code page would make it a character', () => {
-    // Shift-JIS 表 is 0x95 0x5C: the trail byte is a backslash to every Windows extractor.
-    expect(codeOf(() => checkEntryPath(Buffer.from([0x95, 0x5c, 0x2e, 0x74, 0x78, 0x74])))).toBe(
+  it('refuses a raw backslash unless the name is in a legacy code page where it is a trail byte', () => {
+    // Shift-JIS 表 is 0x95 0x5C: a character in CP932, a separator to a CP437 extractor.
+    const name = Buffer.from([0x95, 0x5c, 0x2e, 0x74, 0x78, 0x74]);
+    expect(codeOf(() => checkEntryPath(name))).toBe('archive_path_traversal');
+    expect(codeOf(() => checkEntryPath(name, { legacyCodePage: true }))).toBeNull();
+    expect(codeOf(() => checkEntryPath(Buffer.from('a\\b.txt'), { legacyCodePage: true }))).toBe(
       'archive_path_traversal',
     );
   });

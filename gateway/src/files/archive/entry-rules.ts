@@ -35,25 +35,54 @@ function checkPathText(name: string): void {
   }
 }
 
+/** Double-byte code pages whose trail bytes include 0x5C, the byte of `\` (CP932/Shift-JIS, GBK). */
+const DOUBLE_BYTE_CODE_PAGES = ['shift_jis', 'gbk'] as const;
+
+/**
+ * True when every 0x5C in a raw name is the trail byte of a double-byte character: the name decodes
+ * strictly in Shift-JIS or GBK without a backslash (表 is 0x95 0x5C, 十 0x8F 0x5C in Shift-JIS).
+ */
+export function isDoubleByteTrailBackslash(raw: Uint8Array): boolean {
+  return DOUBLE_BYTE_CODE_PAGES.some((encoding) => {
+    try {
+      return !new TextDecoder(encoding, { fatal: true }).decode(raw).includes('\\');
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface EntryPathOptions {
+  /**
+   * The raw name is in a legacy code page (a ZIP name without the UTF-8 flag): a 0x5C that is a
+   * Shift-JIS or GBK trail byte is part of a character there, not a backslash.
+   */
+  legacyCodePage?: boolean;
+}
+
 /**
  * Throws `archive_path_traversal` unless the entry path is relative and stays inside the archive:
- * no leading `/`, no drive letter or other colon, no `..` segment, no backslash, no NUL. Give the RAW name bytes
- * when the format has them (ZIP): `/`, `\`, `.`, `:` and NUL are ASCII, so the byte checks hold for
- * CP437 and UTF-8 alike, whatever a decoder would make of the rest. The NFKC form is checked too,
- * because some extractors map look-alikes (fullwidth `．．／`, `＼`) onto the ASCII characters.
+ * no leading `/`, no drive letter or other colon, no `..` segment, no backslash, no NUL. Give the
+ * RAW name bytes when the format has them (ZIP): `/`, `\`, `.`, `:` and NUL are ASCII, so the byte
+ * checks hold for CP437 and UTF-8 alike, whatever a decoder would make of the rest. The NFKC form is
+ * checked too, because some extractors map look-alikes (fullwidth `．．／`, `＼`) onto the ASCII
+ * characters. A legacy-code-page name whose 0x5C bytes are all double-byte trail bytes is accepted
+ * when it stays safe even read with each of them as a separator, as a CP437 extractor would.
  */
-export function checkEntryPath(raw: Buffer | string): void {
+export function checkEntryPath(raw: Buffer | string, options: EntryPathOptions = {}): void {
   if (typeof raw === 'string') {
     checkPathText(raw);
     checkPathText(raw.normalize('NFKC'));
     return;
   }
-  if (raw.length === 0 || raw.includes(0) || raw.includes(BACKSLASH) || raw[0] === SLASH) {
+  const trailBackslash = options.legacyCodePage === true && raw.includes(BACKSLASH) && isDoubleByteTrailBackslash(raw);
+  if (raw.length === 0 || raw.includes(0) || (raw.includes(BACKSLASH) && !trailBackslash) || raw[0] === SLASH) {
     throw unsafePath();
   }
+  const asSeparators = (text: string): string => (trailBackslash ? text.replaceAll('\\', '/') : text);
   // latin1 maps byte for byte, so the ASCII structure of the raw name is preserved exactly.
-  checkPathText(raw.toString('latin1'));
-  const utf8 = raw.toString('utf8');
+  checkPathText(asSeparators(raw.toString('latin1')));
+  const utf8 = asSeparators(raw.toString('utf8'));
   checkPathText(utf8);
   checkPathText(utf8.normalize('NFKC'));
 }

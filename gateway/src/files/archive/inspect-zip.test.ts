@@ -146,6 +146,21 @@ describe('inspectZip accepts real archives', () => {
     await expect(inspect(await zipOf({ 'report.docx': nested }))).resolves.toBeUndefined();
   });
 
+  it('passes Shift-JIS and GBK names whose 0x5C byte is a trail byte (表, ソ, 誠), as Japanese and Chinese Windows write them', async () => {
+    const shiftJis = Buffer.from([0x95, 0x5c, 0x8e, 0xa6, 0x2e, 0x74, 0x78, 0x74]); // 表示.txt
+    const katakana = Buffer.from([0x83, 0x5c, 0x83, 0x74, 0x83, 0x67, 0x2f, 0x61, 0x2e, 0x74, 0x78, 0x74]); // ソフト/a.txt
+    const gbk = Buffer.from([0xd5, 0x5c, 0x2e, 0x70, 0x64, 0x66]); // 誠.pdf
+    const entries = [shiftJis, katakana, gbk].map((name) => ({ name, content: 'x', flags: 0 }));
+    await expect(inspect(rawZip(entries))).resolves.toBeUndefined();
+    const withUnicodePath = {
+      name: shiftJis,
+      content: 'x',
+      flags: 0,
+      centralExtra: unicodePathExtra(shiftJis, '表示.txt'),
+    };
+    await expect(inspect(rawZip([withUnicodePath]))).resolves.toBeUndefined();
+  });
+
   it('passes a non-ASCII CP437 name with an agreeing Unicode path field', async () => {
     const raw = Buffer.from([0x82, 0x74, 0x82, 0x2e, 0x74, 0x78, 0x74]); // "étè.txt"-ish in CP437
     await expect(
@@ -264,6 +279,20 @@ describe('inspectZip refuses unsafe paths (archive_path_traversal)', () => {
     const utf8 = typeof name === 'string' || name.some((byte) => byte >= 0x80) ? 0x800 : 0;
     const error = await expectRefused(rawZip([{ name, content: 'x', flags: utf8 }]), 'archive_path_traversal');
     expect(error.detail).toBe('An archive entry has an unsafe path.');
+  });
+
+  it('refuses a backslash that is no double-byte trail byte, or that makes a .. segment as a separator', async () => {
+    const plain = Buffer.from('docs\\..\\..\\evil.txt', 'latin1');
+    await expectRefused(rawZip([{ name: plain, content: 'x', flags: 0 }]), 'archive_path_traversal');
+    const dotDot = Buffer.from([0x95, 0x5c, 0x2e, 0x2e, 0x2f, 0x61, 0x2e, 0x74, 0x78, 0x74]); // 表../a.txt
+    await expectRefused(rawZip([{ name: dotDot, content: 'x', flags: 0 }]), 'archive_path_traversal');
+    const flaggedUtf8 = Buffer.from([0x95, 0x5c, 0x2e, 0x74, 0x78, 0x74]);
+    await expectRefused(rawZip([{ name: flaggedUtf8, content: 'x', flags: 0x800 }]), 'archive_path_traversal');
+  });
+
+  it('refuses a double-byte name that hides an executable extension', async () => {
+    const name = Buffer.from([0x95, 0x5c, 0x2e, 0x65, 0x78, 0x65]); // 表.exe
+    await expectRefused(rawZip([{ name, content: 'x', flags: 0 }]), 'archive_executable');
   });
 
   it('refuses a symlink entry', async () => {
