@@ -547,6 +547,17 @@ describe('inspectZip refuses active content without macros (document_active_cont
     );
   });
 
+  it('refuses a DDE field in a main part moved out of word/ (the relationships say where it is)', async () => {
+    const body =
+      '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>' +
+      `${complexField(['DDEAUTO cmd'])}</w:p></w:body></w:document>`;
+    await expectRefused(docx({ extraEntries: { 'content/main.xml': body } }), 'document_active_content');
+  });
+
+  it('passes a plain zip holding XML that is not well-formed (only Office folders must parse)', async () => {
+    await expect(inspect(await zipOf({ 'templates/broken.xml': '<a><b></a>' }))).resolves.toBeUndefined();
+  });
+
   it('refuses a document with active content nested in a zip', async () => {
     const inner = await docxWithBody(complexField(['DDEAUTO cmd']));
     await expectRefused(zipOf({ 'letter.docx': inner }), 'document_active_content');

@@ -7,19 +7,26 @@ import { AppError } from '@intake/shared';
 import { SaxesParser } from 'saxes';
 import type { SaxesTagPlain } from 'saxes';
 
-export type ActiveContentPartKind = 'relationships' | 'word' | 'spreadsheet';
+/**
+ * `relationships`: a `.rels` part. `document`: any other XML part, wherever it sits, since a
+ * package may put its main part anywhere its relationships say (Word and Excel markup are told
+ * apart by their elements, not by the part's folder). `strict` parts, in the folders Office itself
+ * writes (`word/`, `xl/`, `ppt/`, and every `.rels`), must be well-formed XML; elsewhere (any
+ * `.xml` file in a plain zip) a parse error only ends the scan of that file.
+ */
+export interface ActiveContentPart {
+  kind: 'relationships' | 'document';
+  strict: boolean;
+}
 
 /** Which parts are parsed, by name (case-insensitive, as OPC compares part names). */
-export function activeContentPartKind(name: string): ActiveContentPartKind | null {
+export function activeContentPart(name: string): ActiveContentPart | null {
   const lower = name.toLowerCase();
   if (lower.endsWith('.rels')) {
-    return 'relationships';
+    return { kind: 'relationships', strict: true };
   }
-  if (/^word\/.+\.xml$/u.test(lower)) {
-    return 'word';
-  }
-  if (/^xl\/(?:worksheets|externallinks|macrosheets|dialogsheets)\/.+\.xml$/u.test(lower)) {
-    return 'spreadsheet';
+  if (lower.endsWith('.xml') && lower !== '[content_types].xml') {
+    return { kind: 'document', strict: /^(?:word|xl|ppt)\//u.test(lower) };
   }
   return null;
 }
@@ -89,12 +96,15 @@ export class ActiveContentScanner {
   private start: Buffer = Buffer.alloc(0);
   /** Open elements' local names. */
   private readonly open: string[] = [];
-  /** Word: the instruction of each field being read (nested fields stack up). */
+  /** Word markup: the instruction of each field being read (nested fields stack up). */
   private readonly fields: { instruction: string; judged: boolean }[] = [];
-  /** Spreadsheet: the formula being read. */
+  /** Spreadsheet markup: the formula being read. */
   private formula: string | null = null;
 
-  constructor(private readonly kind: ActiveContentPartKind) {
+  /** Set once a lenient part fails to parse: the rest of it is not read. */
+  private abandoned = false;
+
+  constructor(private readonly part: ActiveContentPart) {
     this.parser.on('opentag', (tag) => this.openTag(tag));
     this.parser.on('closetag', (tag) => this.closeTag(tag));
     this.parser.on('text', (text) => this.text(text));
@@ -129,11 +139,18 @@ export class ActiveContentScanner {
   }
 
   private guard(action: () => unknown): void {
+    if (this.abandoned) {
+      return;
+    }
     try {
       action();
     } catch (error) {
       if (error instanceof AppError) {
         throw error;
+      }
+      if (!this.part.strict) {
+        this.abandoned = true;
+        return;
       }
       // A part Office would have to repair could be repaired into anything.
       throw new AppError('archive_unreadable', 'A document part is not well-formed XML.', { cause: error });
@@ -143,23 +160,24 @@ export class ActiveContentScanner {
   private openTag(tag: SaxesTagPlain): void {
     const name = localName(tag.name);
     this.open.push(name);
-    if (this.kind === 'relationships' && name === 'Relationship') {
-      this.judgeRelationship(tag);
-    } else if (this.kind === 'word') {
-      this.openWordTag(name, tag);
-    } else if (this.kind === 'spreadsheet') {
-      if (name === 'ddeLink') {
-        throw activeContent('The workbook links to another program through DDE.');
+    if (this.part.kind === 'relationships') {
+      if (name === 'Relationship') {
+        this.judgeRelationship(tag);
       }
-      if (name === 'f') {
-        this.formula = '';
-      }
+      return;
+    }
+    this.openWordTag(name, tag);
+    if (name === 'ddeLink') {
+      throw activeContent('The workbook links to another program through DDE.');
+    }
+    if (name === 'f') {
+      this.formula = '';
     }
   }
 
   private closeTag(tag: SaxesTagPlain): void {
     this.open.pop();
-    if (this.kind === 'spreadsheet' && localName(tag.name) === 'f' && this.formula !== null) {
+    if (localName(tag.name) === 'f' && this.formula !== null) {
       if (isDdeFormula(this.formula)) {
         throw activeContent('A formula calls another program through DDE.');
       }
@@ -169,14 +187,14 @@ export class ActiveContentScanner {
 
   private text(text: string): void {
     const current = this.open[this.open.length - 1];
-    if (this.kind === 'word' && current === 'instrText') {
+    if (current === 'instrText') {
       const field = this.fields[this.fields.length - 1];
       if (field === undefined) {
         this.judgeInstruction(text);
       } else {
         field.instruction += text;
       }
-    } else if (this.kind === 'spreadsheet' && this.formula !== null) {
+    } else if (this.formula !== null) {
       this.formula += text;
     }
   }
