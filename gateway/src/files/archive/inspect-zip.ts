@@ -19,7 +19,7 @@ import { EntryContent, judgeHead } from './entry-content.js';
 import { checkEntryName, checkNotSymlink, HEAD_BYTES, isContainerName, isUnixSymlinkMode } from './entry-rules.js';
 import { CachedFileReader } from './file-reader.js';
 import { inspectOle2 } from './ole2.js';
-import { ActiveContentScanner, activeContentPart } from './ooxml-active-content.js';
+import { ActiveContentScanner, activeContentPartKind } from './ooxml-active-content.js';
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
 import { readEntryNames } from './zip-entry-name.js';
 import type { EntryExtent } from './zip-layout.js';
@@ -171,9 +171,9 @@ function partScanners(names: readonly string[]): PartScanner[] {
   if (partKind !== null) {
     scanners.push(new OoxmlPartScanner(partKind));
   }
-  const activePart = names.map(activeContentPart).find((part) => part !== null) ?? null;
-  if (activePart !== null) {
-    scanners.push(new ActiveContentScanner(activePart));
+  const activeKind = names.map(activeContentPartKind).find((kind) => kind !== null) ?? null;
+  if (activeKind !== null) {
+    scanners.push(new ActiveContentScanner(activeKind));
   }
   return scanners;
 }
