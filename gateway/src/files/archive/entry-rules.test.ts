@@ -101,6 +101,8 @@ describe('names', () => {
     'page.mhtml',
     'drawing.svg',
     'word/drawing.svg',
+    'word/media/page.html',
+    'docs/afchunk.mht',
     'index.php',
     'default.asp',
     'default.aspx',
@@ -127,6 +129,8 @@ describe('names', () => {
     'apps/readme.md',
     'word/media/image2.svg',
     'ppt/media/image1.SVG',
+    'word/afchunk.mht',
+    'word/htmlChunk1.html',
     'site.cer',
   ])('does not flag %j', (name) => {
     expect(isExecutableName(name)).toBe(false);

@@ -116,10 +116,11 @@ const EXECUTABLE_EXTENSIONS = new Set([
 ]);
 
 /**
- * Office 2016 and later store inserted icons and pictures as SVG beside a PNG fallback
- * (`word/media/image2.svg`); in an OOXML media folder they are pictures, not pages to open.
+ * Page formats that are OOXML parts, not pages to open: Office 2016 and later store inserted icons
+ * as SVG beside a PNG fallback (`word/media/image2.svg`), and document generators import HTML or
+ * MHT into Word through altChunk parts (`word/afchunk.mht`), which Word converts, scripts dropped.
  */
-const OOXML_MEDIA_SVG = /^(?:word|xl|ppt)\/media\/[^/]+\.svg$/iu;
+const OOXML_PAGE_PARTS = [/^(?:word|xl|ppt)\/media\/[^/]+\.svg$/iu, /^word\/[^/]+\.(?:html?|xhtml|mht|mhtml)$/iu];
 
 /** Office formats whose only purpose over their plain twin is to carry macros. */
 const MACRO_EXTENSIONS = new Set(['docm', 'dotm', 'xlsm', 'xltm', 'xlam', 'pptm', 'potm', 'ppsm', 'ppam', 'sldm']);
@@ -150,7 +151,10 @@ export function isExecutableName(name: string): boolean {
     // `run.bat::$DATA`, `x.vbs:`: Windows writes the part before the colon (paths refuse any colon;
     // names that never were paths, such as a packaged object's label, are judged here).
     const extensions = [lastExtension(form), lastExtension(form.split(':')[0] ?? '')];
-    if (extensions.some((extension) => EXECUTABLE_EXTENSIONS.has(extension)) && !OOXML_MEDIA_SVG.test(form)) {
+    if (
+      extensions.some((extension) => EXECUTABLE_EXTENSIONS.has(extension)) &&
+      !OOXML_PAGE_PARTS.some((part) => part.test(form))
+    ) {
       return true;
     }
     // A macOS bundle is a directory: `Tool.app/Contents/MacOS/Tool`.
