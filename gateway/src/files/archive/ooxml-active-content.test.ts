@@ -77,6 +77,7 @@ describe('ActiveContentScanner', () => {
     expect(everyChunking('document', sheet("cmd|' /c calc'!A0"))).toBe('document_active_content');
     expect(everyChunking('document', sheet('MSEXCEL|&apos;\\..\\..\\calc&apos;!A1'))).toBe('document_active_content');
     expect(everyChunking('document', sheet('CONCAT("a|b", "!")'))).toBe('ok');
+    expect(everyChunking('document', sheet('&apos;Q1|Q2&apos;!A1+SUM(Sales[a|b])+Sheet2!B2'))).toBe('ok');
     expect(everyChunking('document', '<externalLink><ddeLink ddeService="cmd"/></externalLink>')).toBe(
       'document_active_content',
     );

@@ -54,10 +54,17 @@ function isDdeInstruction(instruction: string): boolean {
   return /^[\s\\]*dde(?:auto)?(?:\s|$)/iu.test(instruction);
 }
 
-/** An Excel formula referring to another program through DDE: `cmd|' /c calc'!A0`. */
+/**
+ * An Excel formula referring to another program through DDE: `cmd|' /c calc'!A0`. A `|` is no
+ * operator in Excel, so outside strings (`"a|b"`), quoted sheet names (`'a|b'!A1`) and structured
+ * references (`Table1[a|b]`) it can only be DDE's `application|topic!item`.
+ */
 function isDdeFormula(formula: string): boolean {
-  const withoutStrings = formula.replace(/"(?:[^"]|"")*"/gu, '""');
-  return /\|[\s\S]*!/u.test(withoutStrings);
+  const bare = formula
+    .replace(/"(?:[^"]|"")*"/gu, '""')
+    .replace(/'(?:[^']|'')*'/gu, "''")
+    .replace(/\[[^\]]*\]/gu, '[]');
+  return /\|[\s\S]*!/u.test(bare);
 }
 
 function activeContent(detail: string): AppError {
