@@ -454,11 +454,15 @@ function pptRecord(version: number, instance: number, type: number, data: Buffer
  * container, an ExOleObjStg record with `storage` zlib-compressed (as PowerPoint keeps its VBA
  * project and embedded objects).
  */
-export function pptWithStorage(storage: Buffer): Buffer {
+export function pptWithStorage(storage: Buffer, options: { insideAnotherAtom?: boolean } = {}): Buffer {
   const size = Buffer.alloc(4);
   size.writeUInt32LE(storage.length);
   const document = pptRecord(0xf, 0, 0x03e8, pptRecord(0, 0, 0x03e9, Buffer.alloc(40)));
-  const exOleObjStg = pptRecord(0, 1, 0x1011, Buffer.concat([size, deflateSync(storage)]));
+  let exOleObjStg = pptRecord(0, 1, 0x1011, Buffer.concat([size, deflateSync(storage)]));
+  if (options.insideAnotherAtom === true) {
+    // A walk from the start skips it as another atom's data; the persist directory can still point at it.
+    exOleObjStg = pptRecord(0, 0, 0x0fba, Buffer.concat([Buffer.alloc(10), exOleObjStg]));
+  }
   return ole2({
     '/PowerPoint Document': Buffer.concat([document, exOleObjStg]),
     '/Current User': Buffer.alloc(20),

@@ -473,6 +473,8 @@ describe('inspectZip refuses macros (archive_macro)', () => {
 
   it('refuses a PowerPoint 97–2003 VBA project (compressed ExOleObjStg record)', async () => {
     await expectRefused(zipOf({ 'deck.ppt': pptWithStorage(vbaProjectOle2()) }), 'archive_macro');
+    const hidden = pptWithStorage(vbaProjectOle2(), { insideAnotherAtom: true });
+    await expectRefused(zipOf({ 'deck.ppt': hidden }), 'archive_macro');
   });
 
   it('refuses a VBA module in a stream of its own (Visio) and a dir stream under another storage name', async () => {

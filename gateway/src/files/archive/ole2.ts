@@ -7,7 +7,7 @@ import { AppError } from '@intake/shared';
 import CFB from 'cfb';
 import type { CFB$Blob, CFB$Container } from 'cfb';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
-import { checkEntryName } from './entry-rules.js';
+import { checkEntryName, isOle2Magic } from './entry-rules.js';
 
 const STREAM = 2;
 
@@ -83,47 +83,56 @@ const COMPRESSED_VBA_MODULE = Buffer.from('\0Attribut\0e VB_', 'latin1');
 // ---------------------------------------------------------------------------------------------
 // PowerPoint 97–2003 keeps its VBA project (and embedded objects) as whole compound files inside
 // the `PowerPoint Document` stream, in ExOleObjStg records, zlib-compressed when recInstance is 1
-// (MS-PPT 2.10.34). Records: [recVer:4 recInstance:12 u16] [recType u16] [recLen u32] data; a
-// recVer of 0xF is a container whose data is more records.
+// (MS-PPT 2.10.34). Record header: [recVer:4 recInstance:12 u16] [recType u16] [recLen u32].
+// PowerPoint finds records through its persist directory, by offset, so a record may sit inside
+// another record's data: every offset whose header says ExOleObjStg is tried, not only those a
+// walk from the start reaches. A candidate that is no compound file is random data, and skipped.
 // ---------------------------------------------------------------------------------------------
 
-const PPT_CONTAINER_VERSION = 0xf;
-const PPT_EX_OLE_OBJ_STG = 0x1011;
+const PPT_EX_OLE_OBJ_STG = Buffer.from([0x11, 0x10]);
 /** Compound files inside compound files: PowerPoint nests them once; more is refused, not walked. */
 const MAX_EMBEDDED_STORAGE_DEPTH = 3;
+/** Embedded objects in one presentation; more is refused rather than inflated one by one. */
+const MAX_PPT_STORAGES = 256;
 
-function inflateStorage(data: Buffer): Buffer {
-  try {
-    return inflateSync(data, { maxOutputLength: MAX_NESTED_ARCHIVE_BYTES });
-  } catch (error) {
-    if (error instanceof RangeError) {
-      throw new AppError('archive_bomb', 'An embedded document expands beyond the limits.', { cause: error });
-    }
-    throw new AppError('archive_unreadable', 'An embedded document cannot be inspected.', { cause: error });
+/** The compound file a candidate record holds, or null when it holds none. */
+function storageAt(stream: Buffer, offset: number): Buffer | null {
+  const versionAndInstance = stream.readUInt16LE(offset);
+  const instance = versionAndInstance >>> 4;
+  const length = stream.readUInt32LE(offset + 4);
+  if ((versionAndInstance & 0xf) !== 0 || instance > 1 || length > stream.length - offset - 8) {
+    return null;
   }
+  const data = stream.subarray(offset + 8, offset + 8 + length);
+  let storage = data;
+  if (instance === 1) {
+    try {
+      // The first four bytes give the inflated size; the compound file is never larger than a nested archive.
+      storage = inflateSync(data.subarray(4), { maxOutputLength: MAX_NESTED_ARCHIVE_BYTES });
+    } catch (error) {
+      if (error instanceof RangeError) {
+        throw new AppError('archive_bomb', 'An embedded document expands beyond the limits.', { cause: error });
+      }
+      return null;
+    }
+  }
+  return isOle2Magic(storage) ? storage : null;
 }
 
 /** The compound files stored in a `PowerPoint Document` stream. */
 function powerPointStorages(stream: Buffer): Buffer[] {
   const storages: Buffer[] = [];
-  let offset = 0;
-  while (offset + 8 <= stream.length) {
-    const versionAndInstance = stream.readUInt16LE(offset);
-    const type = stream.readUInt16LE(offset + 2);
-    const length = stream.readUInt32LE(offset + 4);
-    offset += 8;
-    if ((versionAndInstance & 0xf) === PPT_CONTAINER_VERSION) {
-      continue; // descend: the container's records follow
+  for (let at = stream.indexOf(PPT_EX_OLE_OBJ_STG, 2); at >= 2; at = stream.indexOf(PPT_EX_OLE_OBJ_STG, at + 1)) {
+    if (at + 6 > stream.length) {
+      break;
     }
-    if (length > stream.length - offset) {
-      throw unreadable();
+    const storage = storageAt(stream, at - 2);
+    if (storage !== null) {
+      storages.push(storage);
+      if (storages.length > MAX_PPT_STORAGES) {
+        throw unreadable();
+      }
     }
-    if (type === PPT_EX_OLE_OBJ_STG) {
-      const data = stream.subarray(offset, offset + length);
-      const compressed = versionAndInstance >>> 4 === 1;
-      storages.push(compressed ? inflateStorage(data.subarray(4)) : data);
-    }
-    offset += length;
   }
   return storages;
 }
