@@ -4,7 +4,8 @@
 //      declared sizes and ratios, dangerous names;
 //   2. the local headers: agreement with the central directory, overlapping or hidden bytes;
 //   3. the data, streamed in memory one entry at a time: actual sizes, CRCs, magic bytes, macro
-//      declarations, and nested archives, inspected one level deeper (ZIPs here, 7z/RAR/tar by
+//      declarations, active content (ooxml-active-content.ts), and nested archives, inspected one
+//      level deeper (ZIPs here, 7z/RAR/tar and entries named as containers by
 //      inspect-sevenzip.ts), OLE2 documents (ole2.ts) and gzip members.
 // Nothing is ever written to disk.
 import { promisify } from 'node:util';
@@ -296,7 +297,7 @@ export async function inspectZipBuffer(bytes: Buffer, budget: ArchiveBudget): Pr
 /**
  * Inspects the ZIP (or OOXML document) at `path`, never extracting it. Resolves when it may be
  * stored; throws an AppError `archive_bomb`, `archive_path_traversal`, `archive_executable`,
- * `archive_macro` or `archive_unreadable` otherwise.
+ * `archive_macro`, `document_active_content` or `archive_unreadable` otherwise.
  */
 export async function inspectZip(
   path: string,
