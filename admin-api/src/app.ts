@@ -38,7 +38,7 @@ import { healthz, readyz } from './routes/health.js';
 import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
 import { formatError } from './schema/errors.js';
-import { costLimitRule, depthLimitRule } from './schema/limits.js';
+import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
 
 export interface AdminAppOptions {
   /** Origin of download links (`http://host:port`); read per link, so it may be known only after listen. */
@@ -79,7 +79,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     schema: await buildAdminSchema(),
     logger,
     formatError,
-    validationRules: [depthLimitRule(), costLimitRule()],
+    validationRules: [depthLimitRule(), aliasLimitRule(), rootFieldLimitRule(), costLimitRule()],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     plugins: [authPlugin(), errorLoggingPlugin(), ApolloServerPluginLandingPageDisabled()],
     // Introspection is allowed, behind the same token as everything else (see auth-plugin.ts).

@@ -10,7 +10,7 @@ import { contentDisposition, storedNameAsSent } from './files/content-dispositio
 import { createDownloadLinks } from './files/download-link.js';
 import { decodeCursor, encodeCursor } from './resolvers/cursor.js';
 import { buildAdminSchema } from './schema/build-schema.js';
-import { costLimitRule, depthLimitRule } from './schema/limits.js';
+import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
 import { parseDomain, parseMimeTypes, parseName } from './validation/fields.js';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
@@ -209,5 +209,32 @@ describe('operation rules', () => {
         `{ a: submissions(formId: "${ID}", first: 100) { edges { node { files { id } } } } b: submissions(formId: "${ID}", first: 100) { edges { node { files { id } } } } c: submissions(formId: "${ID}", first: 100) { edges { node { files { id } } } } d: submissions(formId: "${ID}", first: 100) { edges { node { files { id } } } } }`,
       ),
     ).toEqual(['Query cost is over the limit of 1000']);
+  });
+
+  it('charges every root field, even one returning a scalar', async () => {
+    const schema = await buildAdminSchema();
+    const mutations = (count: number) =>
+      `mutation { ${Array.from({ length: count }, (_, index) => `d${index}: deleteForm(id: "${ID}")`).join(' ')} }`;
+    expect(validate(schema, parse(mutations(1000)), [costLimitRule(1000)])).toEqual([]);
+    expect(validate(schema, parse(mutations(1001)), [costLimitRule(1000)]).map((error) => error.message)).toEqual([
+      'Query cost is over the limit of 1000',
+    ]);
+  });
+
+  it('counts aliases and root fields through fragments, memoised', async () => {
+    const schema = await buildAdminSchema();
+    const check = (source: string) =>
+      validate(schema, parse(source), [aliasLimitRule(50), rootFieldLimitRule(25)]).map((error) => error.message);
+    const fragments = Array.from(
+      { length: 40 },
+      (_, index) => `fragment F${index} on Query { a${index}: sites { id } ...F${index + 1} ...F${index + 1} }`,
+    ).join('\n');
+    const wide = `query { ...F0 }\n${fragments.replaceAll('...F40 ...F40', '')}`;
+    const started = Date.now();
+    expect(check(wide)).toEqual(['Query has more than 50 aliases', 'Query has more than 25 root fields']);
+    expect(Date.now() - started).toBeLessThan(2000);
+    const roots = (count: number) => `{ ${Array.from({ length: count }, () => '__typename').join(' ')} }`;
+    expect(check(roots(25))).toEqual([]);
+    expect(check('{ ... on Query { sites { id } } ...R } fragment R on Query { __typename }')).toEqual([]);
   });
 });

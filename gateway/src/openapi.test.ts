@@ -16,7 +16,7 @@ import {
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
-import { EXECUTABLE_HEADS, docm, lyingSizeBomb, rawZip } from './test/archives.js';
+import { EXECUTABLE_HEADS, complexField, docm, docxWithBody, lyingSizeBomb, rawZip } from './test/archives.js';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { send, startTestGateway, withConfig } from './test/harness.js';
 import { pdf, png, zipOf } from './test/samples.js';
@@ -312,6 +312,7 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
       ['files.zip', lyingSizeBomb(64 * 1024 * 1024), 'archive_bomb'],
       ['files.zip', zipOf({ 'a.txt': 'hello '.repeat(500) }).then((zip) => zip.subarray(0, 120)), 'archive_unreadable'],
       ['letter.docx', docm(), 'archive_macro'],
+      ['letter.docx', docxWithBody(complexField(['DDEAUTO cmd'])), 'document_active_content'],
     ];
     for (const [name, bytes, code] of refusals) {
       const body = upload([{ name, bytes: await bytes }]);

@@ -20,6 +20,7 @@ export const ERROR_CATALOGUE = {
   archive_executable: { status: 400, title: 'Archive contains an executable' },
   archive_path_traversal: { status: 400, title: 'Archive entry path is unsafe' },
   archive_unreadable: { status: 400, title: 'Archive cannot be inspected' },
+  document_active_content: { status: 400, title: 'Document contains active content' },
   file_infected: { status: 400, title: 'File is infected' },
   rate_limited: { status: 429, title: 'Too many requests' },
   scanner_unavailable: { status: 503, title: 'Virus scanner unavailable' },

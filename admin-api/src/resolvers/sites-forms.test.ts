@@ -428,5 +428,44 @@ describe(`sites and forms on ${testDriverName()}`, () => {
       expect(codes(await gql(`{ ${page('100')} }`))).toEqual(['NOT_FOUND']);
       expect((await gql('{ sites { id } }')).errors).toBeUndefined();
     });
+
+    it('refuses 1,050 deleteForm mutations in one request and deletes nothing', async () => {
+      const site = await createSite();
+      const form = await createForm(site.id, 'Survivor');
+      const mutations = Array.from({ length: 1050 }, (_, index) => `d${index}: deleteForm(id: $id)`).join(' ');
+      const result = await gql(`mutation($id: ID!) { ${mutations} }`, { id: form.id });
+      expect(result.status).toBe(400);
+      // Over the alias, root field and cost limits at once: one validation error for each.
+      expect(new Set(codes(result))).toEqual(new Set(['GRAPHQL_VALIDATION_FAILED']));
+      expect(result.errors?.map((error) => error.message).join(' ')).toMatch(/alias/i);
+      const row = await admin.services.db.em.fork().findOneOrFail(FormSchema, { id: form.id });
+      expect(row.deletedAt).toBeNull();
+    });
+
+    it('accepts 50 aliases and refuses 51, also through fragments', async () => {
+      const aliased = (count: number) =>
+        Array.from({ length: count }, (_, index) => `s${index}: sites { id }`).join(' ');
+      const fields = (count: number) => Array.from({ length: count }, (_, index) => `n${index}: name`).join(' ');
+      expect((await gql(`{ sites { ${fields(50)} } }`)).errors).toBeUndefined();
+      expect(codes(await gql(`{ sites { ${fields(51)} } }`))).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      // Two aliases, and 25 in a fragment spread twice: 52.
+      const twice = await gql(`{ a: sites { ...F } b: sites { ...F } } fragment F on Site { ${fields(25)} }`);
+      expect(codes(twice)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      expect(twice.errors?.[0]?.message).toMatch(/alias/i);
+      expect(codes(await gql(`{ ${aliased(30)} }`))).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+      expect((await gql(`{ ${aliased(25)} }`)).errors).toBeUndefined();
+    });
+
+    it('runs 20 scalar root fields, within every limit', async () => {
+      const schemaCheck = await gql(
+        `mutation($id: ID!) { ${Array.from({ length: 20 }, (_, index) => `d${index}: deleteForm(id: $id)`).join(' ')} }`,
+        {
+          id: '00000000-0000-4000-8000-000000000000',
+        },
+      );
+      // 20 root fields are within every limit: the request runs (no such form: false each time).
+      expect(schemaCheck.errors).toBeUndefined();
+      expect(schemaCheck.data?.d0).toBe(false);
+    });
   });
 });

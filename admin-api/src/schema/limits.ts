@@ -2,9 +2,18 @@
 // GRAPHQL_VALIDATION_FAILED error before anything runs, and the verdict does not depend on
 // variables, which lets Apollo cache validated documents):
 // - depth: at most 15 nested selections, introspection included;
-// - cost: every object or list field costs 1 (leaf fields cost 0: they are read from what the
-//   object already loaded), and the selection under a paginated field (`first`) counts `first`
-//   times, 20 when omitted, 100 when given as a variable (the worst case: variables are unknown here).
+// - aliases: at most 50 aliased fields, counted through fragments as they expand;
+// - root fields: at most 25 fields at the root of an operation (every mutation is one);
+// - cost: every root field costs at least 1 (a mutation returning a Boolean is still work), every
+//   other object or list field costs 1 (leaf fields cost 0: they are read from what the object
+//   already loaded), and the selection under a paginated field (`first`) counts `first` times, 20
+//   when omitted, 100 when given as a variable (the worst case: variables are unknown here).
+// Hand-written rather than `graphql-query-complexity` (installed, through type-graphql): its rule
+// reads arguments with the variables' values, which validation does not have, and skips a field
+// whose required argument is a variable, so `deleteForm(id: $id)` would cost nothing again; and it
+// expands fragments without memoising them, throwing (not reporting) past 10,000 nodes. The rules
+// here memoise each fragment's figures, so a document that spreads fragments into fragments
+// cannot make them exponential. (`@escape.tech/graphql-armor` is not a dependency.)
 import {
   GraphQLError,
   Kind,
@@ -30,6 +39,8 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from '../validation/fields.js';
 
 export const MAX_QUERY_DEPTH = 15;
 export const MAX_QUERY_COST = 1000;
+export const MAX_ALIASES = 50;
+export const MAX_ROOT_FIELDS = 25;
 
 function fragmentsOf(context: ValidationContext): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -130,6 +141,9 @@ function multiplierOf(field: GraphQLField<unknown, unknown>, node: FieldNode): n
 export function costLimitRule(maxCost = MAX_QUERY_COST): ValidationRule {
   return (context: ValidationContext): ASTVisitor => {
     const schema = context.getSchema();
+    const rootTypes = new Set<GraphQLCompositeType | null | undefined>(
+      [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(Boolean),
+    );
     const fragments = fragmentsOf(context);
     const fragmentCosts = new Map<string, number>();
     const inProgress = new Set<string>();
@@ -145,9 +159,11 @@ export function costLimitRule(maxCost = MAX_QUERY_COST): ValidationRule {
           }
           const type = getNamedType(field.type);
           if (isLeafType(type) || !selection.selectionSet || !isCompositeType(type)) {
-            continue;
+            // A root field is a resolver call (a mutation, a count) even when it returns a scalar.
+            cost += rootTypes.has(parent) ? 1 : 0;
+          } else {
+            cost += 1 + multiplierOf(field, selection) * costOf(selection.selectionSet, type);
           }
-          cost += 1 + multiplierOf(field, selection) * costOf(selection.selectionSet, type);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
           if (condition && isCompositeType(condition)) {
@@ -202,4 +218,83 @@ export function costLimitRule(maxCost = MAX_QUERY_COST): ValidationRule {
       },
     };
   };
+}
+
+/**
+ * Counts, per operation, the fields `counts` says count in a selection, through fragments as they
+ * expand (a fragment spread twice counts twice), each fragment's figure computed once.
+ */
+function countingRule(
+  limit: number,
+  counts: (field: FieldNode, atRoot: boolean) => boolean,
+  message: (count: number) => string,
+): ValidationRule {
+  return (context: ValidationContext): ASTVisitor => {
+    const fragments = fragmentsOf(context);
+    const known = new Map<string, number>();
+    const inProgress = new Set<string>();
+
+    const countIn = (selectionSet: SelectionSetNode, atRoot: boolean): number => {
+      let count = 0;
+      for (const selection of selectionSet.selections) {
+        if (selection.kind === Kind.FIELD) {
+          count +=
+            (counts(selection, atRoot) ? 1 : 0) + (selection.selectionSet ? countIn(selection.selectionSet, false) : 0);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          count += countIn(selection.selectionSet, atRoot);
+        } else {
+          count += fragmentCount(selection.name.value, atRoot);
+        }
+        if (count > limit) {
+          return count;
+        }
+      }
+      return count;
+    };
+
+    const fragmentCount = (name: string, atRoot: boolean): number => {
+      const key = `${atRoot ? 'root' : 'inner'}:${name}`;
+      const cached = known.get(key);
+      if (cached !== undefined) {
+        return cached;
+      }
+      const fragment = fragments.get(name);
+      // Unknown fragments and cycles are reported by graphql's own rules.
+      if (fragment === undefined || inProgress.has(key)) {
+        return 0;
+      }
+      inProgress.add(key);
+      const count = countIn(fragment.selectionSet, atRoot);
+      inProgress.delete(key);
+      known.set(key, count);
+      return count;
+    };
+
+    return {
+      OperationDefinition(node) {
+        const count = countIn(node.selectionSet, true);
+        if (count > limit) {
+          context.reportError(new GraphQLError(message(count), { nodes: [node] }));
+        }
+      },
+    };
+  };
+}
+
+/** Refuses operations with more than `maxAliases` aliased fields (1,050 `deleteForm` in one request). */
+export function aliasLimitRule(maxAliases = MAX_ALIASES): ValidationRule {
+  return countingRule(
+    maxAliases,
+    (field) => field.alias !== undefined,
+    () => `Query has more than ${maxAliases} aliases`,
+  );
+}
+
+/** Refuses operations with more than `maxRootFields` fields at their root. */
+export function rootFieldLimitRule(maxRootFields = MAX_ROOT_FIELDS): ValidationRule {
+  return countingRule(
+    maxRootFields,
+    (_field, atRoot) => atRoot,
+    () => `Query has more than ${maxRootFields} root fields`,
+  );
 }

@@ -5,6 +5,8 @@
 import yauzl from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
 import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared';
+import { CachedFileReader } from './archive/file-reader.js';
+import { zipSizeOfFile } from './archive/zip-end.js';
 
 export type OoxmlFormat = 'docx' | 'xlsx' | 'pptx';
 
@@ -69,13 +71,21 @@ class InspectionStop extends Error {
 export async function inspectOoxml(path: string, limits: OoxmlLimits = DEFAULT_OOXML_LIMITS): Promise<OoxmlInspection> {
   let zip: ZipFile;
   try {
-    // decodeStrings off: yauzl would refuse `../` names, which are the archive stage's to judge.
-    zip = await yauzl.openPromise(path, {
-      lazyEntries: true,
-      autoClose: false,
-      decodeStrings: false,
-      validateEntrySizes: true,
-    });
+    // A few stray bytes after the end record are tolerated, as Office does (archive/zip-end.ts).
+    const size = await zipSizeOfFile(path);
+    const reader = await CachedFileReader.open(path);
+    try {
+      // decodeStrings off: yauzl would refuse `../` names, which are the archive stage's to judge.
+      zip = await yauzl.fromRandomAccessReaderPromise(reader, Math.min(size, reader.size), {
+        lazyEntries: true,
+        autoClose: false,
+        decodeStrings: false,
+        validateEntrySizes: true,
+      });
+    } catch (error) {
+      reader.close(() => undefined);
+      throw error;
+    }
   } catch {
     return { kind: 'unreadable', reason: 'not a readable zip' };
   }

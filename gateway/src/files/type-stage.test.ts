@@ -1,4 +1,5 @@
 import CFB from 'cfb';
+import { FileTypeParser } from 'file-type';
 import type { ReceivedFile } from './types.js';
 import { detectType } from './type-stage.js';
 import {
@@ -30,6 +31,9 @@ import {
   zip,
   zipOf,
 } from '../test/samples.js';
+import { EXECUTABLE_HEADS } from '../test/archives.js';
+import { buildRar } from '../test/rar-writer.js';
+import { sevenZipOf } from '../test/sevenzip-samples.js';
 
 let dir: string;
 
@@ -286,5 +290,112 @@ describe('detectType: text/plain', () => {
       code: 'file_type_mismatch',
     });
     await expect(refusal('notes.txt', text('{\\rtf1 hello}'))).resolves.toMatchObject({ code: 'file_type_mismatch' });
+  });
+});
+
+describe('archives appended to images and PDFs (polyglots)', () => {
+  const program = (): Promise<Buffer> => zipOf({ 'run.exe': EXECUTABLE_HEADS.pe });
+
+  it('refuses a zip holding a program appended after IEND or %%EOF', async () => {
+    for (const [name, bytes] of [
+      ['photo.png', png()],
+      ['report.pdf', pdf()],
+      ['photo.jpg', jpeg()],
+      ['anim.gif', gif()],
+    ] as const) {
+      const error = await refusal(name, Buffer.concat([bytes, await program()]));
+      expect(error).toMatchObject({ code: 'file_type_mismatch', status: 400 });
+    }
+  });
+
+  it('refuses an appended zip even when its comment ends in %%EOF', async () => {
+    const zipped = await program();
+    // The comment length is the last two bytes of the end-of-central-directory record.
+    const withComment = Buffer.concat([zipped.subarray(0, -2), Buffer.from([7, 0]), Buffer.from('\n%%EOF\n')]);
+    expect(await refusal('report.pdf', Buffer.concat([pdf(), withComment]))).toMatchObject({
+      code: 'file_type_mismatch',
+    });
+  });
+
+  it('refuses a RAR or a 7z appended to an image', async () => {
+    const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    expect(await refusal('photo.png', Buffer.concat([png(), rar]))).toMatchObject({ code: 'file_type_mismatch' });
+    const sevenZ = await sevenZipOf([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    expect(await refusal('photo.jpg', Buffer.concat([jpeg(), sevenZ]))).toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('accepts stray bytes after IEND, an incremental PDF update, and a zip inside a PDF stream', async () => {
+    await expect(typeOf('photo.png', Buffer.concat([png(), Buffer.from('\0\0\n')]))).resolves.toMatchObject({
+      mimeType: MIME_PNG,
+    });
+    const update = Buffer.from('\n1 0 obj\n<< >>\nendobj\ntrailer\n<< /Size 2 >>\n%%EOF\n');
+    await expect(typeOf('report.pdf', Buffer.concat([pdf(), update]))).resolves.toMatchObject({ mimeType: MIME_PDF });
+    const embedded = Buffer.concat([
+      pdf(),
+      Buffer.from('\n9 0 obj\n<< /Length 1 >>\nstream\n'),
+      await program(),
+      Buffer.from('\nendstream\nendobj\n%%EOF\n'),
+    ]);
+    await expect(typeOf('report.pdf', embedded)).resolves.toMatchObject({ mimeType: MIME_PDF });
+  });
+});
+
+describe('stray bytes after the end of a zip', () => {
+  it('types DOCX, XLSX and PPTX with a byte or two after the end record, as Office opens them', async () => {
+    await expect(typeOf('a.docx', Buffer.concat([await docx(), Buffer.from('\n')]))).resolves.toMatchObject({
+      mimeType: MIME_DOCX,
+    });
+    await expect(typeOf('a.xlsx', Buffer.concat([await xlsx(), Buffer.from([0, 0])]))).resolves.toMatchObject({
+      mimeType: MIME_XLSX,
+    });
+    await expect(typeOf('a.pptx', Buffer.concat([await pptx(), Buffer.from('\r\n')]))).resolves.toMatchObject({
+      mimeType: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    });
+  });
+
+  it('still refuses a document with more than a few bytes after the end record', async () => {
+    expect(await refusal('a.docx', Buffer.concat([await docx(), Buffer.alloc(64, 0x41)]))).toMatchObject({
+      code: 'archive_unreadable',
+    });
+  });
+
+  it('sees a zip appended to an image even with a stray byte after it', async () => {
+    const appended = Buffer.concat([png(), await zip(), Buffer.from('\n')]);
+    expect(await refusal('photo.png', appended)).toMatchObject({ code: 'file_type_mismatch' });
+  });
+});
+
+describe('file-type throwing on content', () => {
+  // No input found makes file-type 22 throw (its detectors return undefined on malformed input);
+  // a detector of our own that throws, run by file-type's real parser, takes the same path.
+  const throwingParser = new FileTypeParser({
+    customDetectors: [
+      {
+        id: 'throws-on-marker',
+        detect: async (tokenizer) => {
+          const head = new Uint8Array(6);
+          await tokenizer.peekBuffer(head, { mayBeLess: true });
+          if (Buffer.from(head).toString('latin1') === 'THROW!') {
+            throw new RangeError('detector failed on this content');
+          }
+          return undefined;
+        },
+      },
+    ],
+  });
+
+  it('answers 400 file_type_mismatch, for magic-byte types and for text', async () => {
+    for (const name of ['photo.png', 'notes.txt']) {
+      const error = await detectType(await received(name, Buffer.from('THROW! and more')), DEFAULT_ALLOWED_MIME_TYPES, {
+        fileTypeParser: throwingParser,
+      }).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: 'file_type_mismatch', status: 400 });
+    }
+  });
+
+  it('keeps an I/O failure on its own file a server fault', async () => {
+    const file = { ...(await received('photo.png', png())), path: `${dir}/missing.png` };
+    const error = await detectType(file, DEFAULT_ALLOWED_MIME_TYPES).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: 'ENOENT' });
   });
 });

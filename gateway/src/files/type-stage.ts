@@ -1,11 +1,13 @@
 // First stage of the file pipeline: the name says a type, the content must say the same.
 // The extension (the last one) must name an allowed type (`file_type_not_allowed`); then the magic
 // bytes must agree (`file_type_mismatch`). Only the head of the file is read, except for text (which
-// has no magic: every byte must be UTF-8, streamed) and OOXML (two small parts read through the zip
-// central directory).
+// has no magic: every byte must be UTF-8, streamed), OOXML (two small parts read through the zip
+// central directory), and images and PDF (streamed once for an archive appended to them).
 import { open } from 'node:fs/promises';
 import { AppError } from '@intake/shared';
-import { fileTypeFromFile } from 'file-type';
+import { FileTypeParser } from 'file-type';
+import type { FileTypeResult } from 'file-type';
+import { findAppendedArchive } from './appended-archive.js';
 import { assertSafeFileName, cleanFileName, extensionOf } from './file-name.js';
 import {
   MIME_7Z,
@@ -54,6 +56,32 @@ export async function detectType(
 export interface DetectTypeOptions {
   /** Limits of the OOXML package scan; pass the archive stage's `maxEntries` to keep them in step. */
   ooxmlLimits?: OoxmlLimits;
+  /** The magic-byte parser; file-type's own by default (tests give one with their own detectors). */
+  fileTypeParser?: FileTypeParser;
+}
+
+const DEFAULT_PARSER = new FileTypeParser();
+
+/** An I/O failure on our own temporary file is a server fault, not a bad upload. */
+function isSystemError(error: unknown): boolean {
+  // Duck-typed: errors from Node's own modules may come from another realm (test sandboxes).
+  return typeof error === 'object' && error !== null && 'syscall' in error;
+}
+
+/**
+ * What file-type says the content is. file-type 22 returns undefined for input it cannot parse,
+ * but a detector may still throw on content nobody foresaw; that is the upload's fault, so it is
+ * a 400 (`file_type_mismatch`), never a 500. Our own I/O errors stay server faults.
+ */
+async function identify(path: string, parser: FileTypeParser): Promise<FileTypeResult | undefined> {
+  try {
+    return await parser.fromFile(path);
+  } catch (error) {
+    if (isSystemError(error)) {
+      throw error;
+    }
+    throw new AppError('file_type_mismatch', 'The file content cannot be identified.', { cause: error });
+  }
 }
 
 /** Throws unless the file's content is of `mimeType`. */
@@ -64,7 +92,7 @@ export async function assertContentIs(
 ): Promise<void> {
   switch (mimeType) {
     case MIME_TEXT:
-      return assertText(path);
+      return assertText(path, options.fileTypeParser ?? DEFAULT_PARSER);
     case MIME_DOCX:
     case MIME_XLSX:
     case MIME_PPTX:
@@ -77,13 +105,19 @@ export async function assertContentIs(
       }
       return;
     default: {
-      const detected = await fileTypeFromFile(path);
+      const detected = await identify(path, options.fileTypeParser ?? DEFAULT_PARSER);
       if (detected === undefined || !MAGIC_EXTENSIONS[mimeType].includes(detected.ext)) {
         throw mismatch(mimeType);
+      }
+      if (!ARCHIVE_TYPES.has(mimeType) && (await findAppendedArchive(path)) !== null) {
+        throw new AppError('file_type_mismatch', `The file (${mimeType}) is also an archive: one is appended to it.`);
       }
     }
   }
 }
+
+// Archives are inspected whole by the archive stage; other types must not hide one (appended-archive.ts).
+const ARCHIVE_TYPES: ReadonlySet<string> = new Set([MIME_RAR, MIME_7Z]);
 
 // file-type's `ext` for each type judged by its magic bytes alone. APNG is a PNG whose first frame
 // every PNG decoder shows. file-type calls RAR `application/x-rar-compressed`, hence `ext`.
@@ -104,8 +138,8 @@ const MAGIC_EXTENSIONS: Record<MagicMimeType, readonly string[]> = {
 
 // Text has no magic: anything file-type recognises (an image, but also XML, RTF, vCard…) is not
 // plain text, and the rest must be UTF-8 without NUL. An empty file is empty text.
-async function assertText(path: string): Promise<void> {
-  if ((await fileTypeFromFile(path)) !== undefined) {
+async function assertText(path: string, parser: FileTypeParser): Promise<void> {
+  if ((await identify(path, parser)) !== undefined) {
     throw mismatch(MIME_TEXT);
   }
   const verdict = await checkUtf8Text(path);

@@ -16,6 +16,7 @@ export const SEND_PROBLEMS = {
     'archive_executable',
     'archive_path_traversal',
     'archive_unreadable',
+    'document_active_content',
     'file_infected',
   ],
   401: ['api_key_missing', 'token_missing'],

@@ -18,6 +18,7 @@ import { isOutage } from '../service-errors.js';
 import { checkCaptcha, type CaptchaStage } from '../spam/captcha-stage.js';
 import { contentHash, contentSpamReason, type SpamReason } from '../spam/content-rules.js';
 import { findDuplicate, findReplay } from './idempotency.js';
+import { oneAtATime } from './one-at-a-time.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 import { sanitizeValue } from './sanitize.js';
 import { insertIfAccepting, isStillAccepting, refusalOf } from './still-accepting.js';
@@ -181,15 +182,22 @@ async function persist(
   }
   // Two requests with the same content at the same moment (a double click forwarded twice) both
   // pass the early look-up. A transaction-scoped advisory lock on the form and content makes the
-  // second wait for the first to commit, look again, and answer with the first.
-  return input.em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(?::bigint)', [contentLockKey(input.form.id, hash)], 'all');
-    const first = await findDuplicate(tx, input.form, hash, windowSeconds);
-    if (first) {
-      return { answer: first, duplicate: true };
-    }
-    return { answer: await writeRows({ ...input, em: tx }, data, typed, storedKeys, verdict, true), duplicate: false };
-  });
+  // second wait for the first to commit, look again, and answer with the first; within one process
+  // they also take turns (see one-at-a-time.ts for why the lock alone is not enough on PGlite).
+  const lockKey = contentLockKey(input.form.id, hash);
+  return oneAtATime(lockKey, () =>
+    input.em.transactional(async (tx) => {
+      await tx.execute('select pg_advisory_xact_lock(?::bigint)', [lockKey], 'all');
+      const first = await findDuplicate(tx, input.form, hash, windowSeconds);
+      if (first) {
+        return { answer: first, duplicate: true };
+      }
+      return {
+        answer: await writeRows({ ...input, em: tx }, data, typed, storedKeys, verdict, true),
+        duplicate: false,
+      };
+    }),
+  );
 }
 
 /** A 63-bit advisory lock key for this content on this form. */

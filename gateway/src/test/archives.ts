@@ -2,7 +2,7 @@
 // committed). Normal zips come from yazl (`zipOf` in samples.ts); everything a well-behaved writer
 // refuses to produce (lying sizes, overlapping entries, two names for one entry, symlinks, encrypted
 // flags) comes from `rawZip`, a small ZIP writer that writes exactly what it is told.
-import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import CFB from 'cfb';
 import { docx, OOXML_MAIN_CONTENT_TYPES, xlsx, zipOf } from './samples.js';
 import type { ZipEntries } from './samples.js';
@@ -383,6 +383,111 @@ export function packagedObjectOle2(label: string, content: Buffer): Buffer {
   return ole2({ '/\u0001Ole10Native': ole10Native(label, content) });
 }
 
+/**
+ * MS-OVBA compression (2.4.1) using literal tokens only: a valid compressed container, as Office
+ * reads it, for any text. Each chunk holds 4,096 bytes; each token group a zero flag byte and up to
+ * eight literals.
+ */
+export function ovbaCompressLiterals(text: string): Buffer {
+  const source = Buffer.from(text, 'latin1');
+  const chunks: Buffer[] = [Buffer.from([0x01])];
+  for (let start = 0; start < source.length; start += 4096) {
+    const piece = source.subarray(start, start + 4096);
+    const tokens: Buffer[] = [];
+    for (let offset = 0; offset < piece.length; offset += 8) {
+      tokens.push(Buffer.from([0x00]), piece.subarray(offset, offset + 8));
+    }
+    const data = Buffer.concat(tokens);
+    const header = Buffer.alloc(2);
+    header.writeUInt16LE(0x8000 | 0x3000 | (data.length + 2 - 3));
+    chunks.push(header, data);
+  }
+  return Buffer.concat(chunks);
+}
+
+const VBA_MODULE_SOURCE = 'Attribute VB_Name = "Module1"\r\nSub AutoOpen()\r\n  Shell "calc"\r\nEnd Sub\r\n';
+
+function biffRecord(type: number, data: Buffer): Buffer {
+  const header = Buffer.alloc(4);
+  header.writeUInt16LE(type, 0);
+  header.writeUInt16LE(data.length, 2);
+  return Buffer.concat([header, data]);
+}
+
+/**
+ * An Excel 97–2003 workbook (BIFF8 `Workbook` stream): BOF, one BOUNDSHEET per sheet, EOF, then each
+ * sheet's own BOF/EOF substream. `dt` 1 is an Excel 4.0 macro sheet, 0 a worksheet.
+ */
+export function xlsWorkbook(sheets: readonly { name: string; type: number; hidden?: number }[]): Buffer {
+  const bof = (substream: number): Buffer => {
+    const data = Buffer.alloc(16);
+    data.writeUInt16LE(0x0600, 0);
+    data.writeUInt16LE(substream, 2);
+    data.writeUInt16LE(0x0dbb, 4);
+    data.writeUInt16LE(0x07cc, 6);
+    return biffRecord(0x0809, data);
+  };
+  const eof = biffRecord(0x000a, Buffer.alloc(0));
+  const boundSheets = sheets.map((sheet) => {
+    const name = Buffer.from(sheet.name, 'latin1');
+    const data = Buffer.alloc(8 + name.length);
+    data[4] = sheet.hidden ?? 0;
+    data[5] = sheet.type;
+    data[6] = name.length;
+    name.copy(data, 8);
+    return biffRecord(0x0085, data);
+  });
+  const substreams = sheets.map((sheet) => Buffer.concat([bof(sheet.type === 1 ? 0x0040 : 0x0010), eof]));
+  return ole2({ '/Workbook': Buffer.concat([bof(0x0005), ...boundSheets, eof, ...substreams]) });
+}
+
+function pptRecord(version: number, instance: number, type: number, data: Buffer): Buffer {
+  const header = Buffer.alloc(8);
+  header.writeUInt16LE((instance << 4) | version, 0);
+  header.writeUInt16LE(type, 2);
+  header.writeUInt32LE(data.length, 4);
+  return Buffer.concat([header, data]);
+}
+
+/**
+ * A PowerPoint 97–2003 presentation whose `PowerPoint Document` stream holds, after the document
+ * container, an ExOleObjStg record with `storage` zlib-compressed (as PowerPoint keeps its VBA
+ * project and embedded objects).
+ */
+export function pptWithStorage(storage: Buffer, options: { insideAnotherAtom?: boolean } = {}): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(storage.length);
+  const document = pptRecord(0xf, 0, 0x03e8, pptRecord(0, 0, 0x03e9, Buffer.alloc(40)));
+  let exOleObjStg = pptRecord(0, 1, 0x1011, Buffer.concat([size, deflateSync(storage)]));
+  if (options.insideAnotherAtom === true) {
+    // A walk from the start skips it as another atom's data; the persist directory can still point at it.
+    exOleObjStg = pptRecord(0, 0, 0x0fba, Buffer.concat([Buffer.alloc(10), exOleObjStg]));
+  }
+  return ole2({
+    '/PowerPoint Document': Buffer.concat([document, exOleObjStg]),
+    '/Current User': Buffer.alloc(20),
+  });
+}
+
+/** A Visio 2003 drawing whose own `VisioDocument` stream carries a compressed VBA module. */
+export function visioWithVbaModule(): Buffer {
+  const drawing = Buffer.concat([
+    Buffer.from('Visio (TM) Drawing\r\n\0\0', 'latin1'),
+    Buffer.alloc(64),
+    ovbaCompressLiterals(VBA_MODULE_SOURCE),
+    Buffer.alloc(64),
+  ]);
+  return ole2({ '/VisioDocument': drawing, '/\u0005SummaryInformation': Buffer.alloc(64) });
+}
+
+/** A compound file with a VBA `dir` stream under a storage of another name. */
+export function renamedVbaStorageOle2(): Buffer {
+  return ole2({
+    '/Macros/PROJECT': Buffer.from('Module=Module1\r\n'),
+    '/Macros/Code/dir': ovbaCompressLiterals('\x01\x00\x04\x00\x00\x00\x01\x00\x00\x00'),
+  });
+}
+
 // ------------------------------------------------------------------------------ OOXML samples
 
 /**
@@ -426,4 +531,61 @@ export function docm(): Promise<Buffer> {
 /** A gzip member, as `.emz`/`.wmz` pictures inside Office documents are. */
 export function gzipped(content: Buffer): Buffer {
   return gzipSync(content);
+}
+
+// ---------------------------------------------------------------------- active content samples
+
+const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+const R_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/** A `.rels` part with one external relationship, as Word writes linked templates and objects. */
+function externalRelationship(type: string, target: string): string {
+  return (
+    `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+    `<Relationship Id="rId1" Type="${R_NS}/${type}" Target="${target}" TargetMode="External"/>` +
+    '</Relationships>'
+  );
+}
+
+/** A Word document whose settings attach a template at `target` (remote template injection when remote). */
+export function docxWithAttachedTemplate(target: string): Promise<Buffer> {
+  return docx({
+    extraEntries: {
+      'word/settings.xml': `${XML_HEAD}<w:settings xmlns:w="${W_NS}" xmlns:r="${R_NS}"><w:attachedTemplate r:id="rId1"/></w:settings>`,
+      'word/_rels/settings.xml.rels': externalRelationship('attachedTemplate', target),
+    },
+  });
+}
+
+/** A Word document whose main part links an external object, subdocument or frame (Follina when `mhtml:`). */
+export function docxWithExternalLink(type: 'oleObject' | 'subDocument' | 'frame', target: string): Promise<Buffer> {
+  const part = type === 'frame' ? 'word/_rels/webSettings.xml.rels' : 'word/_rels/document.xml.rels';
+  return docx({ extraEntries: { [part]: externalRelationship(type, target) } });
+}
+
+/** A Word document whose body is `paragraphXml` (runs, fields). */
+export function docxWithBody(paragraphXml: string): Promise<Buffer> {
+  return docx({
+    extraEntries: {
+      'word/document.xml': `${XML_HEAD}<w:document xmlns:w="${W_NS}"><w:body><w:p>${paragraphXml}</w:p></w:body></w:document>`,
+    },
+  });
+}
+
+/** A complex field as Word writes it: begin, the instruction over one or more runs, separate, result, end. */
+export function complexField(instructionRuns: readonly string[], result = ''): string {
+  const run = (inner: string): string => `<w:r>${inner}</w:r>`;
+  return (
+    run('<w:fldChar w:fldCharType="begin"/>') +
+    instructionRuns.map((text) => run(`<w:instrText xml:space="preserve">${text}</w:instrText>`)).join('') +
+    run('<w:fldChar w:fldCharType="separate"/>') +
+    run(`<w:t>${result}</w:t>`) +
+    run('<w:fldChar w:fldCharType="end"/>')
+  );
+}
+
+/** A workbook with `extra` parts (an external DDE link, a sheet with a DDE formula). */
+export function xlsxWithParts(extra: ZipEntries): Promise<Buffer> {
+  return xlsx({ extraEntries: extra });
 }

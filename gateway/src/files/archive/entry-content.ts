@@ -7,7 +7,6 @@ import { AppError } from '@intake/shared';
 import type { ArchiveBudget } from './budget.js';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { archiveKind, checkEntryHead, HEAD_BYTES, isOle2Magic } from './entry-rules.js';
-import type { OoxmlPartScanner } from './ooxml-parts.js';
 
 /**
  * What an entry's first bytes say it is, among the things we look inside: `sevenzip` is every
@@ -18,16 +17,18 @@ export type ContentKind = 'zip' | 'ole2' | 'gzip' | 'sevenzip' | 'plain';
 /**
  * Judges an entry by its first bytes: throws `archive_executable` for a program and
  * `archive_unreadable` for a container nothing here opens (zstd): an archive inside the archive
- * that stays closed could hide anything.
+ * that stays closed could hide anything. `namedContainer` (the entry's name says tar, iso, gz…)
+ * sends content without a known signature to 7-Zip, which opens it or refuses it.
  */
-export function judgeHead(head: Uint8Array): ContentKind {
+export function judgeHead(head: Uint8Array, namedContainer = false): ContentKind {
   checkEntryHead(head);
   if (isOle2Magic(head)) {
     return 'ole2';
   }
   const kind = archiveKind(head);
   if (kind === null) {
-    return 'plain';
+    // An empty entry hides nothing, whatever its name.
+    return namedContainer && head.length > 0 ? 'sevenzip' : 'plain';
   }
   if (kind === 'zip' || kind === 'gzip') {
     return kind;
@@ -42,20 +43,33 @@ function shorterThanDeclared(): AppError {
   return new AppError('archive_unreadable', 'An archive entry is shorter than its declared size.');
 }
 
+/** Reads an entry's bytes as they inflate (the OOXML declaration and active-content scanners). */
+export interface PartScanner {
+  push(chunk: Uint8Array): void;
+  finish(): void;
+}
+
 export class EntryContent {
   private readonly declaredSize: number;
   private readonly budget: ArchiveBudget;
-  private readonly scanner: OoxmlPartScanner | null;
+  private readonly scanners: readonly PartScanner[];
+  private readonly namedContainer: boolean;
   private size = 0;
   private crc = 0;
   /** Bytes seen before the verdict on the head, then (for nested content) every byte. */
   private chunks: Buffer[] = [];
   private kind: ContentKind | null = null;
 
-  constructor(declaredSize: number, budget: ArchiveBudget, scanner: OoxmlPartScanner | null = null) {
+  constructor(
+    declaredSize: number,
+    budget: ArchiveBudget,
+    scanners: readonly PartScanner[] = [],
+    namedContainer = false,
+  ) {
     this.declaredSize = declaredSize;
     this.budget = budget;
-    this.scanner = scanner;
+    this.scanners = scanners;
+    this.namedContainer = namedContainer;
   }
 
   push(chunk: Buffer): void {
@@ -65,7 +79,9 @@ export class EntryContent {
     }
     this.budget.addActual(chunk.length);
     this.crc = crc32(chunk, this.crc);
-    this.scanner?.push(chunk);
+    for (const scanner of this.scanners) {
+      scanner.push(chunk);
+    }
     if (this.kind === null) {
       this.chunks.push(chunk);
       if (this.size >= HEAD_BYTES) {
@@ -84,7 +100,9 @@ export class EntryContent {
     if (this.crc !== expectedCrc) {
       throw new AppError('archive_unreadable', 'An archive entry fails its CRC check.');
     }
-    this.scanner?.finish();
+    for (const scanner of this.scanners) {
+      scanner.finish();
+    }
     if (this.kind === null) {
       this.judge();
     }
@@ -94,7 +112,7 @@ export class EntryContent {
 
   private judge(): void {
     const seen = Buffer.concat(this.chunks);
-    this.kind = judgeHead(seen.subarray(0, HEAD_BYTES));
+    this.kind = judgeHead(seen.subarray(0, HEAD_BYTES), this.namedContainer);
     if (this.kind === 'plain') {
       this.chunks = [];
       return;

@@ -25,7 +25,7 @@ function codeOf(action: () => void): string | null {
 }
 
 describe('checkEntryPath', () => {
-  it.each(['a.txt', 'docs/a.txt', 'docs/', 'a..b.txt', '.hidden', 'docs/./a.txt', 'été/ß.txt', 'report 10:30.txt'])(
+  it.each(['a.txt', 'docs/a.txt', 'docs/', 'a..b.txt', '.hidden', 'docs/./a.txt', 'été/ß.txt', 'report 10.30.txt'])(
     'accepts %j',
     (name) => {
       expect(codeOf(() => checkEntryPath(name))).toBeNull();
@@ -38,6 +38,10 @@ describe('checkEntryPath', () => {
     '//server/share/x',
     'C:/x',
     'c:x',
+    'run.bat::$DATA',
+    'x.vbs:',
+    'docs/x.vbs:Zone.Identifier',
+    'report 10:30.txt',
     '..',
     '../x',
     'a/../../x',
@@ -54,9 +58,12 @@ describe('checkEntryPath', () => {
     expect(codeOf(() => checkEntryPath(Buffer.from(name, 'utf8')))).toBe('archive_path_traversal');
   });
 
-  it('refuses a raw backslash even where a legacy code page would make it a character', () => {
-    // Shift-JIS 表 is 0x95 0x5C: the trail byte is a backslash to every Windows extractor.
-    expect(codeOf(() => checkEntryPath(Buffer.from([0x95, 0x5c, 0x2e, 0x74, 0x78, 0x74])))).toBe(
+  it('refuses a raw backslash unless the name is in a legacy code page where it is a trail byte', () => {
+    // Shift-JIS 表 is 0x95 0x5C: a character in CP932, a separator to a CP437 extractor.
+    const name = Buffer.from([0x95, 0x5c, 0x2e, 0x74, 0x78, 0x74]);
+    expect(codeOf(() => checkEntryPath(name))).toBe('archive_path_traversal');
+    expect(codeOf(() => checkEntryPath(name, { legacyCodePage: true }))).toBeNull();
+    expect(codeOf(() => checkEntryPath(Buffer.from('a\\b.txt'), { legacyCodePage: true }))).toBe(
       'archive_path_traversal',
     );
   });
@@ -77,6 +84,35 @@ describe('names', () => {
     'x.js',
     'X.app/',
     'x.ｅｘｅ',
+    'help.chm',
+    'notes.one',
+    'notes.onepkg',
+    'x.settingcontent-ms',
+    'x.appinstaller',
+    'x.library-ms',
+    'x.search-ms',
+    'x.searchconnector-ms',
+    'types.ps1xml',
+    'console.psc1',
+    'page.hta',
+    'page.html',
+    'page.htm',
+    'page.mht',
+    'page.mhtml',
+    'drawing.svg',
+    'word/drawing.svg',
+    'word/media/page.html',
+    'docs/afchunk.mht',
+    'index.php',
+    'default.asp',
+    'default.aspx',
+    'index.jsp',
+    'tool.py',
+    'tool.pl',
+    'tool.rb',
+    'run.bat::$DATA',
+    'x.vbs:',
+    'x.vbs:hidden.txt',
   ])('flags %j as executable', (name) => {
     expect(isExecutableName(name)).toBe(true);
     expect(codeOf(() => checkEntryName(name))).toBe('archive_executable');
@@ -91,6 +127,11 @@ describe('names', () => {
     'a.json',
     'photos.zip',
     'apps/readme.md',
+    'word/media/image2.svg',
+    'ppt/media/image1.SVG',
+    'word/afchunk.mht',
+    'word/htmlChunk1.html',
+    'site.cer',
   ])('does not flag %j', (name) => {
     expect(isExecutableName(name)).toBe(false);
     expect(codeOf(() => checkEntryName(name))).toBeNull();

@@ -25,7 +25,9 @@ function checkPathText(name: string): void {
   if (name.length === 0 || name.includes('\0') || name.includes('\\')) {
     throw unsafePath();
   }
-  if (name.startsWith('/') || /^[A-Za-z]:/u.test(name)) {
+  // A colon is a drive letter (`C:x`) or, anywhere else, an NTFS stream: `run.bat::$DATA` and
+  // `x.vbs:` are written to Windows as `run.bat` and `x.vbs`, past the extension checks.
+  if (name.startsWith('/') || name.includes(':')) {
     throw unsafePath();
   }
   if (name.split('/').some(isParentSegment)) {
@@ -33,25 +35,54 @@ function checkPathText(name: string): void {
   }
 }
 
+/** Double-byte code pages whose trail bytes include 0x5C, the byte of `\` (CP932/Shift-JIS, GBK). */
+const DOUBLE_BYTE_CODE_PAGES = ['shift_jis', 'gbk'] as const;
+
+/**
+ * True when every 0x5C in a raw name is the trail byte of a double-byte character: the name decodes
+ * strictly in Shift-JIS or GBK without a backslash (表 is 0x95 0x5C, 十 0x8F 0x5C in Shift-JIS).
+ */
+export function isDoubleByteTrailBackslash(raw: Uint8Array): boolean {
+  return DOUBLE_BYTE_CODE_PAGES.some((encoding) => {
+    try {
+      return !new TextDecoder(encoding, { fatal: true }).decode(raw).includes('\\');
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface EntryPathOptions {
+  /**
+   * The raw name is in a legacy code page (a ZIP name without the UTF-8 flag): a 0x5C that is a
+   * Shift-JIS or GBK trail byte is part of a character there, not a backslash.
+   */
+  legacyCodePage?: boolean;
+}
+
 /**
  * Throws `archive_path_traversal` unless the entry path is relative and stays inside the archive:
- * no leading `/`, no drive letter, no `..` segment, no backslash, no NUL. Give the RAW name bytes
- * when the format has them (ZIP): `/`, `\`, `.`, `:` and NUL are ASCII, so the byte checks hold for
- * CP437 and UTF-8 alike, whatever a decoder would make of the rest. The NFKC form is checked too,
- * because some extractors map look-alikes (fullwidth `．．／`, `＼`) onto the ASCII characters.
+ * no leading `/`, no drive letter or other colon, no `..` segment, no backslash, no NUL. Give the
+ * RAW name bytes when the format has them (ZIP): `/`, `\`, `.`, `:` and NUL are ASCII, so the byte
+ * checks hold for CP437 and UTF-8 alike, whatever a decoder would make of the rest. The NFKC form is
+ * checked too, because some extractors map look-alikes (fullwidth `．．／`, `＼`) onto the ASCII
+ * characters. A legacy-code-page name whose 0x5C bytes are all double-byte trail bytes is accepted
+ * when it stays safe even read with each of them as a separator, as a CP437 extractor would.
  */
-export function checkEntryPath(raw: Buffer | string): void {
+export function checkEntryPath(raw: Buffer | string, options: EntryPathOptions = {}): void {
   if (typeof raw === 'string') {
     checkPathText(raw);
     checkPathText(raw.normalize('NFKC'));
     return;
   }
-  if (raw.length === 0 || raw.includes(0) || raw.includes(BACKSLASH) || raw[0] === SLASH) {
+  const trailBackslash = options.legacyCodePage === true && raw.includes(BACKSLASH) && isDoubleByteTrailBackslash(raw);
+  if (raw.length === 0 || raw.includes(0) || (raw.includes(BACKSLASH) && !trailBackslash) || raw[0] === SLASH) {
     throw unsafePath();
   }
+  const asSeparators = (text: string): string => (trailBackslash ? text.replaceAll('\\', '/') : text);
   // latin1 maps byte for byte, so the ASCII structure of the raw name is preserved exactly.
-  checkPathText(raw.toString('latin1'));
-  const utf8 = raw.toString('utf8');
+  checkPathText(asSeparators(raw.toString('latin1')));
+  const utf8 = asSeparators(raw.toString('utf8'));
   checkPathText(utf8);
   checkPathText(utf8.normalize('NFKC'));
 }
@@ -61,18 +92,35 @@ export function checkEntryPath(raw: Buffer | string): void {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Extensions that run when opened. `.bin` is deliberately absent: OOXML itself holds
- * `vbaProject.bin`, `oleObject1.bin` and `printerSettings1.bin`; their content is judged by magic.
+ * Extensions that run when opened: programs and scripts, Windows shell formats that launch
+ * something (search and library connectors, settings shortcuts, App Installer, OneNote, compiled
+ * help), pages a browser runs script in (HTML, MHT, SVG) and server or interpreter scripts. `.bin`
+ * is deliberately absent: OOXML itself holds `vbaProject.bin`, `oleObject1.bin` and
+ * `printerSettings1.bin`; their content is judged by magic.
  */
 // prettier-ignore
 const EXECUTABLE_EXTENSIONS = new Set([
   'exe', 'dll', 'com', 'scr', 'cpl', 'pif', 'sys', 'drv', 'ocx', 'efi',
-  'bat', 'cmd', 'ps1', 'psm1', 'psd1', 'vb', 'vbs', 'vbe', 'js', 'jse', 'mjs', 'cjs',
-  'wsf', 'wsh', 'wsc', 'hta', 'sct', 'msc', 'scf', 'lnk', 'url', 'reg', 'inf', 'gadget',
+  'bat', 'cmd', 'ps1', 'psm1', 'psd1', 'ps1xml', 'ps2', 'ps2xml', 'psc1', 'psc2', 'pssc', 'psrc', 'cdxml',
+  'msh', 'msh1', 'msh2', 'mshxml', 'msh1xml', 'msh2xml',
+  'vb', 'vbs', 'vbe', 'js', 'jse', 'mjs', 'cjs',
+  'wsf', 'wsh', 'wsc', 'hta', 'htm', 'html', 'xht', 'xhtml', 'shtml', 'mht', 'mhtml', 'htt', 'svg', 'svgz',
+  'sct', 'msc', 'scf', 'lnk', 'url', 'website', 'reg', 'inf', 'gadget', 'chm', 'hlp', 'one', 'onepkg',
+  'settingcontent-ms', 'appinstaller', 'library-ms', 'search-ms', 'searchconnector-ms', 'diagcab', 'msrcincident',
+  'iqy', 'slk', 'jnlp', 'shs', 'shb', 'ins', 'isp', 'mof', 'rdp', 'ppkg', 'vsto', 'vsix',
   'jar', 'class', 'msi', 'msp', 'mst', 'appx', 'appxbundle', 'msix', 'msixbundle', 'application', 'appref-ms',
   'xll', 'xbap', 'apk', 'xapk', 'ipa', 'app', 'dmg', 'pkg', 'command', 'sh', 'bash', 'zsh', 'csh', 'ksh',
   'run', 'deb', 'rpm', 'elf', 'so', 'dylib',
+  'php', 'php3', 'php4', 'php5', 'php7', 'phtml', 'phar', 'asp', 'aspx', 'ashx', 'asmx', 'jsp', 'jspx',
+  'cgi', 'py', 'pyc', 'pyo', 'pyw', 'pyz', 'pl', 'pm', 'rb',
 ]);
+
+/**
+ * Page formats that are OOXML parts, not pages to open: Office 2016 and later store inserted icons
+ * as SVG beside a PNG fallback (`word/media/image2.svg`), and document generators import HTML or
+ * MHT into Word through altChunk parts (`word/afchunk.mht`), which Word converts, scripts dropped.
+ */
+const OOXML_PAGE_PARTS = [/^(?:word|xl|ppt)\/media\/[^/]+\.svg$/iu, /^word\/[^/]+\.(?:html?|xhtml|mht|mhtml)$/iu];
 
 /** Office formats whose only purpose over their plain twin is to carry macros. */
 const MACRO_EXTENSIONS = new Set(['docm', 'dotm', 'xlsm', 'xltm', 'xlam', 'pptm', 'potm', 'ppsm', 'ppam', 'sldm']);
@@ -100,7 +148,13 @@ function forms(name: string): string[] {
 /** True when the entry name's last extension (case-insensitive) is one that runs when opened. */
 export function isExecutableName(name: string): boolean {
   return forms(name).some((form) => {
-    if (EXECUTABLE_EXTENSIONS.has(lastExtension(form))) {
+    // `run.bat::$DATA`, `x.vbs:`: Windows writes the part before the colon (paths refuse any colon;
+    // names that never were paths, such as a packaged object's label, are judged here).
+    const extensions = [lastExtension(form), lastExtension(form.split(':')[0] ?? '')];
+    if (
+      extensions.some((extension) => EXECUTABLE_EXTENSIONS.has(extension)) &&
+      !OOXML_PAGE_PARTS.some((part) => part.test(form))
+    ) {
       return true;
     }
     // A macOS bundle is a directory: `Tool.app/Contents/MacOS/Tool`.
@@ -153,6 +207,27 @@ export function isExecutableMagic(head: Uint8Array): boolean {
 
 export type ArchiveKind = 'zip' | 'sevenzip' | 'rar' | 'gzip' | 'bzip2' | 'xz' | 'zstd' | 'cab' | 'tar';
 
+/**
+ * A tar header without the POSIX `ustar` marker (v7 tar, written by old tools and by hand): its
+ * checksum field (octal, offset 148) equals the byte sum of the header with that field read as
+ * spaces. Random or text bytes almost never satisfy it, and an all-zero block is refused.
+ */
+function isTarHeader(head: Uint8Array): boolean {
+  if (head.length < 512 || head[0] === 0) {
+    return false;
+  }
+  const field = Buffer.from(head.subarray(148, 156)).toString('latin1');
+  const match = /^ *([0-7]{1,7})[ \0]/u.exec(field);
+  if (match?.[1] === undefined) {
+    return false;
+  }
+  let sum = 8 * 0x20;
+  for (let index = 0; index < 512; index += 1) {
+    sum += index >= 148 && index < 156 ? 0 : (head[index] ?? 0);
+  }
+  return sum === Number.parseInt(match[1], 8);
+}
+
 /** The container format the first bytes announce, or null. */
 export function archiveKind(head: Uint8Array): ArchiveKind | null {
   if (
@@ -183,10 +258,33 @@ export function archiveKind(head: Uint8Array): ArchiveKind | null {
   if (startsWith(head, 0x4d, 0x53, 0x43, 0x46)) {
     return 'cab';
   }
-  if (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar') {
+  if (
+    (head.length >= 262 && Buffer.from(head.subarray(257, 262)).toString('latin1') === 'ustar') ||
+    isTarHeader(head)
+  ) {
     return 'tar';
   }
   return null;
+}
+
+/**
+ * Extensions of containers whose signature may be missing from the first 512 bytes (an ISO or UDF
+ * image has it at 32,769, a raw LZMA stream and a v7 tar have none) or that a name alone makes an
+ * extractor open. An entry so named is handed to 7-Zip whatever its first bytes say, and refused as
+ * `archive_unreadable` when 7-Zip cannot open it (lz4, for one): what stays closed could hide
+ * anything.
+ */
+// prettier-ignore
+const CONTAINER_EXTENSIONS = new Set([
+  'zip', 'zipx', '7z', 'rar', 'tar', 'tgz', 'tbz', 'tbz2', 'txz', 'tzst', 'taz', 'tlz',
+  'gz', 'gzip', 'bz2', 'bzip2', 'xz', 'zst', 'z', 'lz', 'lzma', 'lzma86', 'lz4', 'lzh', 'lha',
+  'iso', 'img', 'udf', 'vhd', 'vhdx', 'avhdx', 'vmdk', 'vdi', 'qcow', 'qcow2', 'wim', 'swm', 'esd',
+  'cpio', 'arj', 'cab', 'dmg', 'hfs', 'xar', 'squashfs', 'cramfs',
+]);
+
+/** True when an entry's name says it is a container (see CONTAINER_EXTENSIONS). */
+export function isContainerName(name: string): boolean {
+  return forms(name).some((form) => CONTAINER_EXTENSIONS.has(lastExtension(form)));
 }
 
 export function isArchiveMagic(head: Uint8Array): boolean {

@@ -1,6 +1,6 @@
 // Archive inspection stage: looks inside ZIP-based uploads (ZIP, DOCX, XLSX, PPTX) and 7z/RAR, never
-// extracting to disk, and refuses bombs, unsafe paths, executables, macros and unreadable archives
-// with the contract's codes. Other types pass through untouched.
+// extracting to disk, and refuses bombs, unsafe paths, executables, macros, active content and
+// unreadable archives with the contract's codes. Other types pass through untouched.
 import { MIME_7Z, MIME_DOCX, MIME_PPTX, MIME_RAR, MIME_XLSX, MIME_ZIP } from '@intake/shared';
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';

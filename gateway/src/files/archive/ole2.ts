@@ -2,10 +2,12 @@
 // OOXML `embeddings/*.bin`, `.msi`). The name of such an entry can be anything; its structure
 // cannot, so we parse it with `cfb` and look for VBA projects, installers, encrypted packages and
 // "Package" objects (`\x01Ole10Native`) that wrap a file.
+import { inflateSync } from 'node:zlib';
 import { AppError } from '@intake/shared';
 import CFB from 'cfb';
 import type { CFB$Blob, CFB$Container } from 'cfb';
-import { checkEntryName } from './entry-rules.js';
+import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
+import { checkEntryName, isOle2Magic } from './entry-rules.js';
 
 const STREAM = 2;
 
@@ -55,14 +57,115 @@ function streamPaths(container: CFB$Container): { segments: string[]; content: B
   return streams;
 }
 
-/** A VBA project lives in a `VBA` storage (with `dir` and `_VBA_PROJECT` streams) per MS-OVBA. */
-function isVbaStream(segments: string[]): boolean {
+/**
+ * A VBA project lives in a `VBA` storage (with `dir` and `_VBA_PROJECT` streams) per MS-OVBA. Its
+ * `dir` stream is an MS-OVBA compressed container, whose signature byte is 0x01, wherever it sits.
+ */
+function isVbaStream(segments: string[], content: Buffer): boolean {
   const storages = segments.slice(0, -1);
+  const name = segments[segments.length - 1];
   return (
     storages.includes('vba') ||
     storages.includes('_vba_project_cur') ||
-    segments[segments.length - 1] === '_vba_project'
+    name === '_vba_project' ||
+    (name === 'dir' && content[0] === 0x01)
   );
+}
+
+/**
+ * The start of a VBA module's source as MS-OVBA compresses it: every module begins with
+ * `Attribute VB_Name`, whose first sixteen bytes are literals, each group of eight after a zero
+ * flag byte. It shows wherever an application keeps its VBA project in a stream of its own (Visio,
+ * Publisher, and others that do not use a `VBA` storage).
+ */
+const COMPRESSED_VBA_MODULE = Buffer.from('\0Attribut\0e VB_', 'latin1');
+
+// ---------------------------------------------------------------------------------------------
+// PowerPoint 97–2003 keeps its VBA project (and embedded objects) as whole compound files inside
+// the `PowerPoint Document` stream, in ExOleObjStg records, zlib-compressed when recInstance is 1
+// (MS-PPT 2.10.34). Record header: [recVer:4 recInstance:12 u16] [recType u16] [recLen u32].
+// PowerPoint finds records through its persist directory, by offset, so a record may sit inside
+// another record's data: every offset whose header says ExOleObjStg is tried, not only those a
+// walk from the start reaches. A candidate that is no compound file is random data, and skipped.
+// ---------------------------------------------------------------------------------------------
+
+const PPT_EX_OLE_OBJ_STG = Buffer.from([0x11, 0x10]);
+/** Compound files inside compound files: PowerPoint nests them once; more is refused, not walked. */
+const MAX_EMBEDDED_STORAGE_DEPTH = 3;
+/** Embedded objects in one presentation; more is refused rather than inflated one by one. */
+const MAX_PPT_STORAGES = 256;
+
+/** The compound file a candidate record holds, or null when it holds none. */
+function storageAt(stream: Buffer, offset: number): Buffer | null {
+  const versionAndInstance = stream.readUInt16LE(offset);
+  const instance = versionAndInstance >>> 4;
+  const length = stream.readUInt32LE(offset + 4);
+  if ((versionAndInstance & 0xf) !== 0 || instance > 1 || length > stream.length - offset - 8) {
+    return null;
+  }
+  const data = stream.subarray(offset + 8, offset + 8 + length);
+  let storage = data;
+  if (instance === 1) {
+    try {
+      // The first four bytes give the inflated size; the compound file is never larger than a nested archive.
+      storage = inflateSync(data.subarray(4), { maxOutputLength: MAX_NESTED_ARCHIVE_BYTES });
+    } catch (error) {
+      if (error instanceof RangeError) {
+        throw new AppError('archive_bomb', 'An embedded document expands beyond the limits.', { cause: error });
+      }
+      return null;
+    }
+  }
+  return isOle2Magic(storage) ? storage : null;
+}
+
+/** The compound files stored in a `PowerPoint Document` stream. */
+function powerPointStorages(stream: Buffer): Buffer[] {
+  const storages: Buffer[] = [];
+  for (let at = stream.indexOf(PPT_EX_OLE_OBJ_STG, 2); at >= 2; at = stream.indexOf(PPT_EX_OLE_OBJ_STG, at + 1)) {
+    if (at + 6 > stream.length) {
+      break;
+    }
+    const storage = storageAt(stream, at - 2);
+    if (storage !== null) {
+      storages.push(storage);
+      if (storages.length > MAX_PPT_STORAGES) {
+        throw unreadable();
+      }
+    }
+  }
+  return storages;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Excel 97–2003: the globals substream of the `Workbook` (BIFF8) or `Book` (BIFF5) stream names
+// every sheet in a BOUNDSHEET record (MS-XLS 2.4.28), whose `dt` byte is 1 for an Excel 4.0 (XLM)
+// macro sheet and 6 for an Excel 5 VBA module sheet. Records: [type u16] [length u16] data.
+// ---------------------------------------------------------------------------------------------
+
+const BIFF_BOUNDSHEET = 0x0085;
+const BIFF_EOF = 0x000a;
+const SHEET_TYPE_MACRO = 0x01;
+const SHEET_TYPE_VBA_MODULE = 0x06;
+
+function hasMacroSheet(stream: Buffer): boolean {
+  let offset = 0;
+  while (offset + 4 <= stream.length) {
+    const type = stream.readUInt16LE(offset);
+    const length = stream.readUInt16LE(offset + 2);
+    offset += 4;
+    if (type === BIFF_EOF) {
+      return false; // the end of the globals substream: every sheet has been named
+    }
+    if (type === BIFF_BOUNDSHEET && length >= 6) {
+      const sheetType = stream[offset + 5];
+      if (sheetType === SHEET_TYPE_MACRO || sheetType === SHEET_TYPE_VBA_MODULE) {
+        return true;
+      }
+    }
+    offset += length;
+  }
+  return false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -139,25 +242,40 @@ function packagedFileName(path: string): string {
 }
 
 /**
- * Throws `archive_macro` for a VBA project, `archive_executable` for an installer or a packaged
- * executable, `archive_unreadable` for an encrypted or unparsable file. Returns the payloads the
- * caller must inspect as entry content (magic bytes, nested archives).
+ * Throws `archive_macro` for a VBA project (a VBA storage, a `dir` stream, a compressed module
+ * anywhere, a PowerPoint 97–2003 project) or an Excel 4.0 macro sheet, `archive_executable` for an
+ * installer or a packaged executable, `archive_unreadable` for an encrypted or unparsable file.
+ * Returns the payloads the caller must inspect as entry content (magic bytes, nested archives).
  */
-export function inspectOle2(bytes: Buffer): Ole2Payload[] {
+export function inspectOle2(bytes: Buffer, depth = 1): Ole2Payload[] {
+  if (depth > MAX_EMBEDDED_STORAGE_DEPTH) {
+    throw unreadable();
+  }
   const container = parse(bytes);
   const root = container.FileIndex[0];
   if (root !== undefined && INSTALLER_CLSIDS.has(root.clsid.toLowerCase())) {
     throw new AppError('archive_executable', 'An archive entry is an installer package.');
   }
   const streams = streamPaths(container);
-  if (streams.some((stream) => isVbaStream(stream.segments))) {
+  if (streams.some((stream) => isVbaStream(stream.segments, stream.content))) {
     throw new AppError('archive_macro', 'An archive entry holds a VBA macro project.');
+  }
+  if (streams.some((stream) => stream.content.includes(COMPRESSED_VBA_MODULE))) {
+    throw new AppError('archive_macro', 'An archive entry holds a VBA macro module.');
   }
   const payloads: Ole2Payload[] = [];
   for (const { segments, content } of streams) {
     const name = segments[segments.length - 1];
     if (name === 'encryptedpackage') {
       throw new AppError('archive_unreadable', 'An archive entry is encrypted and cannot be inspected.');
+    }
+    if (segments.length === 1 && (name === 'workbook' || name === 'book') && hasMacroSheet(content)) {
+      throw new AppError('archive_macro', 'An archive entry holds an Excel 4.0 macro sheet.');
+    }
+    if (segments.length === 1 && name === 'powerpoint document') {
+      for (const storage of powerPointStorages(content)) {
+        payloads.push(...inspectOle2(storage, depth + 1));
+      }
     }
     if (name === '\u0001ole10native') {
       const packaged = parseOle10Native(content);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { crc32, gzipSync } from 'node:zlib';
 import { isAppError } from '@intake/shared';
 import { docm, msiOle2, packagedObjectOle2, plainOle2, vbaProjectOle2 } from '../../test/archives.js';
+import { iso9660, v7Tar } from '../../test/disk-images.js';
 import { buildRar, RAR_HOST_UNIX } from '../../test/rar-writer.js';
 import type { RarEntry } from '../../test/rar-writer.js';
 import {
@@ -233,6 +234,16 @@ describe('inspectSevenZip — nested archives', () => {
     expect(await verdict(await sevenZ([{ name: 'inner.tar', data: tar }]))).toBe('archive_executable');
     const gzip = await sevenZ([{ name: 'x.txt', data: MZ }], { format: 'gzip' });
     expect(await verdict(await sevenZ([{ name: 'x.txt.gz', data: gzip }]))).toBe('archive_executable');
+  });
+
+  it('opens a tar without a ustar marker and an ISO image by name or checksum, refusing their programs', async () => {
+    const program = [{ name: 'notes.txt', data: MZ }];
+    expect(await verdict(await sevenZ([{ name: 'backup.tar', data: v7Tar(program) }]))).toBe('archive_executable');
+    expect(await verdict(await sevenZ([{ name: 'backup.bin', data: v7Tar(program) }]))).toBe('archive_executable');
+    expect(await verdict(await sevenZ([{ name: 'disk.iso', data: iso9660(program) }]))).toBe('archive_executable');
+    expect(await verdict(await sevenZ([{ name: 'disk.udf', data: 'not an image' }]))).toBe('archive_unreadable');
+    const clean = [{ name: 'notes.txt', data: TEXT }];
+    expect(await verdict(await sevenZ([{ name: 'disk.iso', data: iso9660(clean) }]))).toBe('ok');
   });
 
   it('stops a nested stream that expands beyond its declared size', async () => {

@@ -11,6 +11,7 @@ import {
   checkEntryName,
   checkEntryPath,
   checkNotSymlink,
+  isContainerName,
   isOle2Magic,
 } from './entry-rules.js';
 import type { ExtractResponse } from './sevenzip-protocol.js';
@@ -26,13 +27,9 @@ export interface NestedFile {
   kind: NestedKind;
 }
 
-// Names that say "archive" (or a ZIP-based document): such an entry is one nesting level deeper
-// whatever its bytes turn out to be.
-// prettier-ignore
-const ARCHIVE_EXTENSIONS = new Set([
-  'zip', '7z', 'rar', 'tar', 'gz', 'tgz', 'bz2', 'tbz', 'tbz2', 'xz', 'txz', 'zst', 'tzst',
-  'lz', 'lzma', 'cab', 'iso', 'wim', 'arj', 'docx', 'xlsx', 'pptx',
-]);
+// ZIP-based documents: with the container names of entry-rules.ts, names that make an entry one
+// nesting level deeper whatever its bytes turn out to be.
+const ZIP_DOCUMENT_EXTENSIONS = new Set(['docx', 'xlsx', 'pptx']);
 
 export function unreadable(detail = 'The archive cannot be read to the end.'): AppError {
   return new AppError('archive_unreadable', detail);
@@ -41,7 +38,7 @@ export function unreadable(detail = 'The archive cannot be read to the end.'): A
 export function isArchiveName(name: string): boolean {
   const base = baseName(name).toLowerCase();
   const dot = base.lastIndexOf('.');
-  return dot >= 0 && ARCHIVE_EXTENSIONS.has(base.slice(dot + 1));
+  return isContainerName(name) || (dot >= 0 && ZIP_DOCUMENT_EXTENSIONS.has(base.slice(dot + 1)));
 }
 
 /** 7-Zip prints blank lines to stderr around its messages; anything else is an error. */
@@ -119,13 +116,15 @@ export function extractionCap(listing: SevenZipListing, budget: ArchiveBudget): 
   return limit;
 }
 
-function nestedKind(head: Uint8Array): NestedKind | null {
+/** By first bytes; else by a container name (tar, iso, gz…), sent to 7-Zip, which opens it or refuses it. */
+function nestedKind(head: Uint8Array, path: string): NestedKind | null {
   if (isOle2Magic(head)) {
     return 'ole2';
   }
   const kind = archiveKind(head);
   if (kind === null) {
-    return null;
+    // An empty file hides nothing, whatever its name.
+    return head.length > 0 && isContainerName(path) ? 'sevenzip' : null;
   }
   return kind === 'zip' ? 'zip' : 'sevenzip';
 }
@@ -159,7 +158,7 @@ export function checkExtraction(
   const nested: NestedFile[] = [];
   for (const file of result.files) {
     checkEntryHead(file.head);
-    const kind = nestedKind(file.head);
+    const kind = nestedKind(file.head, file.path);
     if (kind !== null) {
       nested.push({ path: file.path, size: file.size, kind });
     }

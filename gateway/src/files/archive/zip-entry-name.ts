@@ -9,6 +9,7 @@ import { checkEntryPath } from './entry-rules.js';
 
 const UTF8_FLAG = 0x800;
 const UNICODE_PATH_FIELD = 0x7075;
+const BACKSLASH = 0x5c;
 
 function unsafePath(): AppError {
   return new AppError('archive_path_traversal', 'An archive entry has an unsafe path.');
@@ -61,10 +62,35 @@ function unicodePathName(raw: Buffer, extraFields: readonly ExtraField[]): strin
  * extractor might use, for the name-based rules. Throws `archive_path_traversal`.
  */
 export function readEntryNames(raw: Buffer, flags: number, extraFields: readonly ExtraField[]): string[] {
-  checkEntryPath(raw);
+  const legacyCodePage = (flags & UTF8_FLAG) === 0;
+  checkEntryPath(raw, { legacyCodePage });
+  if (legacyCodePage && raw.includes(BACKSLASH)) {
+    // Only Shift-JIS or GBK trail bytes get here (checkEntryPath): the name a Japanese or Chinese
+    // system reads, and the one a CP437 extractor makes of it, with the byte as a separator.
+    const names = [doubleByteName(raw), cp437Name(flags, raw).replaceAll('\\', '/')];
+    names.forEach((name) => checkEntryPath(name));
+    const unicode = unicodePathName(raw, extraFields);
+    return unicode === null ? names : [...names, unicode];
+  }
   // Without the UTF-8 flag the spec says CP437; yauzl decodes that (no extra fields: see below).
-  const decoded = (flags & UTF8_FLAG) !== 0 ? decodeUtf8Strict(raw) : yauzl.getFileNameLowLevel(flags, raw, [], true);
+  const decoded = legacyCodePage ? cp437Name(flags, raw) : decodeUtf8Strict(raw);
   checkEntryPath(decoded);
   const unicode = unicodePathName(raw, extraFields);
   return unicode === null || unicode === decoded ? [decoded] : [decoded, unicode];
+}
+
+function cp437Name(flags: number, raw: Buffer): string {
+  return yauzl.getFileNameLowLevel(flags, raw, [], true);
+}
+
+/** The first of Shift-JIS and GBK that reads the name without a backslash. */
+function doubleByteName(raw: Buffer): string {
+  for (const encoding of ['shift_jis', 'gbk']) {
+    const name = new TextDecoder(encoding).decode(raw);
+    if (!name.includes('\\')) {
+      checkEntryPath(name);
+      return name;
+    }
+  }
+  throw unsafePath();
 }

@@ -1,0 +1,317 @@
+// Active content an OOXML document fetches or runs without a macro: a remote template (template
+// injection), a remote or `mhtml:` OLE object (Follina, CVE-2022-30190), remote sub-documents and
+// frames, and DDE (Dynamic Data Exchange) field codes and links, which start a program.
+//
+// Each XML part is scanned as it inflates for the few elements that matter (`Relationship`,
+// `fldChar`, `instrText`, `fldSimple`, `ddeLink`, `f`), skipping comments, CDATA sections and
+// processing instructions as an XML parser does, and reading text and attributes with their
+// character references decoded, so a field code split over runs or spelled `&#x44;DE` is read as
+// Office reads it. Written here rather than with a streaming XML parser: `saxes` and `htmlparser2`
+// call back for every element and read 12 to 20 MB/s, and an upload may expand to 1 GiB of XML
+// (a minute of CPU); jumping from one element of interest to the next with one native regular
+// expression reads some 400 MB/s.
+import { AppError } from '@intake/shared';
+
+export type ActiveContentPartKind = 'relationships' | 'document';
+
+/**
+ * `relationships` for a `.rels` part; `document` for any other XML part, wherever it sits: a
+ * package may put its main part anywhere its relationships say, so Word and Excel markup are told
+ * apart by their elements, not by the part's folder.
+ */
+export function activeContentPartKind(name: string): ActiveContentPartKind | null {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.rels')) {
+    return 'relationships';
+  }
+  if (lower.endsWith('.xml') && lower !== '[content_types].xml') {
+    return 'document';
+  }
+  return null;
+}
+
+/** Relationship types (last URI segment) that Office follows on opening when the target is external. */
+const FETCHED_ON_OPEN = new Set(['attachedtemplate', 'oleobject', 'subdocument', 'frame']);
+
+/** URI schemes that hand the target to a protocol handler, whatever the relationship type. */
+const HANDLER_SCHEME = /^\s*(?:mhtml|ms-msdt|search-ms|ms-search|ms-officecmd|ms-word|ms-excel|ms-powerpoint)\s*:/iu;
+
+/**
+ * True unless the target is a local file: a drive path (`C:\…`, `file:///C:/…`) or a relative
+ * path. Real documents made from a local template keep such a link; injection needs a remote one
+ * (http, https, ftp, `\\host\share`, `file://host/…`, WebDAV).
+ */
+export function isRemoteTarget(target: string): boolean {
+  const value = target.trim();
+  if (/^file:\/\/\/[a-z]:/iu.test(value) || /^[a-z]:[\\/]/iu.test(value)) {
+    return false;
+  }
+  return /^[a-z][a-z0-9+.-]+:/iu.test(value) || /^[\\/]{2}/u.test(value);
+}
+
+/** The first word of a Word field instruction names the field; DDE and DDEAUTO run a program. */
+function isDdeInstruction(instruction: string): boolean {
+  return /^[\s\\]*dde(?:auto)?(?:\s|$)/iu.test(instruction);
+}
+
+/**
+ * An Excel formula referring to another program through DDE: `cmd|' /c calc'!A0`. A `|` is no
+ * operator in Excel, so outside strings (`"a|b"`), quoted sheet names (`'a|b'!A1`) and structured
+ * references (`Table1[a|b]`) it can only be DDE's `application|topic!item`.
+ */
+function isDdeFormula(formula: string): boolean {
+  const bare = formula
+    .replace(/"(?:[^"]|"")*"/gu, '""')
+    .replace(/'(?:[^']|'')*'/gu, "''")
+    .replace(/\[[^\]]*\]/gu, '[]');
+  return /\|[\s\S]*!/u.test(bare);
+}
+
+function activeContent(detail: string): AppError {
+  return new AppError('document_active_content', detail);
+}
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+/** XML's five named entities and character references, as a parser resolves them in text and attributes. */
+function decodeReferences(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos);/giu, (whole, entity: string) => {
+    if (entity.startsWith('#')) {
+      const hex = entity[1] === 'x' || entity[1] === 'X';
+      const code = Number.parseInt(entity.slice(hex ? 2 : 1), hex ? 16 : 10);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[entity] ?? whole;
+  });
+}
+
+/** The value of attribute `name` (any prefix) in a start tag's text, references decoded. */
+function attribute(tag: string, name: string): string | undefined {
+  const pattern = new RegExp(`\\s(?:[\\w.-]+:)?${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'u');
+  const match = pattern.exec(tag);
+  return match === null ? undefined : decodeReferences(match[1] ?? match[2] ?? '');
+}
+
+/**
+ * Where a construct that matters may start: a comment, a CDATA section, a processing instruction
+ * (their content is not markup), or a start or end tag of one of the elements we read.
+ */
+const INTERESTING =
+  /<(?:!--|!\[CDATA\[|\?|(\/?)(?:[A-Za-z_][\w.-]*:)?(Relationship|fldChar|instrText|fldSimple|ddeLink|f)(?=[\s/>]))/gu;
+/** The rest of a tag: attributes (quoted values may hold `>`) up to its `>`. */
+const TAG_REST = /(?:[^>"']|"[^"]*"|'[^']*')*>/uy;
+/** A construct is at most this long before its end shows; longer is refused, not buffered. */
+const MAX_PENDING_CHARS = 1024 * 1024;
+/** Text kept unscanned at the end of a chunk: enough for the start of any construct above. */
+const TAIL_CHARS = 128;
+
+function encodingOf(head: Uint8Array): string {
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0x3c && head[1] === 0x00)) {
+    return 'utf-16le';
+  }
+  if ((head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0x00 && head[1] === 0x3c)) {
+    return 'utf-16be';
+  }
+  return 'utf-8';
+}
+
+/** Streams one part and throws `document_active_content` as soon as active content shows. */
+export class ActiveContentScanner {
+  private decoder: TextDecoder | null = null;
+  private start: Buffer = Buffer.alloc(0);
+  /** Decoded text not yet scanned (a construct cut by the end of a chunk). */
+  private pending = '';
+  /** The text of the `instrText` or `f` element being read, references decoded. */
+  private capture: { element: 'instrText' | 'f'; text: string } | null = null;
+  /** The instruction of each Word field being read (nested fields stack up). */
+  private readonly fields: { instruction: string; judged: boolean }[] = [];
+
+  constructor(private readonly kind: ActiveContentPartKind) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.decoder === null) {
+      this.start = Buffer.concat([this.start, chunk]);
+      if (this.start.length < 2) {
+        return;
+      }
+      this.decoder = new TextDecoder(encodingOf(this.start));
+      chunk = this.start;
+    }
+    this.scan(this.decoder.decode(chunk, { stream: true }), false);
+  }
+
+  finish(): void {
+    if (this.decoder === null) {
+      this.decoder = new TextDecoder(encodingOf(this.start));
+      this.scan(this.decoder.decode(this.start), true);
+    } else {
+      this.scan(this.decoder.decode(), true);
+    }
+  }
+
+  private scan(text: string, final: boolean): void {
+    const source = this.pending + text;
+    let position = 0;
+    for (;;) {
+      INTERESTING.lastIndex = position;
+      const match = INTERESTING.exec(source);
+      if (match === null) {
+        // Nothing of interest ahead; keep a short tail, where one may be starting.
+        const keepFrom = final ? source.length : this.tailStart(source, position);
+        this.captureText(source.slice(position, keepFrom));
+        position = keepFrom;
+        break;
+      }
+      this.captureText(source.slice(position, match.index));
+      const end = this.construct(source, match, final);
+      if (end === null) {
+        // Cut by the end of the chunk: scanned again with the next one.
+        position = match.index;
+        break;
+      }
+      position = end;
+    }
+    this.pending = source.slice(position);
+    if (this.pending.length > MAX_PENDING_CHARS) {
+      throw new AppError('archive_unreadable', 'A document part holds a construct too long to inspect.');
+    }
+  }
+
+  /** Where the unscanned tail starts: its last `<` (or `&`, a reference cut short) near the end. */
+  private tailStart(source: string, position: number): number {
+    const floor = Math.max(position, source.length - TAIL_CHARS);
+    const lastTag = source.lastIndexOf('<');
+    const lastReference = source.lastIndexOf('&');
+    const cut = [lastTag, lastReference].filter((index) => index >= floor);
+    return cut.length === 0 ? source.length : Math.min(...cut);
+  }
+
+  /** Handles the construct `match` starts; returns where it ends, or null when it is not complete yet. */
+  private construct(source: string, match: RegExpExecArray, final: boolean): number | null {
+    const at = match.index;
+    const opening = match[0];
+    const terminators: Record<string, string> = { '<!--': '-->', '<![CDATA[': ']]>', '<?': '?>' };
+    const terminator = terminators[opening];
+    if (terminator !== undefined) {
+      const close = source.indexOf(terminator, at + opening.length);
+      if (close < 0) {
+        return final ? source.length : null;
+      }
+      if (opening === '<![CDATA[' && this.capture !== null) {
+        this.capture.text += source.slice(at + opening.length, close);
+      }
+      return close + terminator.length;
+    }
+    TAG_REST.lastIndex = at + opening.length;
+    if (TAG_REST.exec(source) === null) {
+      return final ? source.length : null;
+    }
+    const end = TAG_REST.lastIndex;
+    // `/>` closes an empty element; XML allows no space between the two.
+    const selfClosing = source.charCodeAt(end - 2) === 0x2f;
+    this.element(match[2] ?? '', match[1] === '/', selfClosing, source, at, end);
+    return end;
+  }
+
+  private captureText(raw: string): void {
+    if (this.capture === null || raw.length === 0) {
+      return;
+    }
+    // Other markup inside (invalid there) is dropped, as a reader of the element's text would.
+    const markupFree = raw.includes('<') ? raw.replace(/<[^>]*>/gu, '') : raw;
+    this.capture.text += markupFree.includes('&') ? decodeReferences(markupFree) : markupFree;
+  }
+
+  private element(name: string, closing: boolean, selfClosing: boolean, source: string, at: number, end: number): void {
+    const tag = (): string => source.slice(at, end);
+    if (this.kind === 'relationships') {
+      if (name === 'Relationship' && !closing) {
+        this.judgeRelationship(tag());
+      }
+      return;
+    }
+    switch (name) {
+      case 'ddeLink':
+        throw activeContent('The workbook links to another program through DDE.');
+      case 'fldSimple':
+        if (!closing) {
+          this.judgeInstruction(attribute(tag(), 'instr') ?? '');
+        }
+        return;
+      case 'fldChar':
+        if (!closing) {
+          this.fieldCharacter(attribute(tag(), 'fldCharType'));
+        }
+        return;
+      case 'instrText':
+      case 'f':
+        if (closing) {
+          this.endCapture(name);
+        } else if (!selfClosing) {
+          this.capture = { element: name, text: '' };
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private endCapture(element: 'instrText' | 'f'): void {
+    const captured = this.capture;
+    this.capture = null;
+    if (captured?.element !== element) {
+      return;
+    }
+    if (element === 'f') {
+      if (captured.text.includes('|') && isDdeFormula(captured.text)) {
+        throw activeContent('A formula calls another program through DDE.');
+      }
+      return;
+    }
+    const field = this.fields[this.fields.length - 1];
+    if (field === undefined) {
+      this.judgeInstruction(captured.text);
+    } else {
+      field.instruction += captured.text;
+    }
+  }
+
+  private fieldCharacter(type: string | undefined): void {
+    if (type === 'begin') {
+      this.fields.push({ instruction: '', judged: false });
+      return;
+    }
+    if (type !== 'separate' && type !== 'end') {
+      return;
+    }
+    const field = this.fields[this.fields.length - 1];
+    if (field !== undefined && !field.judged) {
+      field.judged = true;
+      this.judgeInstruction(field.instruction);
+    }
+    if (type === 'end') {
+      this.fields.pop();
+    }
+  }
+
+  private judgeRelationship(tag: string): void {
+    if (attribute(tag, 'TargetMode')?.trim().toLowerCase() !== 'external') {
+      return;
+    }
+    const target = attribute(tag, 'Target') ?? '';
+    if (HANDLER_SCHEME.test(target)) {
+      throw activeContent('The document links to a protocol handler that runs code.');
+    }
+    const type = (attribute(tag, 'Type') ?? '').trim().toLowerCase();
+    const typeName = type.slice(type.lastIndexOf('/') + 1);
+    if (FETCHED_ON_OPEN.has(typeName) && isRemoteTarget(target)) {
+      throw activeContent('The document fetches a remote template, object or frame when opened.');
+    }
+  }
+
+  private judgeInstruction(instruction: string): void {
+    if (isDdeInstruction(instruction)) {
+      throw activeContent('The document holds a DDE field, which starts a program.');
+    }
+  }
+}
