@@ -53,7 +53,7 @@ describeConsole('console: signing in and out', () => {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expectHeading(page, 'Sites');
-    await expect(page.getByText(ADMIN_EMAIL).first().isVisible()).resolves.toBe(true);
+    await page.getByText(ADMIN_EMAIL).first().waitFor();
     // The cookie carries the session; the page's scripts cannot read it.
     const cookie = (await env.context.cookies()).find((each) => each.name === SESSION_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
