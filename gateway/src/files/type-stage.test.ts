@@ -98,6 +98,25 @@ describe('detectType: the 12 default types', () => {
   });
 });
 
+describe('detectType: many files at once', () => {
+  it('tells each file its own type when detections overlap (as concurrent uploads do)', async () => {
+    const samples: [string, Buffer, string][] = [
+      ['photo.png', png(), 'image/png'],
+      ['scan.pdf', pdf(200_000), 'application/pdf'],
+      ['notes.txt', text('hello\n'.repeat(20_000)), 'text/plain'],
+      ['picture.gif', gif(), 'image/gif'],
+    ];
+    const files = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => samples[index % samples.length]!).map(async ([name, bytes, type]) => ({
+        file: await received(name, bytes),
+        type,
+      })),
+    );
+    const detected = await Promise.all(files.map(({ file }) => detectType(file, DEFAULT_ALLOWED_MIME_TYPES)));
+    expect(detected.map((typed) => typed.mimeType)).toEqual(files.map(({ type }) => type));
+  });
+});
+
 describe('detectType: the extension', () => {
   it.each(['photo.jpg', 'photo.jpeg', 'PHOTO.JPG', 'Photo.JpEg'])('reads %s as image/jpeg', async (name) => {
     await expect(typeOf(name, jpeg())).resolves.toMatchObject({ mimeType: MIME_JPEG });
@@ -368,21 +387,22 @@ describe('stray bytes after the end of a zip', () => {
 describe('file-type throwing on content', () => {
   // No input found makes file-type 22 throw (its detectors return undefined on malformed input);
   // a detector of our own that throws, run by file-type's real parser, takes the same path.
-  const throwingParser = new FileTypeParser({
-    customDetectors: [
-      {
-        id: 'throws-on-marker',
-        detect: async (tokenizer) => {
-          const head = new Uint8Array(6);
-          await tokenizer.peekBuffer(head, { mayBeLess: true });
-          if (Buffer.from(head).toString('latin1') === 'THROW!') {
-            throw new RangeError('detector failed on this content');
-          }
-          return undefined;
+  const throwingParser = () =>
+    new FileTypeParser({
+      customDetectors: [
+        {
+          id: 'throws-on-marker',
+          detect: async (tokenizer) => {
+            const head = new Uint8Array(6);
+            await tokenizer.peekBuffer(head, { mayBeLess: true });
+            if (Buffer.from(head).toString('latin1') === 'THROW!') {
+              throw new RangeError('detector failed on this content');
+            }
+            return undefined;
+          },
         },
-      },
-    ],
-  });
+      ],
+    });
 
   it('answers 400 file_type_mismatch, for magic-byte types and for text', async () => {
     for (const name of ['photo.png', 'notes.txt']) {

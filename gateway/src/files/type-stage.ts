@@ -56,11 +56,15 @@ export async function detectType(
 export interface DetectTypeOptions {
   /** Limits of the OOXML package scan; pass the archive stage's `maxEntries` to keep them in step. */
   ooxmlLimits?: OoxmlLimits;
-  /** The magic-byte parser; file-type's own by default (tests give one with their own detectors). */
-  fileTypeParser?: FileTypeParser;
+  /**
+   * Makes the magic-byte parser of one detection; file-type's own by default (tests give one with
+   * their own detectors). One per detection: a FileTypeParser keeps the file it is reading on
+   * itself, so detections sharing one at the same moment read each other's bytes.
+   */
+  fileTypeParser?: () => FileTypeParser;
 }
 
-const DEFAULT_PARSER = new FileTypeParser();
+const newParser = (): FileTypeParser => new FileTypeParser();
 
 /** An I/O failure on our own temporary file is a server fault, not a bad upload. */
 function isSystemError(error: unknown): boolean {
@@ -92,7 +96,7 @@ export async function assertContentIs(
 ): Promise<void> {
   switch (mimeType) {
     case MIME_TEXT:
-      return assertText(path, options.fileTypeParser ?? DEFAULT_PARSER);
+      return assertText(path, (options.fileTypeParser ?? newParser)());
     case MIME_DOCX:
     case MIME_XLSX:
     case MIME_PPTX:
@@ -105,7 +109,7 @@ export async function assertContentIs(
       }
       return;
     default: {
-      const detected = await identify(path, options.fileTypeParser ?? DEFAULT_PARSER);
+      const detected = await identify(path, (options.fileTypeParser ?? newParser)());
       if (detected === undefined || !MAGIC_EXTENSIONS[mimeType].includes(detected.ext)) {
         throw mismatch(mimeType);
       }
