@@ -1,12 +1,15 @@
 // `npm test` runs every workspace's suite; each workspace also runs alone with its own `npm test`.
 export default {
-  // A global option: ignored inside the per-project configs.
-  testTimeout: 30000,
+  // A global option: ignored inside the per-project configs. It bounds hooks too: a beforeAll that
+  // starts services on a fresh embedded database took over 30 s on the 2-core CI machine under load.
+  testTimeout: 60000,
   projects: [
     '<rootDir>/shared',
     '<rootDir>/migrations',
     '<rootDir>/admin-api',
     '<rootDir>/gateway',
+    '<rootDir>/worker',
+    '<rootDir>/bench',
     '<rootDir>/admin-web',
   ],
 };

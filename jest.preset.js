@@ -1,9 +1,5 @@
 // Shared jest setup for every workspace: TypeScript through SWC (fast, keeps decorator metadata for
 // type-graphql), native ESM, and workspace packages resolved to their sources so tests need no build.
-import { fileURLToPath } from 'node:url';
-import path from 'node:path';
-
-const root = path.dirname(fileURLToPath(import.meta.url));
 
 export function preset(displayName) {
   return {
@@ -27,10 +23,11 @@ export function preset(displayName) {
       ],
     },
     testTimeout: 30000,
+    // Workspace packages resolve to their TypeScript sources through the "@intake/source" condition
+    // of their package.json exports, so tests need no build; test helpers (`@intake/shared/test`)
+    // are entries with that condition only.
+    testEnvironmentOptions: { customExportConditions: ['@intake/source', 'node', 'node-addons'] },
     moduleNameMapper: {
-      '^@intake/migrations$': path.join(root, 'migrations/index.ts'),
-      '^@intake/shared/test$': path.join(root, 'shared/src/test/index.ts'),
-      '^@intake/(shared|gateway|admin-api)$': path.join(root, '$1/src/index.ts'),
       '^(\\.{1,2}/.*)\\.js$': '$1',
     },
   };

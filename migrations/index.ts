@@ -8,6 +8,10 @@ import { Migration20261121133000_site_change_notify } from './Migration202611211
 import { Migration20261121140000_webhook_change_notify } from './Migration20261121140000_webhook_change_notify.js';
 import { Migration20261123220000_admin_sessions } from './Migration20261123220000_admin_sessions.js';
 import { Migration20261123230000_spam_protection } from './Migration20261123230000_spam_protection.js';
+import { Migration20261124010000_submission_search } from './Migration20261124010000_submission_search.js';
+import { Migration20261124020000_retention } from './Migration20261124020000_retention.js';
+import { Migration20261124030000_audit_log } from './Migration20261124030000_audit_log.js';
+import { Migration20261124040000_refusal_counts } from './Migration20261124040000_refusal_counts.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -18,4 +22,8 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261121140000_webhook_change_notify', class: Migration20261121140000_webhook_change_notify },
   { name: 'Migration20261123220000_admin_sessions', class: Migration20261123220000_admin_sessions },
   { name: 'Migration20261123230000_spam_protection', class: Migration20261123230000_spam_protection },
+  { name: 'Migration20261124010000_submission_search', class: Migration20261124010000_submission_search },
+  { name: 'Migration20261124020000_retention', class: Migration20261124020000_retention },
+  { name: 'Migration20261124030000_audit_log', class: Migration20261124030000_audit_log },
+  { name: 'Migration20261124040000_refusal_counts', class: Migration20261124040000_refusal_counts },
 ];

@@ -4,7 +4,13 @@
 import './check-node.js';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
-import { bootstrap, createDeliveryWorker, runProcess } from '@intake/shared';
+import { keepWasmOnBaselineCompiler } from '@intake/shared/db';
+import { bootstrap, runProcess } from '@intake/shared/process';
+import { createDeliveryWorker } from '@intake/worker';
+
+// Before PGlite's WebAssembly is compiled: TurboFan would need about 600 MB for PostgreSQL's SQL
+// parser alone, more than this whole process otherwise holds (README, Performance).
+keepWasmOnBaselineCompiler();
 
 await runProcess(async () => {
   const services = await bootstrap({ migrate: true });
@@ -16,5 +22,5 @@ await runProcess(async () => {
     publicAdminOrigin: () => services.config.publicAdminUrl ?? admin.url,
   });
   worker.start();
-  return { servers: [gateway, admin, worker], close: () => services.db.close() };
+  return { servers: [gateway, admin, worker], close: () => services.db.close(), logger: services.logger };
 });

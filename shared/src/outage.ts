@@ -1,6 +1,11 @@
 // Which failures mean "the database or the file storage cannot serve right now" (503, retry later)
-// rather than a fault of the request or of the code (500). One classification for both services.
+// rather than a fault of the request or of the code (500). One classification, and one answer
+// (service_unavailable, retry after 5 seconds), for both services.
 import { ConnectionException } from '@mikro-orm/core';
+import { AppError, isAppError } from './errors.js';
+
+/** Seconds a client is told to wait after an outage (Retry-After, GraphQL `retryAfter`). */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5;
 
 // Node's socket errors: the server or the storage is not there.
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
@@ -73,6 +78,22 @@ export function markConnectFailure(error: unknown): unknown {
     } catch {
       // A frozen error keeps its own classification.
     }
+  }
+  return error;
+}
+
+/** True when the error says the database or the storage could not serve (an AppError is a decided answer). */
+export function isOutage(error: unknown): boolean {
+  return !isAppError(error) && isServiceOutage(error);
+}
+
+/** Maps an outage of the database or the storage to service_unavailable; leaves others as they are. */
+export function toServiceError(error: unknown): unknown {
+  if (isOutage(error)) {
+    return new AppError('service_unavailable', 'The service is temporarily unavailable. Retry later.', {
+      retryAfter: OUTAGE_RETRY_AFTER_SECONDS,
+      cause: error,
+    });
   }
   return error;
 }

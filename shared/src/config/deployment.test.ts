@@ -227,7 +227,7 @@ describe('docker-compose.yml', () => {
       migrate: ['node', 'shared/dist/db/migrate-cli.js'],
       gateway: ['node', 'gateway/dist/main.js'],
       admin: ['node', 'admin-api/dist/main.js'],
-      worker: ['node', 'shared/dist/delivery/worker-main.js'],
+      worker: ['node', 'worker/dist/main.js'],
     });
     for (const [, service] of appServices(compose)) {
       // The compiled entry point comes from a source file that exists.
@@ -238,7 +238,7 @@ describe('docker-compose.yml', () => {
     expect(compose.services.migrate!.restart).toBe('no');
   });
 
-  it.each([
+  it.each<[string, Record<string, string>]>([
     ['local storage', {}],
     [
       'the s3 profile (MinIO)',
@@ -393,14 +393,19 @@ describe('Dockerfile', () => {
   }, []);
   const runtime = stages.at(-1) ?? [];
 
-  it('builds on Node 24 slim in two stages', () => {
-    const bases = stages.map((stage) => stage[0]!.split(/\s+/)[1]);
-    expect(bases.length).toBe(2);
-    for (const base of bases) {
-      expect(base).toMatch(/^node:24(\.\d+)*(-[a-z]+)?-slim$/);
-    }
-    expect(stages[0]!.some((line) => /^RUN npm ci\b(?!.*--omit=dev)/.test(line))).toBe(true);
-    expect(stages[0]!.some((line) => /^RUN npm run build\b/.test(line))).toBe(true);
+  it('builds on Node 24 slim: the manifests stage, then the build and runtime stages from it', () => {
+    const [manifests, build, last] = stages.map((stage) => stage[0]!.split(/\s+/));
+    expect(stages.length).toBe(3);
+    expect(manifests![1]).toMatch(/^node:24(\.\d+)*(-[a-z]+)?-slim$/);
+    expect(manifests!.slice(2)).toEqual(['AS', 'manifests']);
+    expect(build!.slice(1)).toEqual(['manifests', 'AS', 'build']);
+    expect(last!.slice(1)).toEqual(['manifests', 'AS', 'runtime']);
+    expect(stages[1]!.some((line) => /^RUN npm ci\b(?!.*--omit=dev)/.test(line))).toBe(true);
+    expect(stages[1]!.some((line) => /^RUN npm run build\b/.test(line))).toBe(true);
+    // Every workspace's manifest, so that npm ci installs the whole lock in either stage.
+    const workspaces = (JSON.parse(readRoot('package.json')) as { workspaces: string[] }).workspaces;
+    const copied = stages[0]!.filter((line) => /^COPY\s/.test(line)).map((line) => line.split(/\s+/)[1]);
+    expect(copied).toEqual(['package.json', ...workspaces.map((workspace) => `${workspace}/package.json`)]);
   });
 
   it('runs as an unprivileged user with production dependencies only', () => {
@@ -410,7 +415,7 @@ describe('Dockerfile', () => {
     expect(runtime.some((line) => /^RUN npm ci\b.*--omit=dev/.test(line))).toBe(true);
     expect(runtime.some((line) => /^ENV NODE_ENV=production\b/.test(line))).toBe(true);
     // Only compiled output comes from the build stage (the console's static files among it), never
-    // its node_modules.
+    // its node_modules nor the development-only workspaces (test-files, bench).
     const fromBuild = runtime.filter((line) => /^COPY --from=/.test(line)).map((line) => line.split(/\s+/)[2]);
     expect(fromBuild.sort()).toEqual(
       [
@@ -419,6 +424,7 @@ describe('Dockerfile', () => {
         '/app/gateway/dist',
         '/app/migrations/dist',
         '/app/shared/dist',
+        '/app/worker/dist',
       ].sort(),
     );
   });

@@ -29,6 +29,7 @@ describe('parseConfig', () => {
         host: '127.0.0.1',
         gatewayPort: 3000,
         adminPort: 4000,
+        gatewayProcesses: 1,
         databaseUrl: undefined,
         limits: {
           maxFileSize: 10485760,
@@ -113,6 +114,19 @@ describe('parseConfig', () => {
       host: 'clamav',
       port: 3310,
     });
+  });
+
+  it('runs several gateway processes only on PostgreSQL, with Redis while a rate limit is on', () => {
+    const postgres = { ...secrets(), DATABASE_URL: 'postgres://db/intake', GATEWAY_PROCESSES: '4' };
+    expect(problemsOf({ ...secrets(), GATEWAY_PROCESSES: '2', REDIS_URL: 'redis://r' }).join('\n')).toMatch(
+      /GATEWAY_PROCESSES: .*DATABASE_URL/,
+    );
+    expect(problemsOf(postgres).join('\n')).toMatch(/GATEWAY_PROCESSES: .*REDIS_URL/);
+    expect(parseConfig({ ...postgres, REDIS_URL: 'redis://r' }).gatewayProcesses).toBe(4);
+    expect(
+      parseConfig({ ...postgres, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0' }).gatewayProcesses,
+    ).toBe(4);
+    expect(problemsOf({ ...secrets(), GATEWAY_PROCESSES: '0' }).join('\n')).toContain('GATEWAY_PROCESSES');
   });
 
   it('reads archive limits only where they are set', () => {

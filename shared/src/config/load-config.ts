@@ -102,6 +102,15 @@ export function parseConfig(raw: RawEnvironment): Config {
   if (env.DELIVERY_LEASE_MS < env.WEBHOOK_TIMEOUT_MS + 2000) {
     problems.push('DELIVERY_LEASE_MS: must be at least WEBHOOK_TIMEOUT_MS + 2000');
   }
+  if (env.GATEWAY_PROCESSES > 1) {
+    if (!env.DATABASE_URL) {
+      problems.push('GATEWAY_PROCESSES: more than 1 needs DATABASE_URL (the embedded database cannot be shared)');
+    }
+    // Counting in memory, each process would allow the whole limit: N processes, N times the limit.
+    if (!env.REDIS_URL && (env.RATE_LIMIT_PER_MINUTE > 0 || env.AUTH_FAILURES_PER_MINUTE > 0)) {
+      problems.push('GATEWAY_PROCESSES: more than 1 needs REDIS_URL while a rate limit is on (shared counts)');
+    }
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -111,6 +120,7 @@ export function parseConfig(raw: RawEnvironment): Config {
     host: env.HOST,
     gatewayPort: env.GATEWAY_PORT,
     adminPort: env.ADMIN_PORT,
+    gatewayProcesses: env.GATEWAY_PROCESSES,
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     apiKey: env.API_KEY,
@@ -154,8 +164,10 @@ export function parseConfig(raw: RawEnvironment): Config {
     publicAdminUrl: env.PUBLIC_ADMIN_URL,
     publicGatewayUrl: env.PUBLIC_GATEWAY_URL,
     downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,
+    exportDownloadUrlTtlSeconds: env.EXPORT_DOWNLOAD_URL_TTL_SECONDS,
     adminTokenTtlSeconds: env.ADMIN_TOKEN_TTL_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    auditRetentionDays: env.AUDIT_RETENTION_DAYS,
     captcha: {
       turnstileVerifyUrl: env.CAPTCHA_TURNSTILE_VERIFY_URL,
       hcaptchaVerifyUrl: env.CAPTCHA_HCAPTCHA_VERIFY_URL,

@@ -80,6 +80,11 @@ export const environmentSchema = z.object({
   RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(600),
   /** Failed authentications per client address per minute before 429. */
   AUTH_FAILURES_PER_MINUTE: nonNegativeInt.default(30),
+  /**
+   * Gateway processes `npm run start:gateway` runs on one port (node:cluster); more than 1 needs
+   * DATABASE_URL, and REDIS_URL while a rate limit is on, so the processes share their counts.
+   */
+  GATEWAY_PROCESSES: positiveInt.max(64).default(1),
   /** Set: rate limits are shared by every gateway process through that Redis. */
   REDIS_URL: optionalText,
   /** Prefix of every Redis key, so deployments (and test runs) sharing one Redis do not collide. */
@@ -115,6 +120,10 @@ export const environmentSchema = z.object({
   }),
   /** Lifetime of a signed download link. */
   DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(300),
+  /** Audit log entries older than this are deleted by the worker; at most 100 years. */
+  AUDIT_RETENTION_DAYS: positiveInt.max(36_500).default(365),
+  /** Lifetime of the signed download links written into a submission export (CSV cells, JSON). */
+  EXPORT_DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
   /** Lifetime of an admin login token. */
   ADMIN_TOKEN_TTL_SECONDS: positiveInt.default(12 * 60 * 60),
   /** How long shutdown waits for in-flight requests before closing anyway. */

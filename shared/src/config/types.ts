@@ -37,6 +37,8 @@ export interface Config {
   host: string;
   gatewayPort: number;
   adminPort: number;
+  /** Processes of `npm run start:gateway` (node:cluster, one port). */
+  gatewayProcesses: number;
   /** Absolute. */
   dataDir: string;
   databaseUrl: string | undefined;
@@ -78,8 +80,12 @@ export interface Config {
   /** Origin of the gateway as site backends reach it; unset: its listening origin. */
   publicGatewayUrl: string | undefined;
   downloadUrlTtlSeconds: number;
+  /** Lifetime of the file download links inside an export. */
+  exportDownloadUrlTtlSeconds: number;
   adminTokenTtlSeconds: number;
   shutdownTimeoutMs: number;
+  /** Audit log entries older than this many days are pruned by the worker. */
+  auditRetentionDays: number;
   captcha: CaptchaConfig;
   /** Webhook and e-mail deliveries (the outbox worker). */
   delivery: DeliveryConfig;

@@ -1,12 +1,15 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { MIGRATIONS } from '@intake/migrations';
 import { ENTITIES } from '../entities/index.js';
+import { createPgliteInChildProcess, PGLITE_CONF } from './pglite-memory.js';
 import { releaseEndedClients, type GuardedPool } from './pool-guard.js';
 
 // The one ORM start-up used by both services, the CLI and the tests. The driver follows
@@ -22,6 +25,11 @@ export interface DatabaseOptions {
   pgliteDir?: string | null;
   /** Connection pool size on PostgreSQL. */
   poolSize?: number;
+  /**
+   * PGlite only: a data directory archived by PGlite's `dumpDataDir()` to start from instead of an
+   * empty cluster (the tests start from one migrated template rather than running every migration).
+   */
+  pgliteDataDirArchive?: Blob;
 }
 
 /** How long a query may wait for a pooled connection, connecting included. */
@@ -39,7 +47,8 @@ function commonOptions(): Partial<Options> {
     },
     // The site change-feed triggers are hand-written in a migration (see change-feed.ts): the schema
     // diff must not offer to drop them because no entity declares them.
-    schemaGenerator: { ignoreTriggers: true },
+    // Likewise the submission search functions (see the submission search migration).
+    schemaGenerator: { ignoreTriggers: true, ignoreRoutines: true },
     // Services fork one EntityManager per request; the global one must never be used by accident.
     allowGlobalContext: false,
     debug: false,
@@ -60,13 +69,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
     })) as unknown as Database;
   }
-  const dir = options.pgliteDir;
+  const dir = options.pgliteDir ? path.resolve(options.pgliteDir) : undefined;
   if (dir) {
-    mkdirSync(path.resolve(dir), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!options.pgliteDataDirArchive && !existsSync(path.join(dir, 'PG_VERSION'))) {
+      // initdb's memory would otherwise stay with this long-lived process (README, Performance).
+      await createPgliteInChildProcess(dir);
+    }
   }
   return (await PgliteMikroORM.init({
     ...commonOptions(),
-    ...(dir ? { dbName: path.resolve(dir) } : {}),
+    ...(dir ? { dbName: dir } : {}),
+    // PGlite loads an extension only when it is handed to the constructor; the submission search
+    // migration then creates them as on PostgreSQL.
+    // A function, because MikroORM copies an options object, and a copied Blob cannot be read.
+    driverOptions: () => ({
+      postgresqlconf: PGLITE_CONF,
+      extensions: { pg_trgm, unaccent },
+      ...(options.pgliteDataDirArchive ? { loadDataDir: options.pgliteDataDirArchive } : {}),
+    }),
   })) as unknown as Database;
 }
 

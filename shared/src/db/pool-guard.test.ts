@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { createTestDatabase, testDriverName, type TestDatabase } from '../test/database.js';
+import { describeOnPostgres } from '../test/real-part.js';
 import { openDatabase, type Database } from './orm.js';
 
 // A transaction whose connection dies must not take its pooled client with it (kysely#1990): with a
 // pool of one, the next query would otherwise wait for a client that never comes back.
-const describeOnPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip;
 
-describeOnPostgres(`pooled connections on ${testDriverName()} (skipped without TEST_DATABASE_URL)`, () => {
+describeOnPostgres(`pooled connections on ${testDriverName()}`, () => {
   let testDb: TestDatabase;
   let db: Database;
   let admin: pg.Client;

@@ -2,6 +2,7 @@
 // Built at send time, so each attempt carries download links that are valid from that moment.
 import type { DownloadLinks } from '../download-links/download-links.js';
 import type { StoredFile, Submission } from '../entities/index.js';
+import { describeStoredFile } from '../stored-file-description.js';
 
 export const SUBMISSION_CREATED = 'submission.created';
 export const WEBHOOK_TEST = 'webhook.test';
@@ -35,12 +36,7 @@ export function submissionCreatedEvent(input: SubmissionEventInput): WebhookEven
       createdAt: input.submission.createdAt.toISOString(),
       data: input.submission.data,
       files: input.files.map((file) => ({
-        id: file.id,
-        field: file.field,
-        name: file.name,
-        mimeType: file.mimeType,
-        size: file.size,
-        sha256: file.sha256,
+        ...describeStoredFile(file),
         downloadUrl: input.links.urlFor(file.id, input.now),
         downloadUrlExpiresAt: expiresAt.toISOString(),
       })),

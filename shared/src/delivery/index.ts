@@ -1,13 +1,7 @@
-export * from './attempt-outcome.js';
-export * from './claim.js';
+// What the services share about deliveries: the outbox that enqueues them with a submission, the
+// event they carry, the webhook secrets and the SSRF guard the admin API checks URLs with. The
+// worker that sends them is its own workspace (worker/).
 export * from './event.js';
-export * from './notification-email.js';
 export * from './outbox.js';
-export * from './record-attempt.js';
-export * from './schedule.js';
-export * from './send-email.js';
-export * from './send-webhook.js';
-export * from './sign.js';
 export * from './ssrf-guard.js';
 export * from './webhook-secret.js';
-export * from './worker.js';

@@ -38,10 +38,14 @@ export const FormSchema = defineEntity({
     maxLinks: p.integer().nullable(),
     /** Words or phrases (whole-word, case-insensitive) that make a submission spam. */
     blockedWords: p.array().nullable(),
+    /** Days a submission is kept before the retention sweep deletes it; null keeps it for ever. */
+    retentionDays: p.integer().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),
   },
+  // A zero or negative retention would delete every submission of the form at the next run.
+  checks: [{ name: 'forms_retention_days_check', expression: 'retention_days > 0' }],
 });
 
 export type Form = InferEntity<typeof FormSchema>;

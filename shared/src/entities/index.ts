@@ -1,9 +1,11 @@
 import { AdminSessionSchema } from './admin-session.js';
 import { AdminUserSchema } from './admin-user.js';
 import { ApiTokenSchema } from './api-token.js';
+import { AuditEntrySchema } from './audit-entry.js';
 import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
 import { FormSchema } from './form.js';
+import { RefusalCountSchema } from './refusal-count.js';
 import { SiteSchema } from './site.js';
 import { StoredFileSchema } from './stored-file.js';
 import { SubmissionSchema } from './submission.js';
@@ -12,9 +14,11 @@ import { WebhookSchema } from './webhook.js';
 export * from './admin-session.js';
 export * from './admin-user.js';
 export * from './api-token.js';
+export * from './audit-entry.js';
 export * from './delivery-attempt.js';
 export * from './delivery.js';
 export * from './form.js';
+export * from './refusal-count.js';
 export * from './site.js';
 export * from './stored-file.js';
 export * from './submission.js';
@@ -31,4 +35,6 @@ export const ENTITIES = [
   WebhookSchema,
   DeliverySchema,
   DeliveryAttemptSchema,
+  RefusalCountSchema,
+  AuditEntrySchema,
 ];

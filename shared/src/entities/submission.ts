@@ -21,6 +21,11 @@ export const SubmissionSchema = defineEntity({
     spamReason: p.string().length(32).nullable(),
     /** sha256 of the sanitised fields and file hashes, looked up by the duplicate filter. */
     contentHash: p.string().length(64).nullable(),
+    /**
+     * The values as one lower-case, accent-free text, computed by the database (submission search
+     * migration); written by nobody, read only in SQL conditions, so never loaded.
+     */
+    searchText: p.text().generated('(intake_submission_search_text(data)) stored').nullable().lazy().hidden(),
   },
   // Newest-first pages of one form's submissions.
   indexes: [
@@ -30,6 +35,12 @@ export const SubmissionSchema = defineEntity({
     { name: 'submissions_form_content_hash_index', properties: ['form', 'contentHash', 'createdAt'] },
     // The spam retention sweep.
     { name: 'submissions_spam_created_at_index', properties: ['spam', 'createdAt'] },
+    // Text search over the values (admin API `submissions(filter: { query })`).
+    {
+      name: 'submissions_search_text_trgm_index',
+      expression:
+        'create index "submissions_search_text_trgm_index" on "submissions" using gin ("search_text" gin_trgm_ops)',
+    },
   ],
   uniques: [{ name: 'submissions_form_idempotency_key_unique', properties: ['form', 'idempotencyKey'] }],
 });

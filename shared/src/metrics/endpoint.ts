@@ -7,12 +7,13 @@ interface MetricsContext {
 }
 
 /**
- * GET /metrics: the registry in Prometheus text format (`text/plain; version=0.0.4`). It exposes no
+ * GET /metrics: the registry in Prometheus text format (`text/plain; version=0.0.4`), or what `read`
+ * gives in that format (the sum of several processes). It exposes no
  * request value, but it is for the internal network: keep it behind the proxy that fronts the service.
  */
-export function metricsEndpoint(registry: Registry) {
+export function metricsEndpoint(registry: Registry, read: () => Promise<string> = () => registry.metrics()) {
   return async (ctx: MetricsContext): Promise<void> => {
-    const text = await registry.metrics();
+    const text = await read();
     ctx.set('Content-Type', registry.contentType);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = text;

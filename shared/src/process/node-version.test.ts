@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../test/processes.js';
+import { describeWithRealPart } from '../test/real-part.js';
 
 const REQUIRED = '22.17';
 const CANDIDATES = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node'];
@@ -44,17 +45,13 @@ function findOldNode(): OldNode | string {
 /** `describe` with the old Node; skipped with the reason when there is none, failing under CI=true. */
 function describeWithOldNode(title: string, body: (old: OldNode) => void): void {
   const found = findOldNode();
-  if (typeof found !== 'string') {
-    describe(`${title} (Node ${found.version} at ${found.node})`, () => body(found));
-  } else if (process.env.CI === 'true') {
-    describe(title, () => {
-      it('has an old Node.js to test with (CI=true)', () => {
-        throw new Error(`CI=true but ${found}`);
-      });
-    });
-  } else {
-    describe.skip(`${title} (skipped: ${found})`, () => body({ node: 'absent', version: '0.0.0' }));
-  }
+  describeWithRealPart(
+    typeof found === 'string' ? title : `${title} (Node ${found.version} at ${found.node})`,
+    typeof found === 'string'
+      ? { available: false, reason: found, placeholder: { node: 'absent', version: '0.0.0' } }
+      : { available: true, value: found },
+    body,
+  );
 }
 
 interface Finished {

@@ -1,10 +1,16 @@
 import { ConfigError } from '../config/load-config.js';
+import { flushLogs, type Logger } from '../logger.js';
 
 export interface Stoppable {
   close(): Promise<void>;
 }
 
-type Started = { servers: Stoppable[]; close: () => Promise<void> };
+type Started = {
+  servers: Stoppable[];
+  close: () => Promise<void>;
+  /** Told `stopped` once everything is closed: the last line of a clean shutdown. */
+  logger?: Logger;
+};
 
 /**
  * Runs a process until SIGTERM or SIGINT, then stops the servers (they drain in-flight requests,
@@ -28,9 +34,14 @@ export async function runProcess(start: () => Promise<Started>): Promise<void> {
     try {
       await Promise.all(running.servers.map((server) => server.close()));
       await running.close();
+      running.logger?.info('stopped');
+      // Log lines are written asynchronously. pino writes what is buffered on `exit`, but not a write
+      // still in flight in libuv's thread pool: wait for every line to be out first.
+      await flushLogs();
       process.exit(0);
     } catch (error) {
       process.stderr.write(`Shutdown failed: ${(error as Error).message}\n`);
+      await flushLogs();
       process.exit(1);
     }
   };
@@ -46,6 +57,7 @@ export async function runProcess(start: () => Promise<Started>): Promise<void> {
   } catch (error) {
     const message = error instanceof ConfigError ? error.message : `Start-up failed: ${(error as Error).message}`;
     process.stderr.write(`${message}\n`);
+    await flushLogs();
     process.exit(1);
   }
   if (stopRequested) {

@@ -2,6 +2,7 @@
 // No `exp`: site tokens are long-lived and are revoked by rotating the control code or deleting the site.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { isPlainObject } from '../plain-object.js';
 import { SiteTokenError } from './errors.js';
 
 export const SITE_TOKEN_ALGORITHM = 'HS256';
@@ -81,8 +82,4 @@ function parseSegment(segment: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,2 @@
 export * from './captcha-secret.js';
-export * from './spam-retention.js';
 export * from './captcha-defaults.js';

@@ -13,6 +13,10 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
 
+function isOtherFilesystem(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException).code === 'EXDEV';
+}
+
 /** The entries of a folder, or none when it does not exist (yet, or any more). */
 async function entriesOf(dir: string): Promise<string[]> {
   try {
@@ -37,6 +41,46 @@ export function createLocalStorage(root: string): Storage {
   function pathOf(key: string): string {
     assertStorageKey(key);
     return path.join(absoluteRoot, key);
+  }
+
+  // The fan-out folders made so far: a mkdir per stored file was a share of the upload path's
+  // file-system calls. A folder removed behind our back shows as ENOENT and is made again.
+  const folders = new Set<string>();
+
+  async function inFolderOf<T>(target: string, write: () => Promise<T>): Promise<T> {
+    const folder = path.dirname(target);
+    if (!folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+    }
+    try {
+      return await write();
+    } catch (error) {
+      if (!isMissing(error)) {
+        throw error;
+      }
+      folders.delete(folder);
+      await mkdir(folder, { recursive: true });
+      folders.add(folder);
+      return write();
+    }
+  }
+
+  /**
+   * Renames `source` into place once its bytes are on disk (whole or absent, as a copy would be);
+   * false when storage is on another filesystem and the bytes must be copied instead.
+   */
+  async function movedInto(source: string, target: string): Promise<boolean> {
+    await fsyncFile(source);
+    try {
+      await inFolderOf(target, () => rename(source, target));
+      return true;
+    } catch (error) {
+      if (isOtherFilesystem(error)) {
+        return false;
+      }
+      throw error;
+    }
   }
 
   async function fsyncFile(file: string): Promise<void> {
@@ -73,13 +117,15 @@ export function createLocalStorage(root: string): Storage {
   }
 
   return {
-    async putFile(sourcePath) {
+    async putFile(sourcePath, options = {}) {
       const key = newStorageKey();
       const target = pathOf(key);
       const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        await mkdir(path.dirname(target), { recursive: true });
-        await copyFile(sourcePath, temporary);
+        if (options.move === true && (await movedInto(sourcePath, target))) {
+          return key;
+        }
+        await inFolderOf(temporary, () => copyFile(sourcePath, temporary));
         await fsyncFile(temporary);
         await rename(temporary, target);
       } catch (error) {

@@ -1,14 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  paginateListObjectsV2,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import { createRequire } from 'node:module';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { S3StorageConfig } from '../config/types.js';
 import { AppError } from '../errors.js';
 import { assertStorageKey, isStorageKey, newStorageKey } from './storage-key.js';
@@ -24,19 +19,29 @@ const MAX_ATTEMPTS = 2;
 const PART_SIZE = 5 * 1024 * 1024;
 const QUEUE_SIZE = 2;
 
+// The SDK is loaded when S3 storage is made, not when this module is: it is over 20 MB of an idle
+// gateway's memory that a deployment on local storage never uses. Both packages ship CommonJS.
+const require = createRequire(import.meta.url);
+let loaded: typeof ClientS3 | undefined;
+
+function sdk(): typeof ClientS3 {
+  loaded ??= require('@aws-sdk/client-s3') as typeof ClientS3;
+  return loaded;
+}
+
 function unavailable(error: unknown): AppError {
   return new AppError('service_unavailable', 'File storage is unavailable.', { retryAfter: 5, cause: error });
 }
 
 function isNotFound(error: unknown): boolean {
   return (
-    error instanceof S3ServiceException &&
+    error instanceof sdk().S3ServiceException &&
     (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404)
   );
 }
 
 export function createS3Client(config: Omit<S3StorageConfig, 'driver' | 'bucket'>): S3Client {
-  return new S3Client({
+  return new (sdk().S3Client)({
     region: config.region,
     ...(config.endpoint ? { endpoint: config.endpoint } : {}),
     forcePathStyle: config.forcePathStyle,
@@ -56,6 +61,8 @@ export function createS3Client(config: Omit<S3StorageConfig, 'driver' | 'bucket'
  * or leaves no object (lib-storage aborts a failed multipart upload).
  */
 export function createS3Storage(config: S3StorageConfig, client: S3Client = createS3Client(config)): Storage {
+  const { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, paginateListObjectsV2 } = sdk();
+  const { Upload } = require('@aws-sdk/lib-storage') as typeof LibStorage;
   const Bucket = config.bucket;
 
   return {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -193,6 +194,35 @@ describe('local storage leftovers of a crashed write', () => {
     expect(left).toContain(path.basename(fresh));
     expect(left).not.toContain(path.basename(stale));
     expect(await storage.get(key)).toBeDefined();
+    await rm(root, { recursive: true, force: true });
+  });
+});
+
+describe('local storage given a file to move', () => {
+  it('renames it into place on one filesystem: the bytes stored, the source gone, no copy left behind', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'intake-storage-'));
+    const storage = createLocalStorage(root);
+    const bytes = randomBytes(100_000);
+    const source = await sourceFile(bytes);
+    const key = await storage.putFile(source, { move: true });
+    expect(existsSync(source)).toBe(false);
+    expect((await readAll((await storage.get(key))!.stream)).bytes.equals(bytes)).toBe(true);
+    expect(await readdir(path.join(root, key.slice(0, 2)))).toEqual([key.slice(3)]);
+
+    // A fan-out folder removed behind its back is made again, for a move and for a copy.
+    await rm(path.join(root, key.slice(0, 2)), { recursive: true });
+    const again = await storage.putFile(await sourceFile(bytes), { move: true });
+    expect((await storage.get(again))!.size).toBe(bytes.length);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('refuses a source that does not exist with service_unavailable, leaving nothing', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'intake-storage-'));
+    const storage = createLocalStorage(root);
+    await expect(storage.putFile(path.join(root, 'missing'), { move: true })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
+    expect(await Array.fromAsync(storage.list())).toEqual([]);
     await rm(root, { recursive: true, force: true });
   });
 });

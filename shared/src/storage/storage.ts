@@ -9,8 +9,12 @@ export interface StoredObject {
 // Where the bytes of stored files live. Keys are random and made by the storage, never derived from
 // anything a client sent. Both drivers (local disk and S3) pass the same test suite.
 export interface Storage {
-  /** Stores the bytes of a local file under a new random key; returns the key. */
-  putFile(sourcePath: string): Promise<string>;
+  /**
+   * Stores the bytes of a local file under a new random key; returns the key. With `move`, the caller
+   * gives the file up: local storage renames it into place when both are on one filesystem instead of
+   * copying it. The caller removes `sourcePath` afterwards as usual (a moved file is just not there).
+   */
+  putFile(sourcePath: string, options?: { move?: boolean }): Promise<string>;
   /** A stream of the object's bytes, or undefined when there is no such object. */
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>;
   /** Removes an object; removing a missing one is not an error. */

@@ -1,4 +1,5 @@
-// Test-only helpers shared by every workspace's tests (not part of the built package).
+// `@intake/shared/test`: test-only helpers for every workspace's tests. Source only (the "@intake/source"
+// export condition of jest and the tests' type check): never built, not in the image.
 export * from './config.js';
 export * from './database.js';
 export * from './services.js';
@@ -8,3 +9,5 @@ export * from './delivery.js';
 export * from './processes.js';
 export * from './graphql.js';
 export * from './outage-database.js';
+export * from './real-part.js';
+export * from './redis.js';

@@ -1,0 +1,105 @@
+// `npm run lint` (first step): every package a workspace imports is declared in that workspace's
+// package.json, and every production dependency it declares is imported. npm hoists everything to
+// the root node_modules, so an undeclared import works here and breaks the day the package is
+// installed on its own (or its neighbour drops the dependency).
+//
+//   production code   needs `dependencies`
+//   tests and test helpers (*.test.ts, src/test/)   `dependencies` or `devDependencies`, the
+//                     workspace's or the root's (the test tooling is declared once, at the root)
+//   development-only workspaces (no `dependencies`: test-files, bench)   `devDependencies`
+//
+// Imports are read with TypeScript's own pre-processor (static and dynamic imports, re-exports,
+// require calls), so nothing is missed inside comments or strings by a hand-written pattern.
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rootPackage = readJson(path.join(root, 'package.json'));
+const builtins = new Set(builtinModules);
+
+// Imported under another name than the package that provides it.
+const PROVIDED_BY = { '@jest/globals': 'jest' };
+// Declared on purpose without an import: the peer dependency of a package that is imported.
+const USED_WITHOUT_IMPORT = {
+  multer: 'the peer dependency of @koa/multer',
+  '@mikro-orm/core': 'the peer dependency of @mikro-orm/migrations',
+};
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+function sourceFiles(dir) {
+  const files = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) {
+      continue;
+    }
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      files.push(...sourceFiles(full));
+    } else if (/\.(ts|tsx|js|mjs)$/.test(entry.name) && !entry.name.endsWith('.d.ts')) {
+      files.push(full);
+    }
+  }
+  return files;
+}
+
+/** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; undefined for relative and built-in. */
+function packageOf(specifier) {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) {
+    return undefined;
+  }
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  return builtins.has(name) ? undefined : (PROVIDED_BY[name] ?? name);
+}
+
+const isTestFile = (file) => /\.test\.tsx?$/.test(file) || /[\\/]src[\\/]test[\\/]/.test(file);
+
+const problems = [];
+for (const workspace of rootPackage.workspaces) {
+  const dir = path.join(root, workspace);
+  const pkg = readJson(path.join(dir, 'package.json'));
+  const dependencies = new Set(Object.keys(pkg.dependencies ?? {}));
+  const devDependencies = new Set(Object.keys(pkg.devDependencies ?? {}));
+  const rootDevDependencies = new Set(Object.keys(rootPackage.devDependencies ?? {}));
+  const developmentOnly = dependencies.size === 0;
+  const used = new Set();
+  // The migrations workspace keeps its sources at its root; the others under src/.
+  const scanned = workspace === 'migrations' ? workspace : `${workspace}/src`;
+  const files = sourceFiles(path.join(root, scanned));
+  for (const file of files) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    for (const { fileName: specifier } of importedFiles) {
+      const name = packageOf(specifier);
+      if (!name || name === pkg.name) {
+        continue;
+      }
+      used.add(name);
+      const declared =
+        dependencies.has(name) ||
+        ((developmentOnly || isTestFile(file)) && devDependencies.has(name)) ||
+        (isTestFile(file) && rootDevDependencies.has(name));
+      if (!declared) {
+        const where = isTestFile(file) || developmentOnly ? 'dependencies or devDependencies' : 'dependencies';
+        problems.push(`${path.relative(root, file)}: imports ${name}, not in ${workspace}/package.json ${where}`);
+      }
+    }
+  }
+  for (const name of dependencies) {
+    if (!used.has(name) && !name.startsWith('@types/') && !USED_WITHOUT_IMPORT[name]) {
+      problems.push(`${workspace}/package.json: declares ${name}, which ${scanned} never imports`);
+    }
+  }
+}
+
+if (problems.length > 0) {
+  console.error(
+    `Dependencies not declared where they are imported (scripts/check-dependencies.js):\n  ${problems.join('\n  ')}`,
+  );
+  process.exit(1);
+}

@@ -1,0 +1,3 @@
+export * from './orm.js';
+export * from './change-feed.js';
+export { keepWasmOnBaselineCompiler } from './pglite-memory.js';

@@ -1,0 +1,46 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { idProperty } from './timestamps.js';
+
+/** Who acted: an administrator, an API token, the service itself (retention runs), or nobody known yet (a failed sign-in). */
+export const AUDIT_ACTOR_KINDS = ['admin', 'api_token', 'system', 'anonymous'] as const;
+export type AuditActorKind = (typeof AUDIT_ACTOR_KINDS)[number];
+
+export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** A value in an entry's details: only ids, counts, flags and names chosen by the code, never input. */
+export type AuditDetailValue = string | number | boolean | null | string[];
+export type AuditDetails = Record<string, AuditDetailValue>;
+
+// One administrative action, kept for AUDIT_RETENTION_DAYS. Rows are only ever inserted (and pruned
+// by age); nothing references them, so deleting a site or an admin leaves its history readable.
+// The actor's name is copied, not joined, for the same reason.
+export const AuditEntrySchema = defineEntity({
+  name: 'AuditEntry',
+  tableName: 'audit_log',
+  properties: {
+    id: idProperty(),
+    at: p.datetime(),
+    actorKind: p.enum(AUDIT_ACTOR_KINDS).columnType('varchar(16)'),
+    actorId: p.string().length(64).nullable(),
+    actorName: p.string().length(320),
+    action: p.string().length(100),
+    objectType: p.string().length(64).nullable(),
+    objectId: p.string().length(100).nullable(),
+    outcome: p.enum(AUDIT_OUTCOMES).columnType('varchar(16)'),
+    errorCode: p.string().length(64).nullable(),
+    address: p.string().length(64).nullable(),
+    requestId: p.string().length(128).nullable(),
+    details: p.json<AuditDetails>().nullable(),
+  },
+  indexes: [
+    // Newest first, paged by (at, id); also the retention prune.
+    { name: 'audit_log_at_id_index', properties: ['at', 'id'] },
+    // The console's filters: one actor, one action, one object.
+    { name: 'audit_log_actor_id_at_index', properties: ['actorId', 'at'] },
+    { name: 'audit_log_action_at_index', properties: ['action', 'at'] },
+    { name: 'audit_log_object_id_at_index', properties: ['objectId', 'at'] },
+  ],
+});
+
+export type AuditEntry = InferEntity<typeof AuditEntrySchema>;

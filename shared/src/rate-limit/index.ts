@@ -1,0 +1,2 @@
+export * from './rate-limiter.js';
+export * from './redis-store.js';

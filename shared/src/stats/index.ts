@@ -1,0 +1,3 @@
+export * from './utc-days.js';
+export * from './refusal-counts.js';
+export * from './submission-counts.js';
