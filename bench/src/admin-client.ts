@@ -1,0 +1,59 @@
+// What every bench part that talks to a real admin API needs: the environment of a throwaway admin
+// (fresh secrets, a new administrator, silent logs) and a GraphQL client signed in as it.
+import { generateSecret } from '@intake/shared/secrets';
+
+/** A GraphQL request's `data`, shaped by the caller; an answer with errors throws. */
+export type Gql = <T>(query: string, variables: Record<string, unknown>) => Promise<T>;
+
+export interface BenchAdmin {
+  /** The admin API's configuration as environment variables (listening on a free port). */
+  env: Record<string, string>;
+  email: string;
+  password: string;
+}
+
+/** A new administrator each time: the database may be one seeded by an earlier run. */
+export function benchAdmin(databaseUrl: string, dataDir: string): BenchAdmin {
+  const email = `bench-${generateSecret(6, 'hex')}@example.com`;
+  const password = generateSecret(24);
+  return {
+    email,
+    password,
+    env: {
+      NODE_ENV: 'test',
+      ADMIN_PORT: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      API_KEY: generateSecret(32),
+      JWT_SECRET: generateSecret(32),
+      TOKEN_ENCRYPTION_KEY: generateSecret(32, 'hex'),
+      ADMIN_EMAIL: email,
+      ADMIN_PASSWORD: password,
+      LOG_LEVEL: 'silent',
+    },
+  };
+}
+
+async function post<T>(url: string, query: string, variables: Record<string, unknown>, token?: string): Promise<T> {
+  const response = await fetch(new URL('/graphql', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data?: unknown; errors?: unknown[] };
+  if (body.errors !== undefined || body.data === undefined) {
+    throw new Error(`admin API answered ${response.status}: ${JSON.stringify(body.errors)}`);
+  }
+  return body.data as T;
+}
+
+/** Logs in to the admin API at `url` as `admin`; the client sends its token with every request. */
+export async function signedInGql(url: string, admin: Pick<BenchAdmin, 'email' | 'password'>): Promise<Gql> {
+  const login = await post<{ login: { token: string } }>(
+    url,
+    'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }',
+    { e: admin.email, p: admin.password },
+  );
+  const token = login.login.token;
+  return <T>(query: string, variables: Record<string, unknown>) => post<T>(url, query, variables, token);
+}

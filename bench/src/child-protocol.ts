@@ -1,0 +1,108 @@
+// What a bench server child and the bench runner say to each other over the IPC channel.
+import { readFileSync, writeFileSync } from 'node:fs';
+
+/** Child → runner, once listening: where it is and what a request needs (tokens, form code). */
+export interface ReadyMessage {
+  type: 'ready';
+  url: string;
+  details: Record<string, string>;
+}
+
+/**
+ * Runner → child: report memory (optionally after a full GC, optionally starting a new peak
+ * window), or stop.
+ */
+export type RunnerMessage = { type: 'memory'; id: number; gc: boolean; resetPeak: boolean } | { type: 'stop' };
+
+/** Child → runner: the answer to a memory request. Bytes. */
+export interface MemoryMessage {
+  type: 'memory';
+  id: number;
+  rss: number;
+  /** Peak resident set size since the last reset (Linux), or since the process started. */
+  peakRss: number;
+  heapUsed: number;
+  /** CPU time (user + system) the process used since it started, in microseconds. */
+  cpuMicros: number;
+}
+
+/**
+ * Linux keeps the peak RSS (VmHWM) in /proc and resets it on request, so a case can be measured
+ * apart from the start-up (PGlite's peaks at over 1 GB). Elsewhere: the peak since start.
+ */
+function resetPeak(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux: the peak stays the one since start.
+  }
+}
+
+function peakRss(): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    if (kb !== undefined) {
+      return Number(kb) * 1024;
+    }
+  } catch {
+    // Not Linux.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+export interface ServedChild {
+  url: string;
+  details?: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The child side: start the server, announce it, answer memory requests, stop on request (or when
+ * the runner goes away, so no server outlives a crashed bench).
+ */
+export async function serveInChild(start: () => Promise<ServedChild>): Promise<void> {
+  if (!process.send) {
+    throw new Error('bench server: run me through the bench runner (no IPC channel)');
+  }
+  const served = await start();
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) {
+      return;
+    }
+    stopping = true;
+    await served.close();
+    // Whatever handle a library left open, a stopped bench server must not linger.
+    process.exit(0);
+  };
+  process.on('message', (message: RunnerMessage) => {
+    if (message.type === 'stop') {
+      void stop();
+      return;
+    }
+    if (message.gc) {
+      (globalThis as { gc?: () => void }).gc?.();
+    }
+    const peak = peakRss();
+    if (message.resetPeak) {
+      resetPeak();
+    }
+    const reply: MemoryMessage = {
+      type: 'memory',
+      id: message.id,
+      rss: process.memoryUsage.rss(),
+      peakRss: peak,
+      heapUsed: process.memoryUsage().heapUsed,
+      cpuMicros: cpuMicros(),
+    };
+    process.send?.(reply);
+  });
+  process.on('disconnect', () => void stop());
+  const ready: ReadyMessage = { type: 'ready', url: served.url, details: served.details ?? {} };
+  process.send(ready);
+}

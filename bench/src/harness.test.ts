@@ -1,0 +1,96 @@
+// A smoke run of the bench harness (about a second): a bare ceiling server in its own process,
+// autocannon against it, and the figures and memory the report is built from. It runs the compiled
+// servers (`npx tsc -b` first). The bench's own figures are never asserted: only that it measures.
+import { jest } from '@jest/globals';
+import { serverEntry, startBenchServer } from './child-server.js';
+import { measureLoad } from './load.js';
+import { PLAIN_FIELDS, pngUpload } from './payloads.js';
+import { packageOf, summarise } from './profile-summary.js';
+
+jest.setTimeout(60_000);
+
+describe('bench harness', () => {
+  it('measures a bare Koa ceiling in a child process: answers, latency and memory', async () => {
+    const server = await startBenchServer(serverEntry('bare-koa'));
+    try {
+      const cpuBefore = (await server.memory()).cpuMicros;
+      const figure = await measureLoad(
+        {
+          url: `${server.url}/`,
+          headers: { 'content-type': PLAIN_FIELDS.contentType },
+          body: PLAIN_FIELDS.body,
+          connections: 4,
+        },
+        { seconds: 1, warmupSeconds: 0 },
+      );
+      expect(figure.failures).toBe(0);
+      expect(figure.requests).toBeGreaterThan(0);
+      expect(figure.perSecond).toBeGreaterThan(0);
+      expect(figure.p99).toBeGreaterThanOrEqual(figure.p50);
+      const memory = await server.memory({ gc: true, resetPeak: true });
+      expect(memory.rss).toBeGreaterThan(memory.heapUsed);
+      expect(memory.peakRss).toBeGreaterThan(0);
+      // The server's own CPU time, which the bench divides by the answers: it grew under the load.
+      expect(cpuBefore).toBeGreaterThan(0);
+      expect(memory.cpuMicros).toBeGreaterThan(cpuBefore);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('counts answers with another status as failures, not as throughput', async () => {
+    const server = await startBenchServer(serverEntry('bare-koa'));
+    try {
+      const figure = await measureLoad(
+        { url: `${server.url}/`, headers: { 'content-type': 'application/json' }, body: 'not json', connections: 2 },
+        { seconds: 0.5, warmupSeconds: 0 },
+      );
+      expect(figure.perSecond).toBe(0);
+      expect(figure.failures).toBeGreaterThan(0);
+      expect(Object.keys(figure.unexpectedStatuses)).toEqual(['500']);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses to load anything but loopback', async () => {
+    await expect(
+      measureLoad(
+        { url: 'http://192.0.2.1/', headers: {}, body: '', connections: 1 },
+        { seconds: 1, warmupSeconds: 0 },
+      ),
+    ).rejects.toThrow(/loopback/);
+  });
+
+  it('builds a 100 KB PNG upload that starts with the PNG signature', () => {
+    const upload = pngUpload();
+    expect(upload.contentType).toMatch(/^multipart\/form-data; boundary=/);
+    expect(upload.body.length).toBeGreaterThan(100 * 1024);
+    expect(upload.body.length).toBeLessThan(110 * 1024);
+    expect(upload.body.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+  });
+
+  it('summarises a CPU profile by package and by function', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 }, children: [2] },
+        {
+          id: 2,
+          callFrame: { functionName: 'handle', url: 'file:///app/gateway/dist/routes/send.js', lineNumber: 9 },
+          children: [3],
+        },
+        {
+          id: 3,
+          callFrame: { functionName: 'query', url: 'file:///app/node_modules/pg/lib/client.js', lineNumber: 1 },
+        },
+      ],
+      samples: [2, 3, 3, 3],
+      timeDeltas: [1000, 1000, 1000, 1000],
+    };
+    const summary = summarise(profile);
+    expect(summary.totalMs).toBe(4);
+    expect(summary.byPackage[0]).toMatchObject({ name: 'pg', ms: 3 });
+    expect(summary.byTotal.find((row) => row.name.startsWith('handle'))?.ms).toBe(4);
+    expect(packageOf('file:///x/node_modules/@mikro-orm/core/EntityManager.js', 'f')).toBe('@mikro-orm/core');
+  });
+});

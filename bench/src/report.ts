@@ -1,0 +1,153 @@
+// The request-path part of the bench report: what was run against what, the ceilings, and each
+// Intake figure with its ratio to its ceiling and its target.
+import type { InsertFigure } from './insert-ceiling.js';
+import type { ProcessCountFigure } from './gateway-processes.js';
+import type { LoadFigure } from './load.js';
+import type { ProcessTarget } from './process-memory.js';
+import type { BenchSettings, Ceilings, IntakeFigure, SoakFigure } from './request-path.js';
+
+export interface RunDescription {
+  loadGenerator: string;
+  target: string;
+  seconds: number;
+  warmupSeconds: number;
+  connections: string;
+  databases: { postgresql: string; pglite: string };
+  soak: string;
+}
+
+export interface RequestPathResults {
+  run: RunDescription;
+  ceilings: Ceilings;
+  intake: IntakeFigure[];
+  soak: SoakFigure | null;
+  processes: ProcessTarget[];
+  /** start:gateway with GATEWAY_PROCESSES=1 and =2, same load (no target: what two give here). */
+  gatewayProcesses: ProcessCountFigure[];
+}
+
+export function describeRun(input: {
+  settings: BenchSettings;
+  loadGenerator: string;
+  postgres: string;
+}): RunDescription {
+  const { settings } = input;
+  return {
+    loadGenerator: input.loadGenerator,
+    target: 'loopback (127.0.0.1); each server under test in its own process',
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    connections: `${settings.connections} (JSON, 100 KB), 20 (10 MB uploads)`,
+    databases: {
+      postgresql: `${input.postgres}; gateway pool of 10`,
+      pglite: 'PGlite on disk in a temporary DATA_DIR/db, inside the gateway process',
+    },
+    soak: `${settings.soakSubmissions} HTML-bearing JSON submissions over HTTP to the PostgreSQL gateway`,
+  };
+}
+
+const fixed = (value: number, digits = 0) =>
+  value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function loadRow(name: string, figure: LoadFigure, unit: 'req/s' | 'MB/s') {
+  return {
+    ceiling: name,
+    value: unit === 'MB/s' ? `${fixed(figure.mbPerSecond)} MB/s` : `${fixed(figure.perSecond)}/s`,
+    'p50 ms': fixed(figure.p50, 1),
+    'p99 ms': fixed(figure.p99, 1),
+    'CPU µs/req': figure.cpuMicrosPerRequest === undefined ? '' : fixed(figure.cpuMicrosPerRequest),
+    failures: figure.failures,
+  };
+}
+
+function insertRow(name: string, figure: InsertFigure) {
+  return {
+    ceiling: name,
+    value: `${fixed(figure.perSecond)}/s`,
+    'p50 ms': fixed(figure.p50, 1),
+    'p99 ms': fixed(figure.p99, 1),
+    'CPU µs/req': '',
+    failures: 0,
+  };
+}
+
+export function printRequestPath(results: RequestPathResults): void {
+  const { run, ceilings } = results;
+  console.log(
+    `\nRequest path — load generator: ${run.loadGenerator}, ${run.target}; ${run.seconds} s measured after ` +
+      `${run.warmupSeconds} s of warm-up; connections: ${run.connections}.`,
+  );
+  console.log(`Databases: ${run.databases.postgresql}. ${run.databases.pglite}.`);
+  console.log('\nCeilings (same machine, same run)');
+  console.table([
+    loadRow('bare Koa, JSON body → 201', ceilings.koaJson, 'req/s'),
+    loadRow('bare @koa/multer to disk, 100 KB PNG', ceilings.multerPng, 'req/s'),
+    {
+      ...loadRow('bare @koa/multer to disk, 20 × 10 MB PDF', ceilings.multerPdf, 'MB/s'),
+      'RSS MB (start → peak)': `${fixed(ceilings.multerPdf.startRssMb)} → ${fixed(ceilings.multerPdf.peakRssMb)}`,
+    },
+    insertRow(`raw pg insert, ${ceilings.postgresInsert.rowBytes} B jsonb, pool of 10`, ceilings.postgresInsert),
+    insertRow(`raw PGlite insert, ${ceilings.pgliteInsert.rowBytes} B jsonb, in process`, ceilings.pgliteInsert),
+  ]);
+  console.log('Intake');
+  console.table(
+    results.intake.map((figure) => ({
+      database: figure.database,
+      case: figure.case,
+      value: figure.mbPerSecond !== undefined ? `${fixed(figure.mbPerSecond)} MB/s` : `${fixed(figure.perSecond)}/s`,
+      'p50 ms': fixed(figure.p50, 1),
+      'p99 ms': fixed(figure.p99, 1),
+      'RSS MB (start → peak)':
+        figure.peakRssMb === undefined ? '' : `${fixed(figure.startRssMb ?? 0)} → ${fixed(figure.peakRssMb)}`,
+      ceiling: `${figure.ceiling} ${fixed(figure.ceilingValue)}`,
+      ratio: `${fixed(figure.ratio * 100)} %`,
+      'CPU µs/req': fixed(figure.cpuMicrosPerRequest),
+      'CPU × ceiling':
+        figure.ceilingCpuMicrosPerRequest === undefined || figure.ceilingCpuMicrosPerRequest === 0
+          ? ''
+          : `${fixed(figure.cpuMicrosPerRequest / figure.ceilingCpuMicrosPerRequest, 1)} ×`,
+      failures: figure.failures,
+      target: figure.target,
+      met: figure.met === null ? '' : figure.met ? 'yes' : 'NO',
+    })),
+  );
+  const soak = results.soak;
+  if (soak) {
+    console.log(`RSS soak (${run.soak})`);
+    console.table([
+      {
+        submissions: soak.submissions,
+        '/s': fixed(soak.perSecond),
+        'RSS at 10 % MB': fixed(soak.baselineRssMb),
+        'max RSS after MB': fixed(soak.maxRssMb),
+        'heap after GC MB': `${fixed(soak.baselineHeapMb)} → ${fixed(soak.finalHeapMb)}`,
+        growth: `${fixed((soak.growth - 1) * 100, 1)} %`,
+        failures: soak.failures,
+        target: soak.target,
+        met: soak.met ? 'yes' : 'NO',
+      },
+    ]);
+  }
+  console.log('GATEWAY_PROCESSES (start:gateway on PostgreSQL, JSON with 3 plain fields; CPU of all processes)');
+  const [one] = results.gatewayProcesses;
+  console.table(
+    results.gatewayProcesses.map((figure) => ({
+      processes: figure.processes,
+      '/s': fixed(figure.perSecond),
+      'vs 1 process': one && one.perSecond > 0 ? `${fixed((figure.perSecond / one.perSecond) * 100)} %` : '',
+      'p50 ms': fixed(figure.p50),
+      'p99 ms': fixed(figure.p99),
+      'CPU µs/req': fixed(figure.cpuMicrosPerRequest),
+      failures: figure.failures,
+    })),
+  );
+  console.log('Processes');
+  console.table(
+    results.processes.map((figure) => ({
+      case: figure.case,
+      measured: figure.measured,
+      target: figure.target,
+      met: figure.met ? 'yes' : 'NO',
+    })),
+  );
+}

@@ -1,0 +1,163 @@
+// `npm run bench`: every benchmark in one run on one machine. Prints tables and writes
+// bench/results.json at the root. Settings (environment):
+//   BENCH_DATABASE_URL  PostgreSQL server for the scratch database (postgres://postgres@127.0.0.1:5432/postgres)
+//   BENCH_SECONDS       measured seconds per case (8), after BENCH_WARMUP_SECONDS (2) unmeasured
+//   BENCH_CONNECTIONS   concurrent connections of the JSON and 100 KB cases (20)
+//   BENCH_SOAK          submissions of the RSS soak (100000)
+//   BENCH_CPU_PROF      a folder: the Intake servers write V8 CPU profiles there
+//   BENCH_DATA_SUBMISSIONS  submissions of the one form of the data part (1000000)
+//   BENCH_ONLY          `inspection`, `requests` or `data` (filtered pages and exports) to run one part;
+//                       `start` runs only `npm start` on PGlite (first start and restart, part of `requests`)
+//   BENCH_EXPORT_EXEC_ARGV  Node flags of the export's admin process, e.g. `--max-semi-space-size=8`
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { measureGatewayProcesses } from './gateway-processes.js';
+import { benchInspection, type InspectionFigure } from './inspection.js';
+import { LOAD_GENERATOR } from './load.js';
+import { describeRun, printRequestPath, type RequestPathResults } from './report.js';
+import { measureProcessTargets, quickStartOnPglite, quickStartTargets, type ProcessTarget } from './process-memory.js';
+import { measureCeilings, measureIntake, measureSoak, type BenchSettings } from './request-path.js';
+import { createScratchDatabase } from './scratch-postgres.js';
+import { measureExports, printExportResults, type ExportFigure } from './submissions-export.js';
+import {
+  measureFilteredPages,
+  printDataResults,
+  seedSubmissions,
+  withAdminApi,
+  type DataResults,
+} from './submissions-data.js';
+
+function numberFrom(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative number`);
+  }
+  return value;
+}
+
+const settings: BenchSettings = {
+  seconds: numberFrom('BENCH_SECONDS', 8),
+  warmupSeconds: numberFrom('BENCH_WARMUP_SECONDS', 2),
+  connections: numberFrom('BENCH_CONNECTIONS', 20),
+  soakSubmissions: numberFrom('BENCH_SOAK', 100_000),
+  cpuProfileDir: process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined,
+};
+const dataSubmissions = numberFrom('BENCH_DATA_SUBMISSIONS', 1_000_000);
+const only = process.env.BENCH_ONLY ?? '';
+const serverUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const progress = (step: string) => process.stderr.write(`bench: ${step}\n`);
+
+let inspection: InspectionFigure[] = [];
+if (only === '' || only === 'inspection') {
+  progress('archive inspection');
+  inspection = await benchInspection();
+  console.log('Archive inspection (median of 5 runs)');
+  console.table(
+    inspection.map((figure) => ({
+      case: figure.name,
+      'median ms': figure.medianMs.toFixed(1),
+      outcome: figure.outcome,
+      'MB/s': figure.mbPerSecond?.toFixed(0) ?? '',
+      target: figure.target,
+      met: figure.met ? 'yes' : 'NO',
+    })),
+  );
+}
+
+let quickStart: ProcessTarget[] = [];
+if (only === 'start') {
+  progress('npm start on PGlite: first start, then restart');
+  quickStart = quickStartTargets(await quickStartOnPglite());
+  console.log('npm start on the embedded PGlite');
+  console.table(
+    quickStart.map(({ case: name, measured, target, met }) => ({
+      case: name,
+      measured,
+      target,
+      met: met ? 'yes' : 'NO',
+    })),
+  );
+}
+
+let requestPath: RequestPathResults | undefined;
+if (only === '' || only === 'requests') {
+  const scratch = await createScratchDatabase(serverUrl);
+  try {
+    const ceilings = await measureCeilings(settings, scratch.url, progress);
+    const intake = [
+      ...(await measureIntake('postgresql', scratch.url, ceilings, settings, progress)),
+      ...(await measureIntake('pglite', '', ceilings, settings, progress)),
+    ];
+    const soak = settings.soakSubmissions > 0 ? await measureSoak('postgresql', scratch.url, settings, progress) : null;
+    const gatewayProcesses = await measureGatewayProcesses(scratch.url, settings, progress);
+    const processes = await measureProcessTargets(scratch.url, progress);
+    const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string })
+      .version;
+    requestPath = {
+      run: describeRun({
+        settings,
+        loadGenerator: `${LOAD_GENERATOR} ${autocannonVersion}`,
+        postgres: scratch.description,
+      }),
+      ceilings,
+      intake,
+      soak,
+      processes,
+      gatewayProcesses,
+    };
+    printRequestPath(requestPath);
+  } finally {
+    await scratch.drop();
+  }
+}
+
+let data: (DataResults & { exports: ExportFigure[] }) | undefined;
+if (only === '' || only === 'data') {
+  const scratch = await createScratchDatabase(serverUrl);
+  try {
+    data = await withAdminApi(scratch.url, async (gql) => {
+      progress(`data: seeding ${dataSubmissions.toLocaleString('en')} submissions of one form`);
+      const seeded = await seedSubmissions(scratch.url, dataSubmissions);
+      progress('data: filtered first pages through the admin API');
+      const queries = await measureFilteredPages(gql, seeded.formId, 7);
+      const exports = await measureExports(scratch.url, seeded.formId, progress);
+      return { database: scratch.description, seeded, queries, exports };
+    });
+    printDataResults(data);
+    printExportResults(data.exports);
+  } finally {
+    await scratch.drop();
+  }
+}
+
+const resultsDir = path.resolve('bench');
+await mkdir(resultsDir, { recursive: true });
+await writeFile(
+  path.join(resultsDir, 'results.json'),
+  `${JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+      inspection,
+      ...(only === 'start' ? { quickStart } : {}),
+      ...(requestPath ?? {}),
+      ...(data ? { data } : {}),
+    },
+    null,
+    2,
+  )}\n`,
+);
+const met = [
+  ...inspection.map((figure) => figure.met),
+  ...quickStart.map((figure) => figure.met),
+  ...(requestPath?.intake.map((figure) => figure.met !== false) ?? []),
+  requestPath?.soak?.met ?? true,
+  ...(data?.queries.map((figure) => figure.met) ?? []),
+  ...(data?.exports.map((figure) => figure.met) ?? []),
+  ...(requestPath?.processes.map((figure) => figure.met) ?? []),
+];
+process.exitCode = met.every(Boolean) ? 0 : 1;

@@ -1,0 +1,63 @@
+// The notification e-mail of a submission: plain text only (no HTML part, so nothing in it can be
+// live markup), listing each field and the names of the attached files, never the files themselves.
+import { decodeStoredText } from '@intake/shared/stored-text';
+import type { StoredFile, Submission } from '@intake/shared/entities';
+
+export interface NotificationEmail {
+  subject: string;
+  text: string;
+}
+
+export interface NotificationInput {
+  submission: Submission;
+  formName: string;
+  siteName: string;
+  files: readonly StoredFile[];
+}
+
+// Stored strings are DOMPurify's HTML-safe serialisation: shown as the text they stand for.
+function asText(value: unknown): string {
+  if (typeof value === 'string') {
+    return decodeStoredText(value);
+  }
+  if (value === null || typeof value !== 'object') {
+    return String(value);
+  }
+  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' ? asText(inner) : inner));
+}
+
+/** Continuation lines are indented, so a value cannot pass itself off as another field. */
+function indented(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/\n/g, '\n    ');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}
+
+export function notificationEmail(input: NotificationInput): NotificationEmail {
+  const { submission, files } = input;
+  const fields = Object.entries(submission.data);
+  const lines = [
+    `A new submission arrived for the form "${oneLine(input.formName)}" of the site "${oneLine(input.siteName)}".`,
+    '',
+    `Submission: ${submission.id}`,
+    `Received:   ${submission.createdAt.toISOString()}`,
+    '',
+    'Fields',
+    '------',
+    ...(fields.length === 0 ? ['(none)'] : fields.map(([key, value]) => `${oneLine(key)}: ${indented(asText(value))}`)),
+    '',
+    'Attachments',
+    '-----------',
+    ...(files.length === 0
+      ? ['(none)']
+      : files.map(
+          (file) => `- ${oneLine(file.name)} (${file.mimeType}, ${file.size} bytes, field ${oneLine(file.field)})`,
+        )),
+    '',
+    'The files are not attached; download them through the admin API.',
+    '',
+  ];
+  return { subject: `New submission: ${oneLine(input.formName)}`, text: lines.join('\n') };
+}

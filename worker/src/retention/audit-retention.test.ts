@@ -1,0 +1,85 @@
+// Audit log retention: entries older than AUDIT_RETENTION_DAYS are deleted in batches, by any
+// number of concurrent runs and by the delivery worker on its own; younger entries stay, and a run
+// that deleted something records itself.
+import { createDeliveryWorker } from '../worker.js';
+import { recordAuditEntry } from '@intake/shared/audit';
+import { AuditEntrySchema } from '@intake/shared/entities';
+import { testDriverName } from '@intake/shared/test';
+import { createTestServices } from '@intake/shared/test';
+import { DAY_MS, deleteExpiredAuditEntries } from './audit-retention.js';
+
+type TestServices = Awaited<ReturnType<typeof createTestServices>>;
+
+let services: TestServices;
+
+beforeAll(async () => {
+  services = await createTestServices({ AUDIT_RETENTION_DAYS: '30' });
+}, 60_000);
+
+afterAll(async () => {
+  await services?.close();
+});
+
+/** An entry `ageDays` old; resolves with its id. */
+async function entry(ageDays: number): Promise<string> {
+  const requestId = `age-${ageDays}-${Math.random()}`;
+  await recordAuditEntry(services.db.em.fork(), {
+    actor: { kind: 'admin', id: 'a', name: 'ada@example.com' },
+    action: 'deleteSite',
+    outcome: 'success',
+    requestId,
+    at: new Date(Date.now() - ageDays * DAY_MS),
+  });
+  return (await services.db.em.fork().findOneOrFail(AuditEntrySchema, { requestId })).id;
+}
+
+async function exists(id: string): Promise<boolean> {
+  return (await services.db.em.fork().count(AuditEntrySchema, { id })) === 1;
+}
+
+async function pruneRecords(): Promise<number> {
+  return services.db.em.fork().count(AuditEntrySchema, { action: 'auditLog.prune' });
+}
+
+describe(`audit log retention on ${testDriverName()}`, () => {
+  it('deletes entries older than AUDIT_RETENTION_DAYS, in batches, keeps younger ones and records the run', async () => {
+    const old = await Promise.all([31, 40, 50, 60, 400].map(entry));
+    const young = await entry(29);
+
+    expect(await deleteExpiredAuditEntries(services, { batchSize: 2 })).toBe(5);
+    for (const id of old) {
+      expect(await exists(id)).toBe(false);
+    }
+    expect(await exists(young)).toBe(true);
+    const [run] = await services.db.em.fork().find(AuditEntrySchema, { action: 'auditLog.prune' });
+    expect(run).toMatchObject({ actorKind: 'system', outcome: 'success', details: { count: 5, retentionDays: 30 } });
+
+    // Nothing left to delete: no further record.
+    expect(await deleteExpiredAuditEntries(services)).toBe(0);
+    expect(await pruneRecords()).toBe(1);
+  });
+
+  it('lets concurrent runs share the work without deleting an entry twice', async () => {
+    const old = await Promise.all(Array.from({ length: 12 }, () => entry(45)));
+    const counts = await Promise.all([1, 2, 3].map(() => deleteExpiredAuditEntries(services, { batchSize: 2 })));
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBe(12);
+    for (const id of old) {
+      expect(await exists(id)).toBe(false);
+    }
+  });
+
+  it('runs in the delivery worker at start', async () => {
+    const old = await entry(100);
+    const worker = createDeliveryWorker(services);
+    worker.start();
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await exists(old)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await worker.close();
+    }
+    expect(await exists(old)).toBe(false);
+  });
+});

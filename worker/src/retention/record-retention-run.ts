@@ -1,0 +1,25 @@
+// Each retention run leaves an entry in the audit log: the system as actor, `retention.run`, and
+// counts only (per form by id), never a submitted value.
+import { recordAuditEntry, systemActor } from '@intake/shared/audit';
+import type { Em } from '@intake/shared/db';
+import type { RetentionRun } from './retention-run.js';
+
+export const RETENTION_RUN_ACTION = 'retention.run';
+
+export async function recordRetentionRun(em: Em, run: RetentionRun): Promise<void> {
+  await recordAuditEntry(em, {
+    actor: systemActor('retention'),
+    action: RETENTION_RUN_ACTION,
+    outcome: 'success',
+    at: run.finishedAt,
+    details: {
+      workerId: run.workerId,
+      startedAt: run.startedAt.toISOString(),
+      durationMs: run.finishedAt.getTime() - run.startedAt.getTime(),
+      spamDeleted: run.spamDeleted,
+      submissionsDeleted: run.formRetention.deleted,
+      // `<form id>:<count>` for each form that lost submissions in this run.
+      forms: run.formRetention.forms.map((form) => `${form.formId}:${form.deleted}`),
+    },
+  });
+}

@@ -1,0 +1,61 @@
+// One retention run of the delivery worker: expired spam (30 days) and the expired submissions of
+// forms with a retention. Each run is logged and recorded with counts only (never a submitted
+// value), so an operator can show what was deleted when.
+import { hostname } from 'node:os';
+import type { Services } from '@intake/shared/services';
+import { deleteExpiredSpam, type SpamSweepOptions } from './spam-retention.js';
+import { deleteExpiredSubmissions, type FormRetentionResult } from './form-retention.js';
+import { recordRetentionRun } from './record-retention-run.js';
+
+/** How often a worker runs retention, after its run at start. */
+export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
+
+export interface RetentionRun {
+  /** Which worker ran it (host and process id). */
+  workerId: string;
+  startedAt: Date;
+  finishedAt: Date;
+  spamDeleted: number;
+  /** Submissions deleted by form retentions, in total and per form. */
+  formRetention: FormRetentionResult;
+}
+
+export interface RetentionRunOptions {
+  batchSize?: number;
+  now?: () => Date;
+  spam?: SpamSweepOptions;
+}
+
+export const defaultWorkerId = (): string => `${hostname()}:${process.pid}`;
+
+/** Runs both sweeps, then logs and records the run; resolves with it. */
+export async function runRetention(
+  services: Pick<Services, 'db' | 'storage' | 'logger'>,
+  options: RetentionRunOptions & { workerId?: string } = {},
+): Promise<RetentionRun> {
+  const startedAt = new Date();
+  const spamDeleted = await deleteExpiredSpam(services, {
+    batchSize: options.batchSize,
+    now: options.now,
+    ...options.spam,
+  });
+  const formRetention = await deleteExpiredSubmissions(services, { batchSize: options.batchSize, now: options.now });
+  const run: RetentionRun = {
+    workerId: options.workerId ?? defaultWorkerId(),
+    startedAt,
+    finishedAt: new Date(),
+    spamDeleted,
+    formRetention,
+  };
+  services.logger.info(
+    {
+      spamDeleted,
+      submissionsDeleted: formRetention.deleted,
+      forms: formRetention.forms.length,
+      durationMs: run.finishedAt.getTime() - startedAt.getTime(),
+    },
+    'retention run',
+  );
+  await recordRetentionRun(services.db.em.fork(), run);
+  return run;
+}

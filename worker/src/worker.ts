@@ -1,0 +1,275 @@
+// The delivery worker: claims due deliveries (claim.ts), makes one attempt at each (a signed
+// webhook request or a notification e-mail), and records the outcome (record-attempt.ts). It runs
+// inside `npm start` and as its own process (`npm run start:worker`); any number may run against
+// one PostgreSQL database. A failure of the worker itself (the database away) leaves the claims to
+// expire, so nothing is lost: the deliveries are claimed again after their lease.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { submissionCreatedEvent, type WebhookEvent, createSecretBox } from '@intake/shared/delivery';
+import { createDownloadLinks, type DownloadLinks } from '@intake/shared/download-links';
+import {
+  DeliverySchema,
+  SiteSchema,
+  StoredFileSchema,
+  type Delivery,
+  type StoredFile,
+  type Submission,
+} from '@intake/shared/entities';
+import type { Em } from '@intake/shared/db';
+import type { Services } from '@intake/shared/services';
+import type { AttemptOutcome } from './delivery/attempt-outcome.js';
+import { claimDueDeliveries } from './delivery/claim.js';
+import { notificationEmail } from './delivery/notification-email.js';
+import { recordAttempt } from './delivery/record-attempt.js';
+import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './delivery/schedule.js';
+import { createMailer, type Mailer } from './delivery/send-email.js';
+import { sendWebhook } from './delivery/send-webhook.js';
+import { signWebhook } from './delivery/sign.js';
+import { deleteExpiredAuditEntries } from './retention/audit-retention.js';
+import { RETENTION_INTERVAL_MS, runRetention } from './retention/retention-run.js';
+
+/** A webhook whose every delivery failed for this long is disabled. */
+export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+
+export interface DeliveryWorkerOptions {
+  /** Waits between attempts (tests shorten it); default DEFAULT_RETRY_SCHEDULE_MS. */
+  retryScheduleMs?: readonly number[];
+  disableAfterMs?: number;
+  /** Deliveries claimed (and sent in parallel) at a time. */
+  batchSize?: number;
+  /** Origin of download links; default PUBLIC_ADMIN_URL, else http://HOST:ADMIN_PORT. */
+  publicAdminOrigin?: () => string;
+  random?: () => number;
+  /**
+   * How often the worker runs retention, deleting expired spam, the expired submissions of forms
+   * with a retention and expired audit log entries (at start, then at this interval); default hourly.
+   */
+  retentionIntervalMs?: number;
+}
+
+export interface DeliveryWorker {
+  /** Runs until `close`: claims, sends, and sleeps DELIVERY_POLL_INTERVAL_MS when nothing is due. */
+  start(): void;
+  /** Claims what is due now and makes one attempt at each; resolves with how many. */
+  runOnce(): Promise<number>;
+  /** Stops claiming, waits for the attempts under way, closes the SMTP transport. */
+  close(): Promise<void>;
+}
+
+interface Attempt {
+  outcome: AttemptOutcome;
+  /** No retry could help (the webhook was disabled, the submission deleted). */
+  final: boolean;
+}
+
+const finalFailure = (error: string): Attempt => ({
+  outcome: { succeeded: false, statusCode: null, error, response: null, durationMs: 0 },
+  final: true,
+});
+
+function defaultAdminOrigin(services: Services): string {
+  const { config } = services;
+  if (config.publicAdminUrl) {
+    return config.publicAdminUrl;
+  }
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${config.adminPort}`;
+}
+
+export function createDeliveryWorker(services: Services, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+  const { config, db, logger } = services;
+  const settings = config.delivery;
+  const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+  const disableAfterMs = options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
+  const batchSize = options.batchSize ?? 10;
+  const random = options.random ?? Math.random;
+  const links: DownloadLinks = createDownloadLinks({
+    jwtSecret: config.jwtSecret,
+    ttlSeconds: settings.downloadUrlTtlSeconds,
+    publicOrigin: options.publicAdminOrigin ?? (() => defaultAdminOrigin(services)),
+  });
+  const secrets = createSecretBox(config.tokenEncryptionKey);
+  const mailer: Mailer | undefined = settings.smtpUrl ? createMailer(settings.smtpUrl, settings.smtpFrom) : undefined;
+
+  const filesOf = (em: Em, submission: Submission): Promise<StoredFile[]> =>
+    em.find(StoredFileSchema, { submission: submission.id }, { orderBy: { position: 'asc', id: 'asc' } });
+
+  async function webhookAttempt(em: Em, delivery: Delivery, now: Date): Promise<Attempt> {
+    const webhook = delivery.webhook;
+    if (!webhook || !webhook.enabled) {
+      return finalFailure('webhook is disabled');
+    }
+    let event: WebhookEvent;
+    if (delivery.payload) {
+      event = { type: delivery.eventType, timestamp: now.toISOString(), data: delivery.payload };
+    } else if (delivery.submission) {
+      event = submissionCreatedEvent({
+        submission: delivery.submission,
+        formId: delivery.form.id,
+        siteId: delivery.form.site.id,
+        files: await filesOf(em, delivery.submission),
+        links,
+        ttlSeconds: settings.downloadUrlTtlSeconds,
+        now,
+      });
+    } else {
+      return finalFailure('the submission was deleted');
+    }
+    const body = JSON.stringify(event);
+    const headers = signWebhook(secrets.open(webhook.sealedSecret), delivery.id, now, body);
+    const outcome = await sendWebhook(
+      { url: webhook.url, body, headers: { ...headers } },
+      { timeoutMs: settings.webhookTimeoutMs, allowPrivateAddresses: settings.allowPrivateAddresses },
+    );
+    return { outcome, final: false };
+  }
+
+  async function emailAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
+    const recipients = delivery.recipients ?? [];
+    if (!delivery.submission || recipients.length === 0) {
+      return finalFailure(recipients.length === 0 ? 'no recipients' : 'the submission was deleted');
+    }
+    if (!mailer) {
+      return { ...finalFailure('SMTP_URL is not set'), final: false };
+    }
+    const site = await em.findOne(SiteSchema, { id: delivery.form.site.id });
+    const email = notificationEmail({
+      submission: delivery.submission,
+      formName: delivery.form.name,
+      siteName: site?.name ?? '',
+      files: await filesOf(em, delivery.submission),
+    });
+    return { outcome: await mailer.send(recipients, email), final: false };
+  }
+
+  async function attemptOne(deliveryId: string, lockToken: string): Promise<void> {
+    const em = db.em.fork();
+    const delivery = await em.findOne(
+      DeliverySchema,
+      { id: deliveryId, lockToken },
+      { populate: ['webhook', 'form', 'submission'] },
+    );
+    if (delivery === null) {
+      // Deleted with its webhook or submission since the claim, or the lease is already gone.
+      return;
+    }
+    const startedAt = new Date();
+    let attempt: Attempt;
+    try {
+      attempt =
+        delivery.channel === 'webhook'
+          ? await webhookAttempt(em, delivery, startedAt)
+          : await emailAttempt(em, delivery);
+    } catch (error) {
+      // Our own fault (a secret that no longer opens, a query that failed): logged, and retried on
+      // the schedule like any failure, so it cannot loop for ever.
+      logger.error({ err: error, deliveryId }, 'delivery attempt failed inside the worker');
+      attempt = { ...finalFailure('internal error'), final: false };
+    }
+    const { outcome } = attempt;
+    const delay = outcome.succeeded || attempt.final ? null : retryDelayMs(schedule, delivery.retryStep + 1, random);
+    const result = await recordAttempt(em, {
+      deliveryId,
+      lockToken,
+      webhookId: delivery.channel === 'webhook' ? (delivery.webhook?.id ?? null) : null,
+      attemptNumber: delivery.attemptCount,
+      startedAt,
+      outcome,
+      retryDelayMs: delay,
+      disableAfterMs,
+    });
+    // Ids, status and reason only: URLs may hold credentials and payloads hold customer data.
+    logger.info(
+      {
+        deliveryId,
+        channel: delivery.channel,
+        webhookId: delivery.webhook?.id,
+        attempt: delivery.attemptCount,
+        succeeded: outcome.succeeded,
+        statusCode: outcome.statusCode ?? undefined,
+        error: outcome.error ?? undefined,
+        durationMs: outcome.durationMs,
+        retryInMs: delay ?? undefined,
+        leaseLost: result.updated ? undefined : true,
+      },
+      'delivery attempt',
+    );
+    if (result.webhookDisabled) {
+      logger.warn({ webhookId: delivery.webhook?.id }, 'webhook disabled after failing for too long');
+    }
+  }
+
+  async function runOnce(): Promise<number> {
+    const claim = await claimDueDeliveries(db.em.fork(), batchSize, settings.leaseMs);
+    await Promise.all(
+      claim.deliveryIds.map((id) =>
+        attemptOne(id, claim.lockToken).catch((error: unknown) => {
+          // The claim stays until its lease ends; the delivery is tried again then.
+          logger.error({ err: error, deliveryId: id }, 'delivery attempt could not be completed');
+        }),
+      ),
+    );
+    return claim.deliveryIds.length;
+  }
+
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let idle: AbortController | undefined;
+  let retention: Promise<void> = Promise.resolve();
+  let retentionTimer: NodeJS.Timeout | undefined;
+
+  // Retention and the audit log's pruning ride along in the worker's process, off the delivery loop;
+  // runs of one worker never overlap (chained), runs of several workers share the work (SKIP
+  // LOCKED), and one failing does not keep the other from running.
+  function runRetentionInBackground(): void {
+    retention = retention
+      .then(() => runRetention(services))
+      .then(
+        () => undefined,
+        (error: unknown) => logger.warn({ err: error }, 'retention run failed'),
+      )
+      .then(() => deleteExpiredAuditEntries(services))
+      .then(
+        (count) => {
+          if (count > 0) {
+            logger.info({ count }, 'deleted expired audit log entries');
+          }
+        },
+        (error: unknown) => logger.warn({ err: error }, 'could not delete expired audit log entries'),
+      );
+  }
+
+  return {
+    start() {
+      if (running) {
+        return;
+      }
+      running = true;
+      runRetentionInBackground();
+      retentionTimer = setInterval(runRetentionInBackground, options.retentionIntervalMs ?? RETENTION_INTERVAL_MS);
+      retentionTimer.unref();
+      loop = (async () => {
+        while (running) {
+          let count = 0;
+          try {
+            count = await runOnce();
+          } catch (error) {
+            logger.warn({ err: error }, 'could not claim deliveries');
+          }
+          if (running && count < batchSize) {
+            idle = new AbortController();
+            await sleep(settings.pollIntervalMs, undefined, { signal: idle.signal }).catch(() => undefined);
+          }
+        }
+      })();
+    },
+    runOnce,
+    async close() {
+      running = false;
+      idle?.abort();
+      clearInterval(retentionTimer);
+      await loop;
+      await retention;
+      mailer?.close();
+    },
+  };
+}
