@@ -1,11 +1,13 @@
-import { AppError, createCaptchaSecretBox, observeRequests, type Services } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
+import { observeRequests, requestId } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
+import { createCaptchaSecretBox } from '@intake/shared/spam';
 import Koa from 'koa';
 import type { IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
 import { createFilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
 import { errorHandler } from './middleware/error-handler.js';
-import { requestId } from './middleware/request-id.js';
 import {
   countIntakeOutcome,
   createGatewayMetrics,
@@ -18,8 +20,9 @@ import { createRateLimits, type RateLimits } from './rate-limit/rate-limits.js';
 import { openApiRouter } from './openapi/route.js';
 import { healthRouter } from './routes/health.js';
 import { sendRouter } from './routes/send.js';
-import { createSiteLookups, type SiteLookups } from './lookup/site-lookups.js';
+import { createSiteCache, type SiteCache } from './site-cache/site-cache.js';
 import { createCaptchaVerifier, type CaptchaVerifier } from './spam/captcha.js';
+import { createRefusalTally, isCountedRefusal, type RefusalTally } from './stats/refusal-tally.js';
 
 export interface GatewayApp {
   app: Koa<IntakeState, { services: Services }>;
@@ -27,9 +30,11 @@ export interface GatewayApp {
   rateLimits: RateLimits;
   metrics: GatewayMetrics;
   /** Cached sites and forms, kept right by the database's change feed; close it on shutdown. */
-  lookups: SiteLookups;
+  siteCache: SiteCache;
   /** The kept-alive client of the CAPTCHA providers; close it on shutdown. */
   captcha: CaptchaVerifier;
+  /** Refusals per day and code for the console's statistics; start it, and stop it on shutdown. */
+  refusals: RefusalTally;
 }
 
 /** The gateway's Koa application: the intake route, health, metrics and (later) OpenAPI. */
@@ -49,20 +54,27 @@ export function createGatewayApp(services: Services): GatewayApp {
   // Koa's default handler would print errors; ours renders and logs them in errorHandler.
   app.silent = true;
 
-  const lookups = createSiteLookups(services);
+  const siteCache = createSiteCache(services);
   const captcha = createCaptchaVerifier(services.config.captcha, services.logger);
-  const send = sendRouter(services, pipeline, rateLimits, lookups, {
+  const send = sendRouter(services, pipeline, rateLimits, siteCache, {
     verifier: captcha,
     secrets: createCaptchaSecretBox(services.config.tokenEncryptionKey),
   });
   const health = healthRouter(services, rateLimits);
+  const refusals = createRefusalTally(services);
+  const countOutcome = countIntakeOutcome(metrics);
   app.use(requestId as never);
   app.use(
     observeRequests({
       metrics,
       logger: services.logger,
       describe: describeIntakeRequest,
-      onObserved: countIntakeOutcome(metrics),
+      onObserved: (ctx, observation) => {
+        countOutcome(ctx, observation);
+        if (isCountedRefusal(observation)) {
+          refusals.record(observation.code!);
+        }
+      },
     }) as never,
   );
   app.use(errorHandler as never);
@@ -73,5 +85,5 @@ export function createGatewayApp(services: Services): GatewayApp {
   app.use(
     send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }),
   );
-  return { app, scanner, rateLimits, metrics, lookups, captcha };
+  return { app, scanner, rateLimits, metrics, siteCache, captcha, refusals };
 }

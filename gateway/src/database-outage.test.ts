@@ -2,13 +2,12 @@
 // production: a database not accepting connections (55000), over its connection limit (53300), and
 // a backend terminated by an administrator mid-query (57P01). Each is 503 service_unavailable with
 // Retry-After, nothing stored, and the gateway serves again once the database is back.
-import { StoredFileSchema, SubmissionSchema } from '@intake/shared';
-import { createOutageDatabase, makeForm, makeSite, type OutageDatabase } from '@intake/shared/test';
+import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
+import { createOutageDatabase, describeOnPostgres, makeForm, makeSite, type OutageDatabase } from '@intake/shared/test';
 import { startGateway, type RunningGateway } from './index.js';
 import { send } from './test/harness.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const describeOnPostgres = serverUrl ? describe : describe.skip;
 
 let outage: OutageDatabase;
 let gateway: RunningGateway;

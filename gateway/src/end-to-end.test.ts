@@ -2,11 +2,11 @@
 // the admin API, a site backend posts to the gateway, and the administrator reads everything back.
 import { createHash } from 'node:crypto';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
-import type { RunningServer } from '@intake/shared';
+import type { RunningServer } from '@intake/shared/http';
 import { createTestServices, graphqlData, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { send } from './test/harness.js';
-import { pdf } from './test/samples.js';
+import { pdf } from '@intake/test-files';
 
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };
 
@@ -74,7 +74,7 @@ describe(`end to end on ${testDriverName()}`, () => {
     const bytes = pdf(120_000);
     const body = new FormData();
     body.append('name', 'Grace');
-    body.append('fichier', new Blob([bytes], { type: 'application/pdf' }), 'rapport été.pdf');
+    body.append('fichier', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'rapport été.pdf');
     const multipartResponse = await send(gateway.url, formCode, { apiKey, token: siteToken, body });
     expect(multipartResponse.status).toBe(201);
     const multipartAnswer = (await multipartResponse.json()) as { id: string; files: { id: string }[] };

@@ -13,12 +13,15 @@ import {
   rawZip,
   sharedLocalHeaderZip,
   xlsWorkbook,
-} from './test/archives.js';
+  docx,
+  pdf,
+  png,
+  zipOf,
+} from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
 import { iso9660 } from './test/disk-images.js';
 import { buildRar } from './test/rar-writer.js';
-import { docx, pdf, png, zipOf } from './test/samples.js';
 import { sevenZipOf } from './test/sevenzip-samples.js';
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
@@ -36,7 +39,7 @@ async function upload(baseUrl: string, name: string, bytes: Buffer): Promise<{ s
   const form = await makeForm(harness.services, site);
   const body = new FormData();
   body.append('message', 'see attachment');
-  body.append('attachment', new Blob([bytes]), name);
+  body.append('attachment', new Blob([new Uint8Array(bytes)]), name);
   const response = await send(baseUrl, form.code, { apiKey: harness.services.config.apiKey, token, body });
   const answer = (await response.json()) as { code?: string };
   return { status: response.status, code: answer.code };

@@ -1,26 +1,32 @@
 import path from 'node:path';
-import { listen, startOrphanSweeper, type RunningServer, type Services } from '@intake/shared';
+import { listen, type RunningServer } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
+import { startOrphanSweeper } from '@intake/shared/storage';
 import { createGatewayApp } from './app.js';
 import { closeSevenZipPool } from './files/archive/sevenzip-pool.js';
-import type { SiteLookups } from './lookup/site-lookups.js';
+import { closeSanitiserPool } from './submission/sanitize-pool.js';
+import type { SiteCache } from './site-cache/site-cache.js';
+import type { RefusalTally } from './stats/refusal-tally.js';
 
 export { createGatewayApp } from './app.js';
 
 export interface RunningGateway extends RunningServer {
   /** The site and form cache; `caching` tells whether its change feed is live. */
-  lookups: Pick<SiteLookups, 'caching'>;
+  siteCache: Pick<SiteCache, 'caching'>;
+  /** Refusals counted for the statistics; `flush()` writes them now instead of within 5 s. */
+  refusals: Pick<RefusalTally, 'flush' | 'pending'>;
 }
 
 /**
  * Starts the gateway on HOST:GATEWAY_PORT and the orphan sweeper; `close()` stops the sweeper,
- * drains requests, then stops the scanner, the rate limits' Redis connection, the site change feed
- * and the archive workers.
+ * drains requests, writes the refusal counts, then stops the scanner, the rate limits' Redis connection, the site change feed
+ * and the archive and sanitiser workers.
  */
 export async function startGateway(services: Services): Promise<RunningGateway> {
-  const { app, scanner, rateLimits, lookups, captcha } = createGatewayApp(services);
+  const { app, scanner, rateLimits, siteCache, captcha, refusals } = createGatewayApp(services);
   // Bounded: with Redis down the gateway starts anyway, counting in memory. The change feed's first
   // attempt is awaited too, so a close right after the start cannot race it (see change-feed.ts).
-  await Promise.all([rateLimits.ready(), lookups.ready()]);
+  await Promise.all([rateLimits.ready(), siteCache.ready()]);
   const running = await listen(app.callback(), {
     service: 'gateway',
     host: services.config.host,
@@ -33,17 +39,22 @@ export async function startGateway(services: Services): Promise<RunningGateway> 
     ...services.config.orphanSweep,
     uploadDir: path.join(services.config.dataDir, 'tmp'),
   });
+  refusals.start();
   return {
     ...running,
-    lookups,
+    siteCache,
+    refusals,
     close: async () => {
       await sweeper.stop();
       await running.close();
+      // After the drain, so the last requests' refusals are in; before the database closes.
+      await refusals.stop();
       await scanner.close?.();
       await rateLimits.close();
-      await lookups.close();
+      await siteCache.close();
       await captcha.close();
       await closeSevenZipPool();
+      await closeSanitiserPool();
     },
   };
 }

@@ -1,9 +1,10 @@
-import { SiteSchema, StoredFileSchema, SubmissionSchema, generateControlCode } from '@intake/shared';
+import { SiteSchema, StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
+import { generateControlCode } from '@intake/shared/site-token';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { createHash } from 'node:crypto';
 import { startGateway } from './index.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
-import { pdf, png } from './test/samples.js';
+import { pdf, png } from '@intake/test-files';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 
@@ -38,7 +39,11 @@ function multipart(
     }
   }
   for (const file of files) {
-    body.append(file.field, new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
+    body.append(
+      file.field,
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
   }
   return body;
 }

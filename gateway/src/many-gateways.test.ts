@@ -4,18 +4,23 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateSecret } from '@intake/shared';
+import { generateSecret } from '@intake/shared/secrets';
 import {
   createScratchPostgres,
+  describeOnPostgres,
   graphqlData,
   killProcesses,
   listeningUrl,
   missingBuild,
   runScript,
   type StartedProcess,
+  TEST_REDIS_URL,
+  describeWithRedis,
+  dropRedisKeys,
+  redisUnreachable,
+  testRedisPrefix,
 } from '@intake/shared/test';
 import pg from 'pg';
-import { TEST_REDIS_URL, describeWithRedis, dropRedisKeys, redisUnreachable, testRedisPrefix } from './test/redis.js';
 
 const SCRIPTS = {
   migrate: 'shared/dist/db/migrate-cli.js',
@@ -172,8 +177,7 @@ function suite(): void {
   }, 180_000);
 }
 
-if (!serverUrl) {
-  describe.skip('many gateways (skipped: needs TEST_DATABASE_URL, a PostgreSQL server)', suite);
-} else {
-  describeWithRedis(redisMissing, 'many gateways on one PostgreSQL and one Redis', suite);
-}
+// PostgreSQL first (one rule for it, see real-part.ts), then Redis.
+describeOnPostgres('many gateways on one PostgreSQL', () => {
+  describeWithRedis(redisMissing, 'and one Redis', suite);
+});

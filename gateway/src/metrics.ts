@@ -1,16 +1,17 @@
 // The gateway's metric set, beside the shared HTTP histogram and process metrics: what the intake
 // route accepted and refused, the files it took, and how long inspection and scanning took.
+import cluster from 'node:cluster';
 import Router from '@koa/router';
+import type { Database } from '@intake/shared/db';
+import type { RequestDetails, RequestObservation } from '@intake/shared/http';
 import {
   createServiceMetrics,
   metricsEndpoint,
   registerDatabasePoolMetrics,
-  type Database,
-  type RequestDetails,
-  type RequestObservation,
   type ServiceMetrics,
-} from '@intake/shared';
+} from '@intake/shared/metrics';
 import { Counter, Histogram } from 'prom-client';
+import { clusterMetricsReader } from './cluster/cluster-metrics.js';
 import type { IntakeContext } from './context.js';
 import type { InspectionResult } from './files/pipeline.js';
 import type { ScanVerdict } from './files/scan/scanner.js';
@@ -121,6 +122,8 @@ export function countIntakeOutcome(metrics: GatewayMetrics) {
 /** GET /metrics, beside the other routes (outside the intake route's limits and counters). */
 export function metricsRouter(metrics: ServiceMetrics): Router {
   const router = new Router();
-  router.get('/metrics', metricsEndpoint(metrics.registry));
+  // One of GATEWAY_PROCESSES: the answer holds the counts of all of them.
+  const read = cluster.isWorker ? clusterMetricsReader(metrics.registry) : undefined;
+  router.get('/metrics', metricsEndpoint(metrics.registry, read));
   return router;
 }

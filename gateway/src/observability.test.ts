@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { createLogger, MIME_DOCX, MIME_PNG, MIME_ZIP, type Services } from '@intake/shared';
+import { createLogger } from '@intake/shared/logger';
+import { MIME_DOCX, MIME_PNG, MIME_ZIP } from '@intake/shared/mime-types';
+import type { Services } from '@intake/shared/services';
 import { createTestServices, makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { jest } from '@jest/globals';
 import { startGateway } from './index.js';
-import { rawZip } from './test/archives.js';
+import { rawZip, docx, png } from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { send, withConfig } from './test/harness.js';
-import { docx, png } from './test/samples.js';
 
 // Observability through a listening gateway: the access line of each request (read back from a
 // logger writing to memory), the X-Request-Id rule, /metrics and /readyz.
@@ -139,7 +140,7 @@ describe(`gateway observability on ${testDriverName()}`, () => {
     const fileName = `${marker('holiday-photo')}.png`;
     const body = new FormData();
     body.append('message', value);
-    body.append('photo', new Blob([png()], { type: MIME_PNG }), fileName);
+    body.append('photo', new Blob([new Uint8Array(png())], { type: MIME_PNG }), fileName);
     const requestId = marker('accepted');
 
     const response = await send(url, form.code, { apiKey, token, body, headers: { 'X-Request-Id': requestId } });
@@ -210,8 +211,8 @@ describe(`gateway observability on ${testDriverName()}`, () => {
     const before = await scrape(url);
     const body = new FormData();
     body.append('name', 'Ada');
-    body.append('photo', new Blob([png()], { type: MIME_PNG }), 'photo.png');
-    body.append('letter', new Blob([await docx()], { type: MIME_DOCX }), 'letter.docx');
+    body.append('photo', new Blob([new Uint8Array(png())], { type: MIME_PNG }), 'photo.png');
+    body.append('letter', new Blob([new Uint8Array(await docx())], { type: MIME_DOCX }), 'letter.docx');
     const response = await send(url, form.code, { apiKey, token, body });
     expect(response.status).toBe(201);
 
@@ -244,7 +245,7 @@ describe(`gateway observability on ${testDriverName()}`, () => {
     const traversal = new FormData();
     traversal.append(
       'archive',
-      new Blob([rawZip([{ name: '../../etc/passwd', content: 'x' }])], { type: MIME_ZIP }),
+      new Blob([new Uint8Array(rawZip([{ name: '../../etc/passwd', content: 'x' }]))], { type: MIME_ZIP }),
       'a.zip',
     );
     expect((await send(url, form.code, { apiKey, token, body: traversal })).status).toBe(400);
@@ -356,10 +357,10 @@ describeClamd(clamd, `scan durations through the gateway on ${testDriverName()}`
     try {
       const { token, form } = await siteAndForm();
       const clean = new FormData();
-      clean.append('photo', new Blob([png()], { type: MIME_PNG }), 'photo.png');
+      clean.append('photo', new Blob([new Uint8Array(png())], { type: MIME_PNG }), 'photo.png');
       expect((await send(scanning.url, form.code, { apiKey, token, body: clean })).status).toBe(201);
       const infected = new FormData();
-      infected.append('notes', new Blob([eicarBytes()], { type: 'text/plain' }), 'notes.txt');
+      infected.append('notes', new Blob([new Uint8Array(eicarBytes())], { type: 'text/plain' }), 'notes.txt');
       expect((await send(scanning.url, form.code, { apiKey, token, body: infected })).status).toBe(400);
 
       const { samples } = await scrapeUntil(

@@ -6,20 +6,26 @@ import { createServer } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import {
-  ERROR_CATALOGUE,
-  FormSchema,
-  createCaptchaSecretBox,
-  createLocalStorage,
-  type ErrorCode,
-} from '@intake/shared';
+import { FormSchema } from '@intake/shared/entities';
+import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
+import { createCaptchaSecretBox } from '@intake/shared/spam';
+import { createLocalStorage } from '@intake/shared/storage';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
-import { EXECUTABLE_HEADS, complexField, docm, docxWithBody, lyingSizeBomb, rawZip } from './test/archives.js';
+import {
+  EXECUTABLE_HEADS,
+  complexField,
+  docm,
+  docxWithBody,
+  lyingSizeBomb,
+  rawZip,
+  pdf,
+  png,
+  zipOf,
+} from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { send, startTestGateway, withConfig } from './test/harness.js';
-import { pdf, png, zipOf } from './test/samples.js';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 type JsonSchema = Record<string, unknown>;

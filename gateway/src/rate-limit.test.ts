@@ -1,12 +1,13 @@
 // Rate limits against a listening gateway: accepted submissions per site, failed authentications
 // per client address, in memory and in Redis (shared between gateways, falling back to memory
 // while Redis is down), and the 429 answer's headers.
-import type { Config, RunningServer, Services } from '@intake/shared';
-import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
-import { pino } from 'pino';
-import { startGateway } from './index.js';
-import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import type { Config } from '@intake/shared/config';
+import type { RunningServer } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
 import {
+  makeForm,
+  makeSite,
+  testDriverName,
   TEST_REDIS_URL,
   describeWithRedis,
   dropRedisKeys,
@@ -15,7 +16,10 @@ import {
   scratchRedisUnavailable,
   testRedisPrefix,
   withRedis,
-} from './test/redis.js';
+} from '@intake/shared/test';
+import { pino } from 'pino';
+import { startGateway } from './index.js';
+import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 type RateLimitConfig = Config['rateLimits'];

@@ -3,7 +3,10 @@
 // unreachable, the submission answers 503 and leaves nothing behind.
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
-import { createStorage, StoredFileSchema, type RunningServer, type Services } from '@intake/shared';
+import { StoredFileSchema } from '@intake/shared/entities';
+import type { RunningServer } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
+import { createStorage } from '@intake/shared/storage';
 import {
   closedLoopbackEndpoint,
   createTestServices,
@@ -17,7 +20,7 @@ import {
 } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { footprint, send } from './test/harness.js';
-import { pdf } from './test/samples.js';
+import { pdf } from '@intake/test-files';
 
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };
 
@@ -40,7 +43,7 @@ async function bucketKeys(): Promise<string[]> {
 function multipart(bytes: Buffer): FormData {
   const body = new FormData();
   body.append('name', 'Grace');
-  body.append('report', new Blob([bytes], { type: 'application/pdf' }), 'report.pdf');
+  body.append('report', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'report.pdf');
   return body;
 }
 

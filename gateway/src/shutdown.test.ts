@@ -6,21 +6,17 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { get, request } from 'node:http';
+import { once } from 'node:events';
+import { Agent, get, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  StoredFileSchema,
-  SubmissionSchema,
-  createLogger,
-  createServices,
-  generateSecret,
-  migrate,
-  openConfiguredDatabase,
-  parseConfig,
-  type Services,
-} from '@intake/shared';
+import { parseConfig } from '@intake/shared/config';
+import { migrate } from '@intake/shared/db';
+import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
+import { createLogger } from '@intake/shared/logger';
+import { generateSecret } from '@intake/shared/secrets';
+import { createServices, openConfiguredDatabase, type Services } from '@intake/shared/services';
 import {
   createScratchPostgres,
   killProcesses,
@@ -31,7 +27,7 @@ import {
   testDriverName,
   waitForLogEntry,
 } from '@intake/shared/test';
-import { pdf } from './test/samples.js';
+import { pdf } from '@intake/test-files';
 
 const SHUTDOWN_TIMEOUT_MS = 4000;
 
@@ -262,6 +258,51 @@ describe(`graceful shutdown of the real process on ${testDriverName()}`, () => {
       } finally {
         await after.db.close(true);
       }
+    } finally {
+      await killProcesses([started]);
+    }
+  }, 120_000);
+
+  it('writes every log line to stdout before it exits: the access line of each last request, then `stopped`', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-shutdown-logs-'));
+    const started = runScript('scripts/start.js', cwd, {
+      GATEWAY_PORT: '0',
+      ADMIN_PORT: '0',
+      LOG_LEVEL: 'info',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
+    // 'exit' can come before the last bytes of stdout are read; 'close' comes after them.
+    const closed = once(started.child, 'close');
+    try {
+      const { gateway: url } = await listeningUrls(started, ['gateway', 'admin']);
+      // Many answers in a burst, the signal right after the last: their lines are still being written.
+      const agent = new Agent({ keepAlive: true, maxSockets: 20 });
+      const statuses = await Promise.all(
+        Array.from(
+          { length: 400 },
+          () =>
+            new Promise<number>((resolve, reject) => {
+              get(`${url}/healthz`, { agent }, (response) => {
+                response.resume();
+                resolve(response.statusCode!);
+              }).once('error', reject);
+            }),
+        ),
+      );
+      started.child.kill('SIGTERM');
+      agent.destroy();
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(await started.exited).toBe(0);
+      await closed;
+
+      const entries = started
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      const healthLines = entries.filter((entry) => entry.msg === 'request' && entry.route === '/healthz');
+      expect(healthLines).toHaveLength(statuses.length);
+      expect(entries.at(-1)).toEqual(expect.objectContaining({ msg: 'stopped' }));
     } finally {
       await killProcesses([started]);
     }

@@ -4,14 +4,9 @@
 // administrator marked it "Not spam".
 import { jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
-import {
-  createDeliveryWorker,
-  DeliverySchema,
-  FormSchema,
-  SubmissionSchema,
-  type DeliveryWorker,
-  type RunningServer,
-} from '@intake/shared';
+import { DeliverySchema, FormSchema, SubmissionSchema } from '@intake/shared/entities';
+import type { RunningServer } from '@intake/shared/http';
+import { createDeliveryWorker, type DeliveryWorker } from '@intake/worker';
 import {
   createTestServices,
   graphqlData,
@@ -22,7 +17,7 @@ import {
 } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { footprint, send, withConfig } from './test/harness.js';
-import { png } from './test/samples.js';
+import { png } from '@intake/test-files';
 import { ANSWERS, closedPort, startSiteverifyStub, STUB_SECRET, type SiteverifyStub } from './test/siteverify-stub.js';
 
 jest.setTimeout(60_000);
@@ -247,7 +242,7 @@ describe(`CAPTCHA verification on ${testDriverName()}`, () => {
     const body = new FormData();
     body.append('name', 'Ada');
     body.append('captcha', ANSWERS.good);
-    body.append('picture', new Blob([png()], { type: 'image/png' }), 'p.png');
+    body.append('picture', new Blob([new Uint8Array(png())], { type: 'image/png' }), 'p.png');
     const response = await send(gateway.url, form.code, { apiKey: services.config.apiKey, token: siteToken, body });
     expect(response.status).toBe(201);
     const answer = (await response.json()) as { id: string; files: unknown[] };
@@ -409,7 +404,7 @@ describe(`spam rules on ${testDriverName()}`, () => {
     // With files too: one row, one stored object, the others' objects removed.
     const upload = () => {
       const body = new FormData();
-      body.append('picture', new Blob([png()], { type: 'image/png' }), 'p.png');
+      body.append('picture', new Blob([new Uint8Array(png())], { type: 'image/png' }), 'p.png');
       return send(gateway.url, form.code, { apiKey: services.config.apiKey, token: siteToken, body });
     };
     const withFiles = await Promise.all(Array.from({ length: 4 }, upload));
@@ -427,7 +422,7 @@ describe(`spam rules on ${testDriverName()}`, () => {
     const upload = (bytes: Uint8Array) => {
       const body = new FormData();
       body.append('name', 'Ada');
-      body.append('picture', new Blob([bytes], { type: 'image/png' }), 'p.png');
+      body.append('picture', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'p.png');
       return send(gateway.url, form.code, { apiKey: services.config.apiKey, token: siteToken, body });
     };
     const first = (await (await upload(png())).json()) as { id: string; files: { id: string }[] };

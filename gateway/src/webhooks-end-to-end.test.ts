@@ -5,7 +5,9 @@
 import { createHash } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
-import { createDeliveryWorker, DeliverySchema, type DeliveryWorker, type RunningServer } from '@intake/shared';
+import { DeliverySchema } from '@intake/shared/entities';
+import type { RunningServer } from '@intake/shared/http';
+import { createDeliveryWorker, type DeliveryWorker } from '@intake/worker';
 import {
   createTestServices,
   graphqlData,
@@ -17,7 +19,7 @@ import {
 } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { footprint, send } from './test/harness.js';
-import { pdf } from './test/samples.js';
+import { pdf } from '@intake/test-files';
 
 jest.setTimeout(60_000);
 
@@ -98,7 +100,7 @@ describe(`webhooks and e-mail end to end on ${testDriverName()}`, () => {
     const body = new FormData();
     body.append('name', 'Grace <i>Hopper</i>');
     body.append('message', 'Bugs & moths');
-    body.append('fichier', new Blob([bytes], { type: 'application/pdf' }), 'rapport.pdf');
+    body.append('fichier', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'rapport.pdf');
     const response = await send(gateway.url, createForm.code, { apiKey, token: siteApiView.token, body });
     expect(response.status).toBe(201);
     const answer = (await response.json()) as { id: string; files: { id: string; sha256: string }[] };

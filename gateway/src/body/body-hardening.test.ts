@@ -3,7 +3,7 @@
 // event loop's delay while the worst body of each format is refused.
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { StoredFileSchema } from '@intake/shared';
+import { StoredFileSchema } from '@intake/shared/entities';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from '../index.js';
 import { footprint, send, startTestGateway, withConfig } from '../test/harness.js';
@@ -287,7 +287,7 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
   });
 
   describe('the event loop', () => {
-    it('is never blocked for 100 ms while the worst body of each format is refused', async () => {
+    it('is never blocked for long while the worst body of each format is refused', async () => {
       const { form, token } = await siteAndForm();
       // Warm up: the form and site lookups are cached and the code paths compiled.
       expect((await send(url, form.code, { apiKey, token, json: { a: 1 } })).status).toBe(201);
@@ -335,10 +335,14 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
 
       // The loop's delay is wall time, so another process taking the shared cores (or a major GC)
       // shows up too: each body is sent up to five times and its best run counts, since a body
-      // that blocks the loop blocks it on every run.
+      // that blocks the loop blocks it on every run. The bound tells bounded work (well under
+      // 100 ms on a quiet machine) from work that grows faster than the body (a quadratic pass over
+      // one of these bodies takes seconds); on the 2-core CI machine at load 12 the best of five
+      // reached 185 ms, so it is 250 ms.
+      const BOUND_MS = 250;
       const delays: Record<string, number> = {};
       for (const { name, body, type, status } of worst) {
-        for (let run = 0; run < 5 && !((delays[name] ?? Infinity) < 100); run++) {
+        for (let run = 0; run < 5 && !((delays[name] ?? Infinity) < BOUND_MS); run++) {
           const histogram = monitorEventLoopDelay({ resolution: 5 });
           histogram.enable();
           const response = await send(url, form.code, {
@@ -354,7 +358,7 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
         }
       }
       for (const [name, ms] of Object.entries(delays)) {
-        expect({ name, ms, under100: ms < 100 }).toEqual({ name, ms, under100: true });
+        expect({ name, ms, underBound: ms < BOUND_MS }).toEqual({ name, ms, underBound: true });
       }
     }, 60_000);
   });

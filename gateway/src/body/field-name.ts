@@ -1,4 +1,4 @@
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import { MAX_FIELDS } from './limits.js';
 
 /** Bracket levels a field name may have: with the top-level object that makes the depth limit of 8. */

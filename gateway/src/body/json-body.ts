@@ -1,4 +1,4 @@
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { IntakeContext } from '../context.js';
 import { checkJsonShape } from './json-shape.js';
 import { readTextBody } from './read-raw.js';

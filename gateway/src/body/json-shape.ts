@@ -1,4 +1,4 @@
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import { MAX_DEPTH } from '../submission/validate-body.js';
 import { MAX_FIELDS } from './limits.js';
 

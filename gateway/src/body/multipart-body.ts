@@ -1,5 +1,5 @@
 import multer from '@koa/multer';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { IntakeContext } from '../context.js';
 import type { ReceivedFile } from '../files/types.js';
 import type { BodyLimits } from './limits.js';

@@ -1,6 +1,6 @@
 import { makeForm, makeSite } from '@intake/shared/test';
 import { footprint, send, startTestGateway } from '../test/harness.js';
-import { pdf } from '../test/samples.js';
+import { pdf } from '@intake/test-files';
 
 // A boundary with characters that a Content-Type parameter may only hold quoted: refused, never
 // taken for an empty form (which stored a submission without the fields and files that were sent).
@@ -39,7 +39,7 @@ describe('multipart Content-Type parameters', () => {
       const response = await send(harness.gateway.url, form.code, {
         apiKey: harness.services.config.apiKey,
         token,
-        body: bodyWithFile(boundary),
+        body: new Uint8Array(bodyWithFile(boundary)),
         headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
       });
       expect(response.status).toBe(400);
@@ -55,7 +55,7 @@ describe('multipart Content-Type parameters', () => {
     const response = await send(harness.gateway.url, form.code, {
       apiKey: harness.services.config.apiKey,
       token,
-      body: bodyWithFile(boundary),
+      body: new Uint8Array(bodyWithFile(boundary)),
       headers: { 'Content-Type': `multipart/form-data; boundary="${boundary}"` },
     });
     expect(response.status).toBe(201);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
 import { parseJsonBody } from './json-body.js';

@@ -1,4 +1,4 @@
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import getRawBody from 'raw-body';
 import type { IntakeContext } from '../context.js';
 

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,6 +18,22 @@ class HashingCounter extends Transform {
     this.hash.update(chunk);
     this.size += chunk.length;
     callback(null, chunk);
+  }
+}
+
+/**
+ * Creates the temporary file, making its folder only when it is missing (the first upload, or after
+ * someone removed it): a mkdir per upload was a share of the upload path's file-system calls.
+ */
+async function createTemporary(tempDir: string, target: string): Promise<FileHandle> {
+  try {
+    return await open(target, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw error;
+    }
+    await mkdir(tempDir, { recursive: true });
+    return open(target, 'wx', 0o600);
   }
 }
 
@@ -50,8 +65,8 @@ export function createUploadStorage(tempDir: string, created: string[]): UploadS
       const target = path.join(tempDir, `upload-${randomBytes(16).toString('hex')}`);
       created.push(target);
       const counter = new HashingCounter();
-      const written = mkdir(tempDir, { recursive: true })
-        .then(() => pipeline(file.stream, counter, createWriteStream(target, { flags: 'wx', mode: 0o600 })))
+      const written = createTemporary(tempDir, target)
+        .then((handle) => pipeline(file.stream, counter, handle.createWriteStream()))
         .then(
           () => callback(null, { path: target, size: counter.size, sha256: counter.hash.digest('hex') }),
           // A failed file is the engine's to remove: multer keeps no path for it.

@@ -1,6 +1,6 @@
 import appendField from 'append-field';
 import type { IntakeContext } from '../context.js';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import { checkFieldName } from './field-name.js';
 import { MAX_FIELDS } from './limits.js';
 import { readTextBody } from './read-raw.js';

@@ -1,7 +1,7 @@
 // A file's original name is kept as data only (docs/intake-api.md): it never becomes a path. These
 // helpers refuse names that can only come from a malformed request, clean the rest for display, and
 // take the extension that the type check judges.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import { escapeAsText } from '../submission/sanitize.js';
 
 /** The longest stored name, in UTF-8 bytes (what most file systems allow for one name). */

@@ -1,5 +1,5 @@
 import { classify, contentTypeOf, DEFAULT_OOXML_LIMITS, inspectOoxml, mainPartName } from './ooxml.js';
-import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared';
+import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared/mime-types';
 import {
   docx,
   makeSampleDir,
@@ -10,7 +10,7 @@ import {
   xlsx,
   zip,
   zipOf,
-} from '../test/samples.js';
+} from '@intake/test-files';
 
 let dir: string;
 let counter = 0;

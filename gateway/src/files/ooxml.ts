@@ -1,12 +1,11 @@
 // Tells DOCX, XLSX and PPTX apart from any other zip the way Office does: `_rels/.rels` names the
 // package's main part (the `officeDocument` relationship) and `[Content_Types].xml` gives that
 // part's content type. Read through yauzl's central directory without extracting anything but these
-// two small parts.
-import yauzl from 'yauzl';
+// two small parts, on the opening the archive stage then uses (archive/opened-zip.ts).
 import type { Entry, ZipFile } from 'yauzl';
-import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared';
-import { CachedFileReader } from './archive/file-reader.js';
-import { zipSizeOfFile } from './archive/zip-end.js';
+import { MIME_DOCX, MIME_PPTX, MIME_XLSX } from '@intake/shared/mime-types';
+import type { OpenedZip, SharedZip } from './archive/opened-zip.js';
+import { withZip } from './archive/opened-zip.js';
 
 export type OoxmlFormat = 'docx' | 'xlsx' | 'pptx';
 
@@ -67,36 +66,39 @@ class InspectionStop extends Error {
   }
 }
 
-/** Inspects a zip file as an OOXML package. Never throws for bad content: the result says why. */
-export async function inspectOoxml(path: string, limits: OoxmlLimits = DEFAULT_OOXML_LIMITS): Promise<OoxmlInspection> {
-  let zip: ZipFile;
+/**
+ * Inspects a zip file as an OOXML package, through `shared` when given (left open for the archive
+ * stage). Never throws for bad content: the result says why.
+ */
+export async function inspectOoxml(
+  path: string,
+  limits: OoxmlLimits = DEFAULT_OOXML_LIMITS,
+  shared?: SharedZip,
+): Promise<OoxmlInspection> {
   try {
-    // A few stray bytes after the end record are tolerated, as Office does (archive/zip-end.ts).
-    const size = await zipSizeOfFile(path);
-    const reader = await CachedFileReader.open(path);
-    try {
-      // decodeStrings off: yauzl would refuse `../` names, which are the archive stage's to judge.
-      zip = await yauzl.fromRandomAccessReaderPromise(reader, Math.min(size, reader.size), {
-        lazyEntries: true,
-        autoClose: false,
-        decodeStrings: false,
-        validateEntrySizes: true,
-      });
-    } catch (error) {
-      reader.close(() => undefined);
-      throw error;
-    }
+    return await withZip(path, shared, (zip) => inspectPackage(zip, limits));
   } catch {
+    // The opening failed (a few stray bytes after the end record are tolerated, as Office does).
     return { kind: 'unreadable', reason: 'not a readable zip' };
   }
+}
+
+async function inspectPackage(zip: OpenedZip, limits: OoxmlLimits): Promise<OoxmlInspection> {
+  if (zip.entryCount > limits.maxEntries) {
+    return { kind: 'over_limits', reason: 'too many entries' };
+  }
+  let entries: readonly Entry[];
   try {
-    if (zip.entryCount > limits.maxEntries) {
-      return { kind: 'over_limits', reason: 'too many entries' };
-    }
+    entries = await zip.entries();
+  } catch {
+    return { kind: 'unreadable', reason: 'zip cannot be read' };
+  }
+  try {
     const names = new Set<string>();
     let contentTypes: string | undefined;
     let relationships: string | undefined;
-    for await (const entry of zip.eachEntry()) {
+    for (const entry of entries) {
+      assertStoredSizesAgree(entry);
       const name = partName(entry);
       if (names.has(name)) {
         // Part names are unique in a package; two readers could pick different copies.
@@ -104,9 +106,9 @@ export async function inspectOoxml(path: string, limits: OoxmlLimits = DEFAULT_O
       }
       names.add(name);
       if (name === CONTENT_TYPES_PART) {
-        contentTypes = await readPart(zip, entry, limits.maxPartBytes);
+        contentTypes = await readPart(zip.zipfile, entry, limits.maxPartBytes);
       } else if (name === PACKAGE_RELATIONSHIPS_PART) {
-        relationships = await readPart(zip, entry, limits.maxPartBytes);
+        relationships = await readPart(zip.zipfile, entry, limits.maxPartBytes);
       }
     }
     if (contentTypes === undefined || relationships === undefined) {
@@ -126,8 +128,15 @@ export async function inspectOoxml(path: string, limits: OoxmlLimits = DEFAULT_O
       return error.result;
     }
     return { kind: 'unreadable', reason: 'zip cannot be read' };
-  } finally {
-    zip.close();
+  }
+}
+
+// The shared opening leaves sizes to its readers (opened-zip.ts); these are the checks yauzl's
+// validateEntrySizes made here: a stored entry's two sizes agree (12 more bytes when encrypted) …
+function assertStoredSizesAgree(entry: Entry): void {
+  const expected = entry.uncompressedSize + (entry.isEncrypted() ? 12 : 0);
+  if (entry.compressionMethod === 0 && entry.compressedSize !== expected) {
+    throw new InspectionStop({ kind: 'unreadable', reason: 'stored entry sizes disagree' });
   }
 }
 
@@ -243,14 +252,17 @@ async function readPart(zip: ZipFile, entry: Entry, maxBytes: number): Promise<s
   const stream = await zip.openReadStreamPromise(entry);
   const chunks: Buffer[] = [];
   let total = 0;
-  // validateEntrySizes already fails a stream that outgrows its declared size; count anyway.
+  // … and a part inflates to exactly its declared size.
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     total += chunk.length;
-    if (total > maxBytes) {
+    if (total > entry.uncompressedSize) {
       stream.destroy();
-      throw new InspectionStop({ kind: 'over_limits', reason: 'part too large' });
+      throw new InspectionStop({ kind: 'unreadable', reason: 'part larger than declared' });
     }
     chunks.push(chunk);
+  }
+  if (total !== entry.uncompressedSize) {
+    throw new InspectionStop({ kind: 'unreadable', reason: 'part smaller than declared' });
   }
   return decodeXml(Buffer.concat(chunks));
 }

@@ -1,4 +1,4 @@
-import { inspectArchive, isInspectedArchiveType } from './archive/index.js';
+import { inspectArchive, isInspectedArchiveType, SharedZip } from './archive/index.js';
 import type { Scanner } from './scan/scanner.js';
 import { detectType } from './type-stage.js';
 import type { ArchiveLimits, ReceivedFile, TypedFile } from './types.js';
@@ -20,15 +20,15 @@ export interface FilePipelineOptions {
 
 /** type → archive/document inspection → antivirus. Storage comes after, in the submission command. */
 export function createFilePipeline({ scanner, archiveLimits, onInspected }: FilePipelineOptions): FilePipeline {
-  const inspect = async (file: TypedFile): Promise<void> => {
+  const inspect = async (file: TypedFile, zip: SharedZip): Promise<void> => {
     if (!onInspected || !isInspectedArchiveType(file.mimeType)) {
-      await inspectArchive(file, archiveLimits);
+      await inspectArchive(file, archiveLimits, zip);
       return;
     }
     const started = performance.now();
     let result: InspectionResult = 'refused';
     try {
-      await inspectArchive(file, archiveLimits);
+      await inspectArchive(file, archiveLimits, zip);
       result = 'passed';
     } finally {
       onInspected(performance.now() - started, file.mimeType, result);
@@ -37,8 +37,15 @@ export function createFilePipeline({ scanner, archiveLimits, onInspected }: File
   return async (files, allowedMimeTypes) => {
     const typed: TypedFile[] = [];
     for (const file of files) {
-      const typedFile = await detectType(file, allowedMimeTypes);
-      await inspect(typedFile);
+      // An OOXML package is opened once, by the type stage, and inspected on that same opening.
+      const zip = new SharedZip(file.path);
+      let typedFile: TypedFile;
+      try {
+        typedFile = await detectType(file, allowedMimeTypes, { zip });
+        await inspect(typedFile, zip);
+      } finally {
+        zip.close();
+      }
       await scanner.scanFile(typedFile.path);
       typed.push(typedFile);
     }

@@ -1,5 +1,5 @@
 import { checkUtf8Text } from './text.js';
-import { makeSampleDir, removeSampleDir, writeSample } from '../test/samples.js';
+import { makeSampleDir, removeSampleDir, writeSample } from '@intake/test-files';
 
 let dir: string;
 

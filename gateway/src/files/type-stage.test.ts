@@ -11,7 +11,7 @@ import {
   MIME_TEXT,
   MIME_XLSX,
   MIME_ZIP,
-} from '@intake/shared';
+} from '@intake/shared/mime-types';
 import {
   docx,
   gif,
@@ -30,8 +30,8 @@ import {
   xlsx,
   zip,
   zipOf,
-} from '../test/samples.js';
-import { EXECUTABLE_HEADS } from '../test/archives.js';
+  EXECUTABLE_HEADS,
+} from '@intake/test-files';
 import { buildRar } from '../test/rar-writer.js';
 import { sevenZipOf } from '../test/sevenzip-samples.js';
 

@@ -4,11 +4,7 @@
 // has no magic: every byte must be UTF-8, streamed), OOXML (two small parts read through the zip
 // central directory), and images and PDF (streamed once for an archive appended to them).
 import { open } from 'node:fs/promises';
-import { AppError } from '@intake/shared';
-import { FileTypeParser } from 'file-type';
-import type { FileTypeResult } from 'file-type';
-import { findAppendedArchive } from './appended-archive.js';
-import { assertSafeFileName, cleanFileName, extensionOf } from './file-name.js';
+import { AppError } from '@intake/shared/errors';
 import {
   MIME_7Z,
   MIME_DOCX,
@@ -23,8 +19,13 @@ import {
   MIME_XLSX,
   MIME_ZIP,
   mimeTypeForExtension,
-} from '@intake/shared';
-import type { KnownMimeType } from '@intake/shared';
+} from '@intake/shared/mime-types';
+import type { KnownMimeType } from '@intake/shared/mime-types';
+import { FileTypeParser } from 'file-type';
+import type { FileTypeResult } from 'file-type';
+import { findAppendedArchive } from './appended-archive.js';
+import type { SharedZip } from './archive/opened-zip.js';
+import { assertSafeFileName, cleanFileName, extensionOf } from './file-name.js';
 import { DEFAULT_OOXML_LIMITS, inspectOoxml } from './ooxml.js';
 import type { OoxmlLimits } from './ooxml.js';
 import { checkUtf8Text } from './text.js';
@@ -62,6 +63,8 @@ export interface DetectTypeOptions {
    * itself, so detections sharing one at the same moment read each other's bytes.
    */
   fileTypeParser?: () => FileTypeParser;
+  /** The opening of an OOXML package to read it through, left open for the archive stage. */
+  zip?: SharedZip;
 }
 
 const newParser = (): FileTypeParser => new FileTypeParser();
@@ -100,7 +103,7 @@ export async function assertContentIs(
     case MIME_DOCX:
     case MIME_XLSX:
     case MIME_PPTX:
-      return assertOoxml(mimeType, path, options.ooxmlLimits ?? DEFAULT_OOXML_LIMITS);
+      return assertOoxml(mimeType, path, options.ooxmlLimits ?? DEFAULT_OOXML_LIMITS, options.zip);
     case MIME_ZIP:
       // What file-type calls zip-based (docx, odt, epub, jar…) starts with these signatures, and is
       // a zip: the archive stage inspects its entries whatever the container says it holds.
@@ -156,11 +159,16 @@ async function assertText(path: string, parser: FileTypeParser): Promise<void> {
 }
 
 // file-type may call a document `docx` or only `zip`; the package's own content types decide.
-async function assertOoxml(mimeType: KnownMimeType, path: string, limits: OoxmlLimits): Promise<void> {
+async function assertOoxml(
+  mimeType: KnownMimeType,
+  path: string,
+  limits: OoxmlLimits,
+  zip: SharedZip | undefined,
+): Promise<void> {
   if (!(await startsWithZipSignature(path))) {
     throw mismatch(mimeType);
   }
-  const inspection = await inspectOoxml(path, limits);
+  const inspection = await inspectOoxml(path, limits, zip);
   switch (inspection.kind) {
     case 'document':
       if (inspection.mimeType !== mimeType) {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
 

@@ -1,8 +1,8 @@
-import { isAppError, type ErrorCode } from '@intake/shared';
+import { isAppError, type ErrorCode } from '@intake/shared/errors';
 import type { Next } from 'koa';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { IntakeContext } from '../context.js';
-import { rateLimited, setRateLimitHeaders } from '../rate-limit/answer.js';
+import { rateLimited, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
   'api_key_missing',

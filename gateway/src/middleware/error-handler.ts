@@ -1,7 +1,7 @@
-import { AppError, isAppError, toProblem } from '@intake/shared';
+import { AppError, isAppError, toProblem } from '@intake/shared/errors';
+import { toServiceError } from '@intake/shared/outage';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
-import { toServiceError } from '../service-errors.js';
 
 /**
  * Renders every failure as RFC 9457 problem details. AppErrors carry their status and code;

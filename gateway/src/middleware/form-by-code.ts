@@ -1,20 +1,20 @@
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
-import type { SiteLookups } from '../lookup/site-lookups.js';
+import type { SiteCache } from '../site-cache/site-cache.js';
 
 const FORM_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Finds the enabled form of the URL's code that belongs to the token's site: a frozen copy shared
- * with other requests (see site-lookups.ts), to be referenced by id, never changed, and the ids of
+ * with other requests (see site-cache.ts), to be referenced by id, never changed, and the ids of
  * its enabled webhooks.
  */
-export function formByCode(lookups: SiteLookups) {
+export function formByCode(siteCache: SiteCache) {
   return async (ctx: IntakeContext, next: Next): Promise<void> => {
     const code = String(ctx.params?.code ?? '');
     const site = ctx.state.site;
-    const found = site && FORM_CODE.test(code) ? await lookups.form(ctx.state.em, site, code) : null;
+    const found = site && FORM_CODE.test(code) ? await siteCache.form(() => ctx.state.em, site, code) : null;
     // One answer for "no such form", "another site's form" and "disabled": a caller learns nothing.
     if (!found || !found.form.enabled) {
       throw new AppError('form_forbidden', 'This form does not accept submissions with these credentials.');

@@ -1,9 +1,7 @@
-import { isAppError } from '@intake/shared';
 import type { Next } from 'koa';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { IntakeContext } from '../context.js';
-import { rateLimited, setRateLimitHeaders } from '../rate-limit/answer.js';
-import { findReplay, readIdempotencyKey } from '../submission/idempotency.js';
+import { rateLimited, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 
 /**
  * Accepted submissions per site per minute. A point is taken before the body is read, so
@@ -12,7 +10,8 @@ import { findReplay, readIdempotencyKey } from '../submission/idempotency.js';
  */
 export function siteRateLimit(limiter: RateLimiterAbstract | undefined) {
   return async (ctx: IntakeContext, next: Next): Promise<void> => {
-    if (!limiter || (await isReplay(ctx))) {
+    // The replay was looked up by the idempotency-key middleware, which runs first.
+    if (!limiter || ctx.state.idempotency?.replay !== undefined) {
       await next();
       return;
     }
@@ -55,18 +54,4 @@ async function giveBack(ctx: IntakeContext, limiter: RateLimiterAbstract, siteId
     ctx.services.logger.warn({ err: error, requestId: ctx.state.requestId }, 'rate limits: giving a point back failed');
     return undefined;
   }
-}
-
-/** A repeat of an answered Idempotency-Key; a malformed key is left for the handler to refuse. */
-async function isReplay(ctx: IntakeContext): Promise<boolean> {
-  let key: string | undefined;
-  try {
-    key = readIdempotencyKey(ctx.get('Idempotency-Key'));
-  } catch (error) {
-    if (isAppError(error)) {
-      return false;
-    }
-    throw error;
-  }
-  return key !== undefined && (await findReplay(ctx.state.em, ctx.state.form!, key)) !== undefined;
 }

@@ -1,15 +1,16 @@
-import { AppError, isSiteTokenError, verifySiteToken } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
+import { isSiteTokenError, verifySiteToken } from '@intake/shared/site-token';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
-import type { SiteLookups } from '../lookup/site-lookups.js';
+import type { SiteCache } from '../site-cache/site-cache.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 /**
  * Verifies the site token of `Authorization: Bearer …` and puts its site on the state: a frozen copy
- * shared with other requests (see site-lookups.ts), to be referenced by id, never changed.
+ * shared with other requests (see site-cache.ts), to be referenced by id, never changed.
  */
-export function siteToken(lookups: SiteLookups) {
+export function siteToken(siteCache: SiteCache) {
   return async (ctx: IntakeContext, next: Next): Promise<void> => {
     const match = BEARER.exec(ctx.get('Authorization'));
     if (!match?.[1]) {
@@ -17,7 +18,7 @@ export function siteToken(lookups: SiteLookups) {
     }
     let verification;
     try {
-      verification = await verifySiteToken(lookups.tokens, match[1], (id) => lookups.site(ctx.state.em, id));
+      verification = await verifySiteToken(siteCache.tokens, match[1], (id) => siteCache.site(() => ctx.state.em, id));
     } catch (error) {
       if (isSiteTokenError(error)) {
         throw new AppError('token_invalid', 'The site token is not valid.');

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared';
+import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
 
 // The gateway's OpenAPI 3.1 document, written once here and served at /api/v1/openapi.json.
 // openapi.test.ts validates it against the OpenAPI 3.1 schema and validates real answers (201 and

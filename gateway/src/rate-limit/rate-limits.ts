@@ -1,8 +1,12 @@
-import type { Config, Logger } from '@intake/shared';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { connectRedisStore, type RateLimitStore, type RedisStore } from './redis-store.js';
+import type { Config } from '@intake/shared/config';
+import type { Logger } from '@intake/shared/logger';
+import { connectRedisStore, createRateLimiter, type RedisStore } from '@intake/shared/rate-limit';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 
 const WINDOW_SECONDS = 60;
+
+/** Where the rate limits are counted right now, as /readyz reports it ('off' when both limits are 0). */
+export type RateLimitStore = 'redis' | 'memory' | 'memory (redis unavailable)' | 'off';
 
 /** The gateway's two limits; a limit set to 0 is absent (off). */
 export interface RateLimits {
@@ -16,22 +20,11 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-function limiter(points: number, name: string, redis: RedisStore | undefined, prefix: string) {
+function limiter(points: number, name: string, redis: RedisStore | undefined, redisKeyPrefix: string) {
   if (points <= 0) {
     return undefined;
   }
-  const options = { points, duration: WINDOW_SECONDS, keyPrefix: name };
-  if (!redis) {
-    return new RateLimiterMemory(options);
-  }
-  // While Redis is down each process counts on its own, so requests go on instead of failing.
-  return new RateLimiterRedis({
-    ...options,
-    keyPrefix: `${prefix}:rate-limit:${name}`,
-    storeClient: redis.client,
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: new RateLimiterMemory(options),
-  });
+  return createRateLimiter({ name, points, durationSeconds: WINDOW_SECONDS, redis, redisKeyPrefix });
 }
 
 /** In memory by default; in Redis when REDIS_URL is set, so every gateway process shares the counts. */

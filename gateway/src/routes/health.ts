@@ -1,5 +1,6 @@
 import Router from '@koa/router';
-import { pingDatabase, type Services } from '@intake/shared';
+import { answerReadiness } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
 import type { RateLimits } from '../rate-limit/rate-limits.js';
 
 /**
@@ -12,21 +13,6 @@ export function healthRouter(services: Services, rateLimits: Pick<RateLimits, 's
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('/readyz', async (ctx) => {
-    const [database, storage] = await Promise.all([pingDatabase(services.db), services.storage.ping()]);
-    const ready = database && storage;
-    ctx.status = ready ? 200 : 503;
-    if (!ready) {
-      ctx.set('Retry-After', '5');
-    }
-    ctx.body = {
-      status: ready ? 'ok' : 'unavailable',
-      checks: {
-        database: database ? 'ok' : 'down',
-        storage: storage ? 'ok' : 'down',
-        rateLimits: rateLimits.store(),
-      },
-    };
-  });
+  router.get('/readyz', (ctx) => answerReadiness(ctx, services, { rateLimits: rateLimits.store() }));
   return router;
 }

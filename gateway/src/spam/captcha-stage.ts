@@ -1,6 +1,9 @@
 // The CAPTCHA check of a submission, between the body checks and the file checks: the visitor's
 // answer is taken out of the fields (it is never stored) and verified with the form's provider.
-import { AppError, DEFAULT_CAPTCHA_RESPONSE_FIELDS, type Form, type SecretBox } from '@intake/shared';
+import type { SecretBox } from '@intake/shared/delivery';
+import type { Form } from '@intake/shared/entities';
+import { AppError } from '@intake/shared/errors';
+import { DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared/spam';
 import type { CaptchaVerifier } from './captcha.js';
 
 export interface CaptchaStage {

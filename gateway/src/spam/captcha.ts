@@ -4,8 +4,15 @@
 // One undici Agent keeps the connections to the providers alive across requests, so a verification
 // costs one round trip rather than a TCP and TLS handshake each time.
 import { isIP } from 'node:net';
-import { DEFAULT_RECAPTCHA_V3_MIN_SCORE, type CaptchaConfig, type CaptchaProvider, type Logger } from '@intake/shared';
-import { Agent, request } from 'undici';
+import type { CaptchaConfig } from '@intake/shared/config';
+import type { CaptchaProvider } from '@intake/shared/entities';
+import type { Logger } from '@intake/shared/logger';
+import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
+
+// undici is loaded on the first verification: most deployments use no CAPTCHA (idle memory).
+const require = createRequire(import.meta.url);
 
 // A provider's answer is a few hundred bytes; anything much larger is not a siteverify answer.
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -51,12 +58,20 @@ export function clientIpOf(header: string): string | undefined {
 }
 
 export function createCaptchaVerifier(config: CaptchaConfig, logger: Logger): CaptchaVerifier {
-  const agent = new Agent({
-    keepAliveTimeout: 30_000,
-    connect: { timeout: config.timeoutMs },
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
-  });
+  let client: { undici: typeof Undici; agent: Undici.Agent } | undefined;
+  const connect = () => {
+    if (client === undefined) {
+      const undici = require('undici') as typeof Undici;
+      const agent = new undici.Agent({
+        keepAliveTimeout: 30_000,
+        connect: { timeout: config.timeoutMs },
+        headersTimeout: config.timeoutMs,
+        bodyTimeout: config.timeoutMs,
+      });
+      client = { undici, agent };
+    }
+    return client;
+  };
   const urls: Record<CaptchaProvider, string> = {
     turnstile: config.turnstileVerifyUrl,
     hcaptcha: config.hcaptchaVerifyUrl,
@@ -69,10 +84,13 @@ export function createCaptchaVerifier(config: CaptchaConfig, logger: Logger): Ca
     if (check.remoteIp !== undefined) {
       form.set('remoteip', check.remoteIp);
     }
+    // Loaded before the deadline starts: the first verification's synchronous load of undici (a few
+    // hundred ms on a busy machine) is not the provider's time, and counted it failed as a timeout.
+    const { undici, agent } = connect();
     // One deadline for connecting, sending and reading the whole answer.
     const signal = AbortSignal.timeout(config.timeoutMs);
     try {
-      const answer = await request(urls[check.provider], {
+      const answer = await undici.request(urls[check.provider], {
         method: 'POST',
         dispatcher: agent,
         signal,
@@ -134,6 +152,6 @@ export function createCaptchaVerifier(config: CaptchaConfig, logger: Logger): Ca
       }
       return 'passed';
     },
-    close: () => agent.close(),
+    close: () => client?.agent.close() ?? Promise.resolve(),
   };
 }

@@ -1,27 +1,34 @@
 import { createHash } from 'node:crypto';
+import type { Em } from '@intake/shared/db';
+import { enabledWebhookIds, enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import {
-  AppError,
   FormSchema,
-  type Em,
   StoredFileSchema,
   SubmissionSchema,
   type Form,
-  type Services,
   type Site,
   type StoredFile,
-} from '@intake/shared';
+} from '@intake/shared/entities';
+import { AppError } from '@intake/shared/errors';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
+import type { Services } from '@intake/shared/services';
+import { isOutage } from '@intake/shared/outage';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { DEFAULT_ALLOWED_MIME_TYPES, enabledWebhookIds, enqueueSubmissionDeliveries } from '@intake/shared';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
-import { isOutage } from '../service-errors.js';
 import { checkCaptcha, type CaptchaStage } from '../spam/captcha-stage.js';
 import { contentHash, contentSpamReason, type SpamReason } from '../spam/content-rules.js';
 import { findDuplicate, findReplay } from './idempotency.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
-import { sanitizeValue } from './sanitize.js';
-import { insertIfAccepting, isStillAccepting, refusalOf } from './still-accepting.js';
+import { sanitizeSubmittedValue } from './sanitize-pool.js';
+import {
+  insertIfAccepting,
+  insertSingleStatementIfAccepting,
+  isStillAccepting,
+  refusalOf,
+  type FileRow,
+} from './still-accepting.js';
 import { validateFieldName, validateSubmissionBody } from './validate-body.js';
 
 export interface SubmissionInput {
@@ -38,6 +45,8 @@ export interface SubmissionInput {
   fields: unknown;
   files: readonly ReceivedFile[];
   idempotencyKey: string | undefined;
+  /** The first answer given for `idempotencyKey`, looked up by the caller (once per request). */
+  replay?: SubmissionAnswer;
   /** Verifies CAPTCHA answers; forms with a provider set are refused without it. */
   captcha?: CaptchaStage;
   /** The visitor's address, from the optional X-Intake-Client-IP header. */
@@ -79,14 +88,11 @@ export async function createSubmission(
   for (const file of input.files) {
     validateFieldName(file.field);
   }
-  if (input.idempotencyKey) {
-    const replay = await findReplay(input.em, input.form, input.idempotencyKey);
-    if (replay) {
-      return replay;
-    }
+  if (input.replay) {
+    return input.replay;
   }
   const { fields, unavailableAsSpam } = await captchaChecked(input, validated);
-  const data = sanitizeValue(fields) as Record<string, unknown>;
+  const data = (await sanitizeSubmittedValue(fields)) as Record<string, unknown>;
   const typed = await pipeline(input.files, allowedTypesOf(input.form));
 
   // Spam is judged only once the request passed every check a good one must pass, and is then
@@ -116,10 +122,13 @@ export async function createSubmission(
   let writing = false;
   try {
     for (const file of typed) {
-      storedKeys.push(await services.storage.putFile(file.path));
+      // The temporary upload is the request's to give up: moved into local storage when it can be.
+      storedKeys.push(await services.storage.putFile(file.path, { move: true }));
     }
     writing = true;
-    const { answer, duplicate } = await persistWithKnownWebhooks(input, data, typed, storedKeys, verdict);
+    const { answer, duplicate } = isSingleStatement(input, verdict)
+      ? { answer: await writeSingleStatement(services, input, data, typed, storedKeys, verdict), duplicate: false }
+      : await persistWithKnownWebhooks(input, data, typed, storedKeys, verdict);
     if (duplicate) {
       // The same content committed while this request was on its way: nothing of it is kept.
       await removeObjects(services, storedKeys);
@@ -145,6 +154,64 @@ export async function createSubmission(
     }
     throw error;
   }
+}
+
+/**
+ * Whether the submission's write is known to be one statement before any entity is made: no
+ * duplicate filter (its lock needs a transaction), and, from the gateway's cache, no enabled webhook
+ * and no notification e-mail (so no delivery, for spam or not: spam takes the same path a good one
+ * would). Its files ride in the same statement. Anything else goes through writeRows.
+ */
+function isSingleStatement(input: SubmissionInput, verdict: Verdict): boolean {
+  return (
+    verdict.contentHash === null &&
+    input.webhookIds !== undefined &&
+    input.webhookIds.length === 0 &&
+    (input.form.notifyEmails ?? []).length === 0
+  );
+}
+
+/** The row of each checked file, stored under the key at its position. */
+function fileRows(typed: readonly TypedFile[], storedKeys: readonly string[]): FileRow[] {
+  return typed.map((file, position) => ({
+    field: file.field,
+    name: file.name,
+    mimeType: file.mimeType,
+    size: file.size,
+    sha256: file.sha256,
+    storageKey: storedKeys[position] as string,
+  }));
+}
+
+/** writeRows without entities: the submission and its file rows in one guarded statement, the same refusal. */
+async function writeSingleStatement(
+  services: Services,
+  input: SubmissionInput,
+  data: Record<string, unknown>,
+  typed: readonly TypedFile[],
+  storedKeys: readonly string[],
+  verdict: Verdict,
+): Promise<SubmissionAnswer> {
+  const files = fileRows(typed, storedKeys);
+  const inserted = await insertSingleStatementIfAccepting(
+    services.db,
+    {
+      formId: input.form.id,
+      data,
+      idempotencyKey: input.idempotencyKey ?? null,
+      spamReason: verdict.spamReason ?? null,
+      files,
+    },
+    input.site,
+  );
+  if (inserted === null) {
+    throw await refusalOf(input.em, input.form.id, input.site);
+  }
+  return {
+    id: inserted.id,
+    createdAt: inserted.createdAt.toISOString(),
+    files: files.map(({ storageKey: _key, ...file }, position) => ({ id: inserted.fileIds[position]!, ...file })),
+  };
 }
 
 /**
@@ -234,17 +301,8 @@ async function writeRows(
     },
     { persist: false },
   );
-  const files: StoredFile[] = typed.map((file, position) =>
-    em.create(StoredFileSchema, {
-      submission,
-      position,
-      field: file.field,
-      name: file.name,
-      mimeType: file.mimeType,
-      size: file.size,
-      sha256: file.sha256,
-      storageKey: storedKeys[position] as string,
-    }),
+  const files: StoredFile[] = fileRows(typed, storedKeys).map((row, position) =>
+    em.create(StoredFileSchema, { submission, position, ...row }),
   );
   // The outbox: one delivery per enabled webhook and one for the notification e-mails. Spam gets
   // none until an administrator marks it "Not spam" (the admin API queues them then), but takes

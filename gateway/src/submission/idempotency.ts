@@ -1,4 +1,6 @@
-import { AppError, StoredFileSchema, SubmissionSchema, type Em, type Form, type Submission } from '@intake/shared';
+import type { Em } from '@intake/shared/db';
+import { StoredFileSchema, SubmissionSchema, type Form, type Submission } from '@intake/shared/entities';
+import { AppError } from '@intake/shared/errors';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

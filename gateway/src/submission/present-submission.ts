@@ -1,23 +1,17 @@
-import type { StoredFile, Submission } from '@intake/shared';
+import type { StoredFile, Submission } from '@intake/shared/entities';
+import { describeStoredFile, type StoredFileDescription } from '@intake/shared/stored-file-description';
 
 /** The 201 body of docs/intake-api.md; built field by field, never from a whole entity. */
 export interface SubmissionAnswer {
   id: string;
   createdAt: string;
-  files: { id: string; field: string; name: string; mimeType: string; size: number; sha256: string }[];
+  files: StoredFileDescription[];
 }
 
 export function presentSubmission(submission: Submission, files: readonly StoredFile[]): SubmissionAnswer {
   return {
     id: submission.id,
     createdAt: submission.createdAt.toISOString(),
-    files: files.map((file) => ({
-      id: file.id,
-      field: file.field,
-      name: file.name,
-      mimeType: file.mimeType,
-      size: file.size,
-      sha256: file.sha256,
-    })),
+    files: files.map(describeStoredFile),
   };
 }

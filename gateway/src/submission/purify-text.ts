@@ -4,9 +4,16 @@
 // current job ends, so DOMPurify's usual string path (a new Document per call) holds ~18 KB per string
 // during one synchronous loop. Here each string is parsed into one reused fragment of one reused inert
 // document, sanitised IN_PLACE, and DOMPurify's walk reuses one NodeIterator: a call leaves nothing.
-import createDOMPurify from 'dompurify';
-import { JSDOM } from 'jsdom';
+//
+// jsdom and DOMPurify are loaded on the first string that needs them: together they are about a fifth
+// of an idle gateway's memory, and most deployments see markup rarely or never. The load (a few hundred
+// milliseconds, once per process) is synchronous because sanitising is.
+import { createRequire } from 'node:module';
+import { escapeStoredText } from '@intake/shared/stored-text';
 import type { Config, DOMPurify, WindowLike } from 'dompurify';
+import type { JSDOM as JsdomClass } from 'jsdom';
+
+const require = createRequire(import.meta.url);
 
 // No element and no attribute survives. '#document-fragment' admits only the in-place root: no parsed
 // node can carry that name. KEEP_CONTENT hoists the text of removed elements, except inside DOMPurify's
@@ -103,6 +110,8 @@ function shareNodeIterator(window: DomWindow, current: () => Workspace | undefin
 function getPurifier(): Purifier {
   if (purifier === undefined) {
     // One window for the process, made on first use: a window per call costs milliseconds and megabytes.
+    const { JSDOM } = require('jsdom') as { JSDOM: typeof JsdomClass };
+    const createDOMPurify = require('dompurify') as (window: WindowLike) => DOMPurify;
     const window = new JSDOM('').window as unknown as DomWindow;
     shareNodeIterator(window, () => purifier?.workspace);
     const purify = createDOMPurify(window);
@@ -123,7 +132,6 @@ function removeTemplates(parser: HTMLElement): void {
 }
 
 const TEXT_NODE = 3;
-const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\u00A0': '&nbsp;' };
 
 /**
  * The HTML serialisation of a fragment that holds only text nodes: their data with `&`, `<`, `>` and
@@ -139,7 +147,7 @@ function serializeTextNodes(root: DocumentFragment): string {
     }
     text += (node as Text).data;
   }
-  return text.replace(/[&<>\u00A0]/g, (c) => TEXT_ESCAPES[c] ?? c);
+  return escapeStoredText(text);
 }
 
 /**

@@ -1,7 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
-import { MAX_MARKUP_TAGS, MAX_VALUE_MARKUP_COST, sanitizeString, sanitizeValue } from './sanitize.js';
-import { XSS_CORPUS } from './xss-corpus.js';
+import { purifyToText } from './purify-text.js';
+import { MAX_MARKUP_TAGS, MAX_VALUE_MARKUP_COST, needsParser, sanitizeString, sanitizeValue } from './sanitize.js';
+import { XSS_CORPUS } from '../test/xss-corpus.js';
 
 // A page that would run any script it is given: the outputs are inserted into it as HTML.
 const page = new JSDOM('<!doctype html><body></body>', { runScripts: 'dangerously' });
@@ -253,5 +255,39 @@ describe('sanitizeValue', () => {
   it('accepts null-prototype objects from the form parsers', () => {
     const input = Object.assign(Object.create(null) as Record<string, unknown>, { field: ['<b>a</b>', 'b'] });
     expect(sanitizeValue(input)).toEqual({ field: ['a', 'b'] });
+  });
+});
+
+describe('the fast path for text without markup', () => {
+  // What the parser path stores for `s`: DOMPurify over jsdom, quotes escaped as sanitize.ts does.
+  const throughParser = (s: string) => purifyToText(s).replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+
+  it('takes strings whose `<` and `&` cannot start markup or a reference, and no others', () => {
+    for (const s of ['a < b', 'I <3 it', 'x <= y', '<', 'a <<< b', 'AT & T', '& ;', 'a >', '< 5 €']) {
+      expect({ s, parser: needsParser(s) }).toEqual({ s, parser: false });
+    }
+    for (const s of ['<b>', '<!-- x -->', '</p>', '<?xml', '&amp;', '&#60;', 'AT&T', 'a\u0000b', '<a<b']) {
+      expect({ s, parser: needsParser(s) }).toEqual({ s, parser: true });
+    }
+  });
+
+  it('stores exactly what DOMPurify and the serialisation store, on generated strings', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('<', '>', '&', '"', "'", '\r', '\n', '\r\n', '\u00A0', ' ', '=', '3', '#', ';', '-', '<3'),
+      fc.constantFrom('< ', '<=', '<<', '<-', '<1', '<\u00E9', '&;', '& ', '&&', '\uD800', '\uDC00', '\uFEFF', '\f'),
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc.string({ unit: 'grapheme', maxLength: 8 }),
+    );
+    const text = fc
+      .array(piece, { maxLength: 24 })
+      .map((pieces) => pieces.join(''))
+      // A string with none of < > & " ' is stored as sent without either path (see the contract).
+      .filter((s) => /[<>&"']/.test(s) && !needsParser(s));
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(sanitizeString(s)).toBe(throughParser(s));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -4,13 +4,23 @@
 // Quotes: DOMPurify's serialisation escapes `& < >` (and U+00A0 as `&nbsp;`) in text but not quotes; we
 // also escape `"` as `&quot;` and `'` as `&#39;`, so a stored value is inert as element content and
 // inside a quoted attribute alike. sanitizeString of a stored value returns it unchanged.
+import { escapeStoredText } from '@intake/shared/stored-text';
 import { purifyToText } from './purify-text.js';
 
 const HTML_SPECIAL = /[<>&"']/;
 
-// Text with no `<`, no character reference and no U+0000 parses to itself, line breaks aside (the HTML
-// input stream turns CR LF and CR into LF), so its serialisation is known without running a parser.
-const NEEDS_PARSER = /<|&[#0-9A-Za-z]|\u0000/;
+// Text parses to itself, line breaks aside (the HTML input stream turns CR LF and CR into LF), unless it
+// holds what the tokenizer treats specially: `<` before a letter, `!`, `/` or `?` (a tag, a comment, an
+// end tag, a bogus comment), `&` before an alphanumeric or `#` (a possible character reference), or
+// U+0000. Any other `<` (`a < b`, `I <3 it`, one at the end) is a literal character, so the
+// serialisation of such text is known without running a parser (sanitize.test.ts checks it against
+// DOMPurify on generated strings).
+const NEEDS_PARSER = /<[!/?A-Za-z]|&[#0-9A-Za-z]|\u0000/;
+
+/** Whether `s` must go through the parser (exported for the property test). */
+export function needsParser(s: string): boolean {
+  return NEEDS_PARSER.test(s);
+}
 
 // The HTML parser can be driven to build a number of elements quadratic in the input (formatting
 // elements reconstructed in every block, adoption-agency clones, deep nesting) and jsdom spends tens of
@@ -41,12 +51,7 @@ function parseCost(s: string): number {
 
 /** The HTML serialisation of `s` taken as literal text (what the parser path yields for plain text). */
 function serializeAsText(s: string): string {
-  return s
-    .replace(/\r\n?/g, '\n')
-    .replaceAll('&', '&amp;')
-    .replaceAll('\u00A0', '&nbsp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;');
+  return escapeStoredText(s.replace(/\r\n?/g, '\n'));
 }
 
 function escapeQuotes(s: string): string {
@@ -102,6 +107,36 @@ function sanitizeNested(value: unknown, budget: Budget): unknown {
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, sanitizeNested(item, budget)]));
   }
   return value;
+}
+
+function costWithin(value: unknown, budget: Budget): void {
+  if (typeof value === 'string') {
+    if (HTML_SPECIAL.test(value) && NEEDS_PARSER.test(value)) {
+      const cost = parseCost(value);
+      // What sanitizeWithin would hand to the parser: a string over its own bound or the budget is not.
+      if (cost <= MAX_MARKUP_COST && cost <= budget.remaining) {
+        budget.remaining -= cost;
+      }
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) {
+      costWithin(item, budget);
+    }
+  } else if (isPlainObject(value)) {
+    for (const item of Object.values(value)) {
+      costWithin(item, budget);
+    }
+  }
+}
+
+/**
+ * The parse cost sanitizeValue will spend on `value` (0 when none of its strings needs the parser),
+ * without parsing: what sanitize-pool.ts decides by. At most MAX_VALUE_MARKUP_COST.
+ */
+export function markupCost(value: unknown): number {
+  const budget = { remaining: MAX_VALUE_MARKUP_COST };
+  costWithin(value, budget);
+  return MAX_VALUE_MARKUP_COST - budget.remaining;
 }
 
 /**

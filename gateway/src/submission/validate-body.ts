@@ -1,12 +1,14 @@
 // Structural checks of a submitted body (docs/intake-api.md, `body_invalid`), run on the parsed fields of
 // every body format before anything is sanitised or stored. Details say which rule failed, never
 // which key or value: they are sent to the client and logged as they are.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
+import { isPlainObject } from '@intake/shared/plain-object';
+import { MAX_STRING_BYTES } from '../body/limits.js';
 
 /** The top-level object is depth 1; every object or array inside adds a level (an array counts like an object). */
 export const MAX_DEPTH = 8;
-/** Longest string (value or key) in UTF-8 bytes: 64 KiB. */
-export const MAX_STRING_BYTES = 64 * 1024;
+/** Longest string (value or key) in UTF-8 bytes: 64 KiB, also multer's per-field cap. */
+export { MAX_STRING_BYTES };
 /** Keys that reach prototypes when a body is merged or assigned, refused at any level. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
@@ -31,15 +33,6 @@ const DETAIL = {
 
 function refuse(detail: string): never {
   throw new AppError('body_invalid', detail);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return false;
-  }
-  // Parsers build fields on Object.prototype (JSON) or on null (urlencoded, multipart).
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 function checkString(s: string): void {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, it } from '@jest/globals';
+import { describeWithRealPart } from '@intake/shared/test';
 import { ping } from '../files/scan/clamd-client.js';
 import type { ClamdTarget } from '../files/scan/clamd-client.js';
 
@@ -69,20 +69,13 @@ export async function clamdStatus(): Promise<ClamdStatus> {
 
 /** A describe block for tests against a real clamd: skipped with the reason, or failed on CI. */
 export function describeClamd(status: ClamdStatus, title: string, body: (clamd: FoundClamd) => void): void {
-  if (status.available) {
-    describe(title, () => body(status));
-  } else if (process.env.CI === 'true') {
-    describe(title, () => {
-      it('has a clamd to test against (CI=true)', () => {
-        throw new Error(`CI=true but ${status.reason}`);
-      });
-    });
-  } else {
-    // Collected but never run: the title carries the reason into the test report. The placeholder
-    // target only lets the body build its scanners.
-    const placeholder = { target: { socket: path.join(clamdScriptDir(), 'absent.sock') }, description: 'none' };
-    describe.skip(`${title} (skipped: ${status.reason})`, () => body(placeholder));
-  }
+  // The placeholder target only lets a skipped body build its scanners.
+  const placeholder = { target: { socket: path.join(clamdScriptDir(), 'absent.sock') }, description: 'none' };
+  describeWithRealPart(
+    title,
+    status.available ? { available: true, value: status } : { available: false, reason: status.reason, placeholder },
+    body,
+  );
 }
 
 /**

@@ -1,6 +1,9 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { StoredFileSchema, SubmissionSchema, type Config, type RunningServer, type Services } from '@intake/shared';
+import type { Config } from '@intake/shared/config';
+import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
+import type { RunningServer } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
 import { createTestServices } from '@intake/shared/test';
 import { startGateway } from '../index.js';
 

@@ -1,6 +1,6 @@
 // What one uploaded archive may cost, summed over every archive nested inside it. Each inspector
 // (ZIP, 7z, RAR) charges the same budget, so a bomb cannot hide by spreading over nesting levels.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { ArchiveLimits } from '../types.js';
 
 /**

@@ -3,7 +3,7 @@
 // bytes must not be a program, and the entry is kept in memory only when it must be opened in turn
 // (a nested archive, an OLE2 compound file, a gzip stream), under a size cap.
 import { crc32 } from 'node:zlib';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { ArchiveBudget } from './budget.js';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { archiveKind, checkEntryHead, HEAD_BYTES, isOle2Magic } from './entry-rules.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError } from '@intake/shared';
-import { EXECUTABLE_HEADS } from '../../test/archives.js';
+import { AppError } from '@intake/shared/errors';
+import { EXECUTABLE_HEADS } from '@intake/test-files';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS } from './budget.js';
 import {
   archiveKind,

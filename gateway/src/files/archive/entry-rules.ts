@@ -1,7 +1,7 @@
 // The rules every archive inspector (ZIP/OOXML, 7z, RAR) applies to each entry: its path, its name
 // and its first bytes. Pure functions; the `check*` ones throw the contract's AppError, the `is*`
 // ones answer. Error details never repeat an entry name: names are submitted values.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 
 export { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 

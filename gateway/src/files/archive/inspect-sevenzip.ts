@@ -8,8 +8,8 @@
 // `archive_unreadable` (or `archive_bomb` when it was over its byte budget at the time).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFile } from 'node:fs/promises';
-import { AppError, isAppError } from '@intake/shared';
-import { MIME_7Z, MIME_RAR } from '@intake/shared';
+import { AppError, isAppError } from '@intake/shared/errors';
+import { MIME_7Z, MIME_RAR } from '@intake/shared/mime-types';
 import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { HEAD_BYTES, archiveKind, checkEntryHead, isOle2Magic } from './entry-rules.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { deflateRawSync } from 'node:zlib';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
+import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '@intake/shared/mime-types';
 import {
   complexField,
   docm,
@@ -29,11 +30,16 @@ import {
   visioWithVbaModule,
   xlsWorkbook,
   xlsxWithParts,
-} from '../../test/archives.js';
+  docx,
+  makeSampleDir,
+  pptx,
+  removeSampleDir,
+  writeSample,
+  xlsx,
+  zipOf,
+} from '@intake/test-files';
 import { iso9660, v7Tar } from '../../test/disk-images.js';
 import { buildRar } from '../../test/rar-writer.js';
-import { docx, makeSampleDir, pptx, removeSampleDir, writeSample, xlsx, zipOf } from '../../test/samples.js';
-import { MIME_DOCX, MIME_TEXT, MIME_ZIP } from '@intake/shared';
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
 import { inspectArchive } from './index.js';

@@ -10,21 +10,20 @@
 // Nothing is ever written to disk.
 import { promisify } from 'node:util';
 import { gunzip, inflateRawSync } from 'node:zlib';
-import { AppError, isAppError } from '@intake/shared';
-import type { Entry, Options, ZipFile } from 'yauzl';
-import yauzl from 'yauzl';
+import { AppError, isAppError } from '@intake/shared/errors';
+import type { Entry, ZipFile } from 'yauzl';
 import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import type { ContentKind, PartScanner } from './entry-content.js';
 import { EntryContent, judgeHead } from './entry-content.js';
 import { checkEntryName, checkNotSymlink, HEAD_BYTES, isContainerName, isUnixSymlinkMode } from './entry-rules.js';
-import { CachedFileReader } from './file-reader.js';
 import { inspectOle2 } from './ole2.js';
 import { ActiveContentScanner, activeContentPartKind } from './ooxml-active-content.js';
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
+import type { SharedZip } from './opened-zip.js';
+import { OpenedZip, withZip } from './opened-zip.js';
 import { readEntryNames } from './zip-entry-name.js';
 import type { EntryExtent } from './zip-layout.js';
-import { zipSizeOfBuffer, zipSizeOfFile } from './zip-end.js';
 import { checkLayout } from './zip-layout.js';
 import { checkLocalHeader } from './zip-local-header.js';
 
@@ -42,18 +41,6 @@ const SMALL_COMPRESSED_BYTES = 64 * 1024;
 const SMALL_INFLATED_BYTES = 1024 * 1024;
 /** Windows FILE_ATTRIBUTE_REPARSE_POINT in the low (DOS) half of the external attributes. */
 const DOS_REPARSE_POINT = 0x400;
-
-// decodeStrings: false hands us the raw name bytes, which we validate ourselves (yauzl's own check
-// runs on a decoded, backslash-normalised name). validateEntrySizes: false because we enforce the
-// declared size ourselves, stopping at the first excess byte and reporting it as a bomb.
-// autoClose: false keeps the file open after the directory pass, for the two passes that follow.
-const OPTIONS: Options = {
-  autoClose: false,
-  lazyEntries: true,
-  decodeStrings: false,
-  validateEntrySizes: false,
-  strictFileNames: true,
-};
 
 interface CentralEntry {
   entry: Entry;
@@ -83,12 +70,13 @@ function checkCentralEntry(entry: Entry, budget: ArchiveBudget): string[] {
   return names;
 }
 
-async function readCentralDirectory(zipfile: ZipFile, budget: ArchiveBudget): Promise<CentralEntry[]> {
+async function readCentralDirectory(zip: OpenedZip, budget: ArchiveBudget): Promise<CentralEntry[]> {
   // The end-of-central-directory record announces the count: a 100,000-entry bomb stops here.
-  budget.checkAnnouncedEntries(zipfile.entryCount);
+  budget.checkAnnouncedEntries(zip.entryCount);
   const entries: CentralEntry[] = [];
   const offsets = new Set<number>();
-  for await (const entry of zipfile.eachEntry()) {
+  // The listing may already have been read by the type stage (an OOXML package): judged here.
+  for (const entry of await zip.entries()) {
     const names = checkCentralEntry(entry, budget);
     // Two entries at one offset is the simplest overlap; no need to read a local header to see it.
     if (offsets.has(entry.relativeOffsetOfLocalHeader)) {
@@ -103,12 +91,6 @@ async function readCentralDirectory(zipfile: ZipFile, budget: ArchiveBudget): Pr
 // ---------------------------------------------------------------------------------------------
 // Pass 2: local headers and layout
 // ---------------------------------------------------------------------------------------------
-
-/** Where the central directory starts. yauzl keeps it only as its (not yet advanced) read cursor. */
-function centralDirectoryOffset(zipfile: ZipFile): number | null {
-  const cursor: unknown = (zipfile as unknown as { readEntryCursor?: unknown }).readEntryCursor;
-  return typeof cursor === 'number' ? cursor : null;
-}
 
 async function checkLocalHeaders(
   zipfile: ZipFile,
@@ -252,19 +234,15 @@ async function gunzipBounded(bytes: Buffer, budget: ArchiveBudget): Promise<Buff
 // Entry points
 // ---------------------------------------------------------------------------------------------
 
-async function inspectOpenZip(zipfile: ZipFile, budget: ArchiveBudget): Promise<void> {
-  // Failures reach us through the call that hits them; an 'error' yauzl emits later (closing the
-  // file) has no listener left and would otherwise crash the process.
-  zipfile.on('error', () => undefined);
-  const directoryOffset = centralDirectoryOffset(zipfile);
-  const entries = await readCentralDirectory(zipfile, budget);
-  await checkLocalHeaders(zipfile, entries, directoryOffset);
+async function inspectOpenZip(zip: OpenedZip, budget: ArchiveBudget): Promise<void> {
+  const entries = await readCentralDirectory(zip, budget);
+  await checkLocalHeaders(zip.zipfile, entries, zip.directoryOffset);
   // In file order, so the file is read front to back.
   const ordered = [...entries].sort(
     (a, b) => a.entry.relativeOffsetOfLocalHeader - b.entry.relativeOffsetOfLocalHeader,
   );
   for (const entry of ordered) {
-    await inspectEntryData(zipfile, entry, budget);
+    await inspectEntryData(zip.zipfile, entry, budget);
   }
 }
 
@@ -289,36 +267,21 @@ async function refusingUnreadable(work: () => Promise<void>): Promise<void> {
 /** Inspects a ZIP held in memory (a nested archive), charging `budget` (already one level deeper). */
 export async function inspectZipBuffer(bytes: Buffer, budget: ArchiveBudget): Promise<void> {
   await refusingUnreadable(async () => {
-    const zipfile = await yauzl.fromBufferPromise(bytes.subarray(0, zipSizeOfBuffer(bytes)), OPTIONS);
-    await inspectOpenZip(zipfile, budget);
+    await inspectOpenZip(await OpenedZip.ofBuffer(bytes), budget);
   });
 }
 
 /**
- * Inspects the ZIP (or OOXML document) at `path`, never extracting it. Resolves when it may be
- * stored; throws an AppError `archive_bomb`, `archive_path_traversal`, `archive_executable`,
- * `archive_macro`, `document_active_content` or `archive_unreadable` otherwise.
+ * Inspects the ZIP (or OOXML document) at `path`, never extracting it, through `shared` when the
+ * type stage has opened it already. Resolves when it may be stored; throws an AppError
+ * `archive_bomb`, `archive_path_traversal`, `archive_executable`, `archive_macro`,
+ * `document_active_content` or `archive_unreadable` otherwise.
  */
 export async function inspectZip(
   path: string,
   limits: Readonly<ArchiveLimits> = DEFAULT_ARCHIVE_LIMITS,
+  shared?: SharedZip,
 ): Promise<void> {
   const budget = new ArchiveBudget(limits);
-  await refusingUnreadable(async () => {
-    const size = await zipSizeOfFile(path);
-    const reader = await CachedFileReader.open(path);
-    let zipfile: ZipFile;
-    try {
-      zipfile = await yauzl.fromRandomAccessReaderPromise(reader, Math.min(size, reader.size), OPTIONS);
-    } catch (error) {
-      reader.close(() => undefined);
-      throw error;
-    }
-    try {
-      await inspectOpenZip(zipfile, budget);
-    } finally {
-      // Closes the file once the last read stream is done with it.
-      zipfile.close();
-    }
-  });
+  await refusingUnreadable(() => withZip(path, shared, (zip) => inspectOpenZip(zip, budget)));
 }

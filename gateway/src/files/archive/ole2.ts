@@ -3,7 +3,7 @@
 // cannot, so we parse it with `cfb` and look for VBA projects, installers, encrypted packages and
 // "Package" objects (`\x01Ole10Native`) that wrap a file.
 import { inflateSync } from 'node:zlib';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import CFB from 'cfb';
 import type { CFB$Blob, CFB$Container } from 'cfb';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';

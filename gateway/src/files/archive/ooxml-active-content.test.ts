@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError } from '@intake/shared';
-import { complexField } from '../../test/archives.js';
+import { AppError } from '@intake/shared/errors';
+import { complexField } from '@intake/test-files';
 import type { ActiveContentPartKind } from './ooxml-active-content.js';
 import { ActiveContentScanner, activeContentPartKind, isRemoteTarget } from './ooxml-active-content.js';
 
@@ -120,13 +120,15 @@ describe('ActiveContentScanner', () => {
     expect(verdict('document', endless, 64 * 1024)).toBe('archive_unreadable');
   });
 
-  it('reads a 16 MB sheet dense with formulas in under 1.5 s', () => {
+  // A bound against a scan that turns quadratic (minutes), not a speed target: a linear read of 16 MB
+  // takes well under a second on a quiet machine, a few on a loaded CI one; speed lives in the bench.
+  it('reads a 16 MB sheet dense with formulas in linear time', () => {
     const row = '<row><c s="1" t="n"><v>0</v></c><c><f>SUM(A1:A9)</f><v>0</v></c></row>';
     const sheet = Buffer.from(
       `<worksheet><sheetData>${row.repeat((16 * 1024 * 1024) / row.length)}</sheetData></worksheet>`,
     );
     const started = performance.now();
     expect(verdict('document', sheet, 64 * 1024)).toBe('ok');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });

@@ -10,7 +10,8 @@
 // call back for every element and read 12 to 20 MB/s, and an upload may expand to 1 GiB of XML
 // (a minute of CPU); jumping from one element of interest to the next with one native regular
 // expression reads some 400 MB/s.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
+import { XmlPartDecoder } from './xml-encoding.js';
 
 export type ActiveContentPartKind = 'relationships' | 'document';
 
@@ -105,20 +106,9 @@ const MAX_PENDING_CHARS = 1024 * 1024;
 /** Text kept unscanned at the end of a chunk: enough for the start of any construct above. */
 const TAIL_CHARS = 128;
 
-function encodingOf(head: Uint8Array): string {
-  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0x3c && head[1] === 0x00)) {
-    return 'utf-16le';
-  }
-  if ((head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0x00 && head[1] === 0x3c)) {
-    return 'utf-16be';
-  }
-  return 'utf-8';
-}
-
 /** Streams one part and throws `document_active_content` as soon as active content shows. */
 export class ActiveContentScanner {
-  private decoder: TextDecoder | null = null;
-  private start: Buffer = Buffer.alloc(0);
+  private readonly decoder = new XmlPartDecoder();
   /** Decoded text not yet scanned (a construct cut by the end of a chunk). */
   private pending = '';
   /** The text of the `instrText` or `f` element being read, references decoded. */
@@ -129,24 +119,11 @@ export class ActiveContentScanner {
   constructor(private readonly kind: ActiveContentPartKind) {}
 
   push(chunk: Uint8Array): void {
-    if (this.decoder === null) {
-      this.start = Buffer.concat([this.start, chunk]);
-      if (this.start.length < 2) {
-        return;
-      }
-      this.decoder = new TextDecoder(encodingOf(this.start));
-      chunk = this.start;
-    }
-    this.scan(this.decoder.decode(chunk, { stream: true }), false);
+    this.scan(this.decoder.push(chunk), false);
   }
 
   finish(): void {
-    if (this.decoder === null) {
-      this.decoder = new TextDecoder(encodingOf(this.start));
-      this.scan(this.decoder.decode(this.start), true);
-    } else {
-      this.scan(this.decoder.decode(), true);
-    }
+    this.scan(this.decoder.finish(), true);
   }
 
   private scan(text: string, final: boolean): void {

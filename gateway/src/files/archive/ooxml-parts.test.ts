@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import { OoxmlPartScanner, ooxmlPartKind } from './ooxml-parts.js';
 import type { OoxmlPartKind } from './ooxml-parts.js';
 

@@ -1,7 +1,8 @@
 // Macro markers in the OOXML package parts that declare what a document holds: the content types
 // (`[Content_Types].xml`) and the relationships (`*.rels`). Renaming `vbaProject.bin` does not help
 // an attacker: Office finds the project through these declarations, which we read instead.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
+import { XmlPartDecoder } from './xml-encoding.js';
 
 /** Content types of VBA projects, macro-enabled documents and Excel 4 macro sheets. */
 const MACRO_CONTENT_TYPE = /contenttype\s*=\s*["'][^"']*(?:macroenabled|vbaproject|vbadata|macrosheet)[^"']*["']/u;
@@ -26,16 +27,6 @@ export function ooxmlPartKind(name: string): OoxmlPartKind | null {
   return null;
 }
 
-function encodingOf(head: Uint8Array): string {
-  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0x3c && head[1] === 0x00)) {
-    return 'utf-16le';
-  }
-  if ((head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0x00 && head[1] === 0x3c)) {
-    return 'utf-16be';
-  }
-  return 'utf-8';
-}
-
 /** XML parsers resolve character references in attribute values: `&#x6D;acroEnabled` is `macroEnabled`. */
 function decodeCharacterReferences(text: string): string {
   return text.replace(/&#(x[0-9a-f]+|[0-9]+);/giu, (reference, code: string) => {
@@ -47,9 +38,7 @@ function decodeCharacterReferences(text: string): string {
 /** Streams one declaration part and throws `archive_macro` as soon as a macro marker shows. */
 export class OoxmlPartScanner {
   private readonly pattern: RegExp;
-  private decoder: TextDecoder | null = null;
-  /** Bytes held until the first two are known, since they name the encoding. */
-  private start: Buffer = Buffer.alloc(0);
+  private readonly decoder = new XmlPartDecoder();
   private tail = '';
 
   constructor(kind: OoxmlPartKind) {
@@ -57,20 +46,11 @@ export class OoxmlPartScanner {
   }
 
   push(chunk: Uint8Array): void {
-    if (this.decoder === null) {
-      this.start = Buffer.concat([this.start, chunk]);
-      if (this.start.length < 2) {
-        return;
-      }
-      this.decoder = new TextDecoder(encodingOf(this.start));
-      chunk = this.start;
-    }
-    this.scan(this.decoder.decode(chunk, { stream: true }));
+    this.scan(this.decoder.push(chunk));
   }
 
   finish(): void {
-    this.decoder ??= new TextDecoder(encodingOf(this.start));
-    this.scan(this.decoder.decode(this.start.length < 2 ? this.start : undefined));
+    this.scan(this.decoder.finish());
   }
 
   private scan(text: string): void {

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { crc32, gzipSync } from 'node:zlib';
-import { isAppError } from '@intake/shared';
-import { docm, msiOle2, packagedObjectOle2, plainOle2, vbaProjectOle2 } from '../../test/archives.js';
-import { iso9660, v7Tar } from '../../test/disk-images.js';
-import { buildRar, RAR_HOST_UNIX } from '../../test/rar-writer.js';
-import type { RarEntry } from '../../test/rar-writer.js';
+import { isAppError } from '@intake/shared/errors';
+import { MIME_7Z, MIME_RAR } from '@intake/shared/mime-types';
 import {
+  docm,
+  msiOle2,
+  packagedObjectOle2,
+  plainOle2,
+  vbaProjectOle2,
   docx,
   makeSampleDir,
   minimalRarSignatureFile,
@@ -14,10 +16,12 @@ import {
   sevenZip,
   writeSample,
   zipOf,
-} from '../../test/samples.js';
+} from '@intake/test-files';
+import { iso9660, v7Tar } from '../../test/disk-images.js';
+import { buildRar, RAR_HOST_UNIX } from '../../test/rar-writer.js';
+import type { RarEntry } from '../../test/rar-writer.js';
 import { renameEntry, sevenZipOf } from '../../test/sevenzip-samples.js';
 import type { SampleEntry, SevenZipSampleOptions } from '../../test/sevenzip-samples.js';
-import { MIME_7Z, MIME_RAR } from '@intake/shared';
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
 import { inspectSevenZip } from './inspect-sevenzip.js';

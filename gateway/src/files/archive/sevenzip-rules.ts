@@ -1,7 +1,7 @@
 // The archive rules (entry-rules.ts, budget.ts) applied to what 7-Zip reports: first to the listing
 // (before a byte is decompressed), then to the extraction (actual sizes and first bytes). Pure
 // functions over the worker's answers; they throw the contract's AppError.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { ArchiveBudget } from './budget.js';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import {

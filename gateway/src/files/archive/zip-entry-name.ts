@@ -2,7 +2,7 @@
 // Info-ZIP Unicode Path extra field (0x7075), which many extractors prefer over the raw name and so
 // must not say something else than the name we checked.
 import { crc32 } from 'node:zlib';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { ExtraField } from 'yauzl';
 import yauzl from 'yauzl';
 import { checkEntryPath } from './entry-rules.js';

@@ -2,7 +2,7 @@
 // attacker's archive may use it to lie: entries that share bytes (David Fifield's "better zip bomb"
 // expands one kernel through thousands of overlapping entries), or bytes that no central entry
 // covers (a hidden local entry that a streaming extractor would write but we would never read).
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 
 /**
  * Largest data descriptor: signature, CRC and two 8-byte ZIP64 sizes. Fewer bytes than the

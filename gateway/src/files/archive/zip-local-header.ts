@@ -1,7 +1,7 @@
 // A ZIP entry is described twice: in the central directory (what yauzl and we read) and in its
 // local header (what streaming extractors read). Where the two disagree, two programs see two
 // different archives, and our verdict covers only one of them.
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { Entry, LocalFileHeader } from 'yauzl';
 import yauzl from 'yauzl';
 import { readEntryNames } from './zip-entry-name.js';

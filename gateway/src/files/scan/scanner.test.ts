@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import yazl from 'yazl';
 import { clamdStatus, describeClamd, eicarBytes } from '../../test/clamd.js';
 import { createClamScanner, createScanner, noopScanner } from './scanner.js';

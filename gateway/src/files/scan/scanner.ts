@@ -21,7 +21,7 @@
  * its `passthrough()` can send the end-of-stream marker before the last chunks, so a file with EICAR
  * at its tail came back `stream: OK`. INSTREAM is small enough to speak directly (clamd-client.ts).
  */
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import { ClamdError, instream, parseInstreamReply, ping } from './clamd-client.js';
 import type { ClamdTarget } from './clamd-client.js';
 

@@ -6,7 +6,7 @@
 // Entries are keyed by the SHA-256 of the token, not the token: a lookup's timing then says nothing
 // about how much of a presented token matches a real one. Failures are never remembered.
 import { createHash } from 'node:crypto';
-import type { SiteTokenCodec } from '@intake/shared';
+import type { SiteTokenCodec } from '@intake/shared/site-token';
 
 type Claims = ReturnType<SiteTokenCodec['decode']>;
 

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createSiteTokenCodec, generateControlCode, isSiteTokenError, type SiteTokenCodec } from '@intake/shared';
+import {
+  createSiteTokenCodec,
+  generateControlCode,
+  isSiteTokenError,
+  type SiteTokenCodec,
+} from '@intake/shared/site-token';
 import { memoizeTokenDecoding } from './token-memo.js';
 
 function countingCodec(): { codec: SiteTokenCodec; decodes: () => number } {

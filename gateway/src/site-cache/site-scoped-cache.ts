@@ -1,23 +1,25 @@
 // A small in-memory cache of database rows that belong to a site, safe to share between requests
 // only while a change feed is live. Each entry is tagged with its site: a change of that site (or of
-// one of its forms) drops all of them. Bounded in size (oldest out first) and in age.
+// one of its forms) drops all of them. Bounded in size (least recently used out first) and in age.
 //
 // A load that races with a change must not put the old row back: every invalidation bumps a
 // generation, and a loaded value is kept only if no invalidation happened since the load began.
 
-export interface LookupCacheOptions {
+import { LRUCache } from 'lru-cache';
+
+export interface SiteScopedCacheOptions {
   maxEntries: number;
   maxAgeMs: number;
+  /** The clock ages are measured on (milliseconds); tests set their own. */
   now?: () => number;
 }
 
 interface Entry<T> {
   siteId: string;
   value: T;
-  storedAt: number;
 }
 
-export interface LookupCache<T> {
+export interface SiteScopedCache<T> {
   /** The cached value, or loads it (and keeps it when it is safe to). `null` is never kept. */
   get(key: string, siteId: string, load: () => Promise<T | null>): Promise<T | null>;
   /** A site or one of its forms changed: forget everything of that site. */
@@ -28,9 +30,14 @@ export interface LookupCache<T> {
   readonly size: number;
 }
 
-export function createLookupCache<T>(options: LookupCacheOptions): LookupCache<T> {
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry<T>>();
+export function createSiteScopedCache<T>(options: SiteScopedCacheOptions): SiteScopedCache<T> {
+  // lru-cache bounds size (least recently used out first) and age; what it cannot know (which site
+  // an entry belongs to, and loads racing with changes) is kept here.
+  const entries = new LRUCache<string, Entry<T>>({
+    max: options.maxEntries,
+    ttl: options.maxAgeMs,
+    ...(options.now ? { perf: { now: options.now } } : {}),
+  });
   let live = false;
   let generation = 0;
 
@@ -44,26 +51,19 @@ export function createLookupCache<T>(options: LookupCacheOptions): LookupCache<T
       if (live) {
         const entry = entries.get(key);
         if (entry !== undefined) {
-          if (now() - entry.storedAt <= options.maxAgeMs) {
-            return entry.value;
-          }
-          entries.delete(key);
+          return entry.value;
         }
       }
       const startedAt = generation;
       const value = await load();
       if (value !== null && live && generation === startedAt) {
-        if (entries.size >= options.maxEntries) {
-          // Maps iterate in insertion order: the first key is the oldest entry.
-          entries.delete(entries.keys().next().value!);
-        }
-        entries.set(key, { siteId, value, storedAt: now() });
+        entries.set(key, { siteId, value });
       }
       return value;
     },
     invalidateSite(siteId) {
       generation += 1;
-      for (const [key, entry] of entries) {
+      for (const [key, entry] of [...entries.entries()]) {
         if (entry.siteId === siteId) {
           entries.delete(key);
         }

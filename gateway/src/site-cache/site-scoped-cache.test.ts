@@ -1,14 +1,14 @@
 import { jest } from '@jest/globals';
-import { createLookupCache } from './lookup-cache.js';
+import { createSiteScopedCache } from './site-scoped-cache.js';
 
 function counter<T>(value: T | null) {
   const load = jest.fn(async () => value);
   return load;
 }
 
-describe('lookup cache', () => {
+describe('site-scoped cache', () => {
   it('loads every time while not live, and keeps values once live', async () => {
-    const cache = createLookupCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
+    const cache = createSiteScopedCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
     const load = counter('row');
     await cache.get('a', 's1', load);
     await cache.get('a', 's1', load);
@@ -20,7 +20,7 @@ describe('lookup cache', () => {
   });
 
   it('never keeps a miss', async () => {
-    const cache = createLookupCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
+    const cache = createSiteScopedCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
     cache.setLive(true);
     const load = counter<string>(null);
     await cache.get('a', 's1', load);
@@ -29,7 +29,7 @@ describe('lookup cache', () => {
   });
 
   it('drops every entry of a changed site and only those', async () => {
-    const cache = createLookupCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
+    const cache = createSiteScopedCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
     cache.setLive(true);
     await cache.get('site', 's1', counter('site 1'));
     await cache.get('s1/form', 's1', counter('form 1'));
@@ -41,7 +41,7 @@ describe('lookup cache', () => {
   });
 
   it('does not keep a value loaded while a change of its site arrived (it may be the old row)', async () => {
-    const cache = createLookupCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
+    const cache = createSiteScopedCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
     cache.setLive(true);
     let finish!: (value: string) => void;
     const slow = cache.get('a', 's1', () => new Promise<string>((resolve) => (finish = resolve)));
@@ -52,7 +52,7 @@ describe('lookup cache', () => {
   });
 
   it('forgets everything when the feed goes blind, and keeps nothing loaded across the gap', async () => {
-    const cache = createLookupCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
+    const cache = createSiteScopedCache<string>({ maxEntries: 10, maxAgeMs: 60_000 });
     cache.setLive(true);
     await cache.get('a', 's1', counter('row'));
     let finish!: (value: string) => void;
@@ -65,9 +65,10 @@ describe('lookup cache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('is bounded in size, oldest out first, and in age', async () => {
-    let now = 0;
-    const cache = createLookupCache<string>({ maxEntries: 2, maxAgeMs: 1000, now: () => now });
+  it('is bounded in size, least recently used out first, and in age', async () => {
+    // lru-cache takes a clock reading of 0 for "no time recorded": start later.
+    let now = 1;
+    const cache = createSiteScopedCache<string>({ maxEntries: 2, maxAgeMs: 1000, now: () => now });
     cache.setLive(true);
     await cache.get('a', 's', counter('a'));
     await cache.get('b', 's', counter('b'));
@@ -75,7 +76,7 @@ describe('lookup cache', () => {
     expect(cache.size).toBe(2);
     const reloadA = counter('a again');
     expect(await cache.get('a', 's', reloadA)).toBe('a again');
-    now = 1001;
+    now = 1002;
     const reloadC = counter('c again');
     expect(await cache.get('c', 's', reloadC)).toBe('c again');
     expect(reloadC).toHaveBeenCalledTimes(1);

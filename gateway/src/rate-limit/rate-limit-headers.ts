@@ -1,4 +1,4 @@
-import { AppError } from '@intake/shared';
+import { AppError } from '@intake/shared/errors';
 import type { RateLimiterRes } from 'rate-limiter-flexible';
 import type { IntakeContext } from '../context.js';
 

@@ -7,36 +7,30 @@
 // PostgreSQL, in-process on PGlite), every change to a site, its forms or their webhooks drops that
 // site's entries on every gateway process as soon as it commits, and a lost feed empties the cache
 // and bypasses it until the feed is back. Entries also expire after MAX_AGE_MS whatever happens.
-import {
-  enabledWebhookIds,
-  FormSchema,
-  SiteSchema,
-  watchSiteChanges,
-  type Em,
-  type Form,
-  type Services,
-  type Site,
-  type SiteTokenCodec,
-} from '@intake/shared';
+import { watchSiteChanges, type Em } from '@intake/shared/db';
+import { enabledWebhookIds } from '@intake/shared/delivery';
+import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/entities';
+import type { Services } from '@intake/shared/services';
+import type { SiteTokenCodec } from '@intake/shared/site-token';
 import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
-import { createLookupCache, type LookupCacheOptions } from './lookup-cache.js';
+import { createSiteScopedCache, type SiteScopedCacheOptions } from './site-scoped-cache.js';
 import { memoizeTokenDecoding } from './token-memo.js';
 
-const DEFAULTS: LookupCacheOptions = { maxEntries: 10_000, maxAgeMs: 30_000 };
+const DEFAULTS: SiteScopedCacheOptions = { maxEntries: 10_000, maxAgeMs: 30_000 };
 
 /** A form with the ids of its enabled webhooks, the deliveries a new submission gets. */
-export interface FormLookup {
+export interface CachedForm {
   form: Form;
   webhookIds: readonly string[];
 }
 
-export interface SiteLookups {
+export interface SiteCache {
   /** The site-token codec, remembering what the tokens it saw decode to. */
   tokens: SiteTokenCodec;
   /** The site of this id, deleted or not (the token check tells them apart), or null. */
-  site(em: Em, id: string): Promise<Site | null>;
+  site(em: () => Em, id: string): Promise<Site | null>;
   /** The form of this code that belongs to `site` and is not deleted, enabled or not, or null. */
-  form(em: Em, site: Site, code: string): Promise<FormLookup | null>;
+  form(em: () => Em, site: Site, code: string): Promise<CachedForm | null>;
   /** Whether cached answers are being used (the change feed is live). */
   readonly caching: boolean;
   /** Settles once the change feed's first attempt to listen has (a few seconds at most). */
@@ -60,13 +54,13 @@ function frozenScalars(meta: EntityMetadata, entity: object): Record<string, unk
   return copy;
 }
 
-export function createSiteLookups(
+export function createSiteCache(
   services: Pick<Services, 'db' | 'logger' | 'siteTokens'>,
-  options: Partial<LookupCacheOptions> = {},
-): SiteLookups {
+  options: Partial<SiteScopedCacheOptions> = {},
+): SiteCache {
   const settings = { ...DEFAULTS, ...options };
-  const sites = createLookupCache<Site>(settings);
-  const forms = createLookupCache<FormLookup>(settings);
+  const sites = createSiteScopedCache<Site>(settings);
+  const forms = createSiteScopedCache<CachedForm>(settings);
   const metadata = services.db.getMetadata();
   const feed = watchSiteChanges(
     services.db,
@@ -91,18 +85,19 @@ export function createSiteLookups(
     tokens: memoizeTokenDecoding(services.siteTokens),
     site(em, id) {
       return sites.get(id, id, async () => {
-        const site = await em.findOne(SiteSchema, { id });
+        const site = await em().findOne(SiteSchema, { id });
         return site && (Object.freeze(frozenScalars(metadata.get(SiteSchema), site)) as unknown as Site);
       });
     },
     form(em, site, code) {
       return forms.get(`${site.id}\n${code}`, site.id, async () => {
-        const form = await em.findOne(FormSchema, { code, deletedAt: null, site: site.id });
+        const forked = em();
+        const form = await forked.findOne(FormSchema, { code, deletedAt: null, site: site.id });
         if (!form) {
           return null;
         }
         // A disabled form is refused before any delivery: its webhooks need not be read.
-        const webhookIds = form.enabled ? await enabledWebhookIds(em, form.id) : [];
+        const webhookIds = form.enabled ? await enabledWebhookIds(forked, form.id) : [];
         return Object.freeze({
           form: Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form,
           webhookIds: Object.freeze(webhookIds),

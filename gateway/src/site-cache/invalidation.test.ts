@@ -3,24 +3,22 @@
 // on PostgreSQL the second one has its own ORM and pool, as a second process would; on PGlite (one
 // process owns the database) both listen on the same embedded database.
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
+import { openDatabase, SITE_CHANGES_APPLICATION_NAME, type Database } from '@intake/shared/db';
 import {
-  createDeliveryWorker,
-  createServices,
   DeliveryAttemptSchema,
   DeliverySchema,
   FormSchema,
-  generateControlCode,
+  StoredFileSchema,
   SubmissionSchema,
-  openDatabase,
-  SITE_CHANGES_APPLICATION_NAME,
-  type Database,
   type Form,
-  type Services,
-} from '@intake/shared';
+} from '@intake/shared/entities';
+import { createServices, type Services } from '@intake/shared/services';
+import { generateControlCode } from '@intake/shared/site-token';
+import { createDeliveryWorker } from '@intake/worker';
 import { createTestServices, graphqlData, makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway, type RunningGateway } from '../index.js';
 import { send } from '../test/harness.js';
-import { pdf } from '../test/samples.js';
+import { pdf } from '@intake/test-files';
 
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };
 const onPostgres = testDriverName() === 'postgresql';
@@ -66,7 +64,7 @@ async function outcomes(code: string, token: string, body?: () => BodyInit): Pro
 
 function withPdf(): FormData {
   const body = new FormData();
-  body.append('fichier', new Blob([pdf()], { type: 'application/pdf' }), 'report.pdf');
+  body.append('fichier', new Blob([new Uint8Array(pdf())], { type: 'application/pdf' }), 'report.pdf');
   return body;
 }
 
@@ -137,7 +135,7 @@ beforeAll(async () => {
     second = createServices(services.config, secondDb, services.logger);
   }
   gateways = [await startGateway(services), await startGateway(second)];
-  await until(() => gateways.every((gateway) => gateway.lookups.caching), 'both change feeds are live');
+  await until(() => gateways.every((gateway) => gateway.siteCache.caching), 'both change feeds are live');
   const { login } = await gql('mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }', {
     e: ADMIN.email,
     p: ADMIN.password,
@@ -183,6 +181,39 @@ describe(`site and form cache on ${testDriverName()}, two gateways on one databa
     expect(stored.createdAt.toISOString()).toBe(answer.createdAt);
     expect(stored.idempotencyKey).toBeNull();
     expect(stored.data).toEqual({ name: 'Ada', quote: 'it&#39;s', n: 1.5, ok: true, none: null, list: ['a?', '$1'] });
+  });
+
+  it('stores a submission and its files in the one statement, exactly as answered', async () => {
+    const { token, form } = await siteWithForm();
+    const body = withPdf();
+    body.append('name', 'Ada');
+    body.append('cv', new Blob([new Uint8Array(pdf())], { type: 'application/pdf' }), 'cv.pdf');
+    const response = await send(gateways[0]!.url, form.code, { apiKey: services.config.apiKey, token, body });
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as {
+      id: string;
+      createdAt: string;
+      files: { id: string; field: string; name: string; mimeType: string; size: number; sha256: string }[];
+    };
+    expect(answer.files.map((file) => [file.field, file.name])).toEqual([
+      ['fichier', 'report.pdf'],
+      ['cv', 'cv.pdf'],
+    ]);
+    const em = services.db.em.fork();
+    const stored = await em.findOneOrFail(SubmissionSchema, { id: answer.id });
+    expect(stored.createdAt.toISOString()).toBe(answer.createdAt);
+    expect(stored.data).toEqual({ name: 'Ada' });
+    const rows = await em.find(StoredFileSchema, { submission: answer.id }, { orderBy: { position: 'asc' } });
+    expect(
+      rows.map(({ id, field, name, mimeType, size, sha256 }) => ({ id, field, name, mimeType, size, sha256 })),
+    ).toEqual(answer.files);
+    expect(rows.map((row) => row.position)).toEqual([0, 1]);
+    for (const row of rows) {
+      expect(row.createdAt.toISOString()).toBe(answer.createdAt);
+      const object = await services.storage.get(row.storageKey);
+      object?.stream.destroy();
+      expect(object?.size).toBe(row.size);
+    }
   });
 
   it('refuses at the write a rotation, a disabling or a deletion that no gateway was told of', async () => {
@@ -323,7 +354,7 @@ describe(`site and form cache on ${testDriverName()}, two gateways on one databa
         'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = ?',
         [SITE_CHANGES_APPLICATION_NAME],
       );
-      await until(() => gateways.every((gateway) => !gateway.lookups.caching), 'both feeds know they are blind');
+      await until(() => gateways.every((gateway) => !gateway.siteCache.caching), 'both feeds know they are blind');
       // Deaf, and with the triggers off: only a lookup in the database can see this change.
       await withoutTriggers(() =>
         sql('update "forms" set "allowed_mime_types" = ? where "id" = ?', ['{image/png}', form.id]),
@@ -332,7 +363,7 @@ describe(`site and form cache on ${testDriverName()}, two gateways on one databa
         '400 file_type_not_allowed',
         '400 file_type_not_allowed',
       ]);
-      await until(() => gateways.every((gateway) => gateway.lookups.caching), 'both feeds listen again');
+      await until(() => gateways.every((gateway) => gateway.siteCache.caching), 'both feeds listen again');
       // Listening again: cached answers, and changes told, as before.
       expect(await outcomes(form.code, token)).toEqual(['201', '201']);
       await gql('mutation($s: ID!) { rotateSiteToken(siteId: $s) { token } }', { s: siteId });
