@@ -1,24 +1,27 @@
-// The admin Koa app: GraphQL (Apollo Server on Koa) at POST /graphql, signed file downloads,
+// The admin Koa app: GraphQL (Apollo Server on Koa) at POST /graphql, signed file and export downloads,
 // health routes, `/metrics` (Prometheus) and the web console at `/`.
 import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { koaMiddleware } from '@as-integrations/koa';
+import { observeRequests, requestId } from '@intake/shared/http';
+import { CONNECTION_TIMEOUT_MS } from '@intake/shared/db';
 import {
   createServiceMetrics,
-  dummyPasswordHash,
   metricsEndpoint,
-  observeRequests,
   registerDatabasePoolMetrics,
   type ServiceMetrics,
-  type Services,
-} from '@intake/shared';
+} from '@intake/shared/metrics';
+import { dummyPasswordHash } from '@intake/shared/password';
+import { connectRedisStore } from '@intake/shared/rate-limit';
+import type { Services } from '@intake/shared/services';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import { createAdminTokens } from './auth/admin-token.js';
+import { auditPlugin } from './audit/audit-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { createAttemptLimiter } from './auth/attempt-limiter.js';
-import { LOGIN_WINDOW_MS } from './auth/login-policy.js';
+import { LOGIN_LIMITS, LOGIN_WINDOW_SECONDS } from './auth/login-policy.js';
 import {
   createContextFunction,
   type AdminContext,
@@ -27,12 +30,13 @@ import {
   type AdminState,
 } from './context.js';
 import { serveConsole } from './console/serve-console.js';
+import { createExportLinks } from './exports/export-link.js';
 import { createDownloadLinks } from './files/download-link.js';
 import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
-import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { downloadExport } from './routes/exports.js';
 import { downloadFile } from './routes/files.js';
 import { healthz, readyz } from './routes/health.js';
 import { buildAdminSchema } from './schema/build-schema.js';
@@ -53,7 +57,7 @@ export interface AdminApp {
   app: Koa<AdminState>;
   /** This app's registry (one per app instance) and its HTTP histogram. */
   metrics: ServiceMetrics;
-  /** Stops Apollo (call after the HTTP server stopped accepting requests). */
+  /** Stops Apollo and closes Redis (call after the HTTP server stopped accepting requests). */
   stop(): Promise<void>;
 }
 
@@ -63,6 +67,10 @@ const MAX_DOCUMENT_TOKENS = 10_000;
 /** Builds the app and starts Apollo; `stop` ends Apollo. */
 export async function buildAdminApp(services: Services, options: AdminAppOptions): Promise<AdminApp> {
   const { config, logger } = services;
+  // With REDIS_URL every admin process shares the login counters (the gateway's Redis settings).
+  const redis = config.rateLimits.redisUrl
+    ? connectRedisStore(config.rateLimits.redisUrl, logger, 'login limits')
+    : undefined;
   const deps: AdminDeps = {
     services,
     adminTokens: createAdminTokens(config),
@@ -71,7 +79,31 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
       ttlSeconds: config.downloadUrlTtlSeconds,
       publicOrigin: options.publicOrigin,
     }),
-    loginAttempts: createAttemptLimiter({ windowMs: LOGIN_WINDOW_MS }),
+    exportLinks: createExportLinks({
+      jwtSecret: config.jwtSecret,
+      ttlSeconds: config.downloadUrlTtlSeconds,
+      publicOrigin: options.publicOrigin,
+    }),
+    exportFileLinks: createDownloadLinks({
+      jwtSecret: config.jwtSecret,
+      ttlSeconds: config.exportDownloadUrlTtlSeconds,
+      publicOrigin: options.publicOrigin,
+    }),
+    loginAttempts: createAttemptLimiter({
+      limits: LOGIN_LIMITS,
+      windowSeconds: LOGIN_WINDOW_SECONDS,
+      redis,
+      redisKeyPrefix: config.rateLimits.redisKeyPrefix,
+    }),
+    exportProcess: !config.databaseUrl
+      ? null
+      : {
+          databaseUrl: config.databaseUrl,
+          connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
+          jwtSecret: config.jwtSecret,
+          fileLinkTtlSeconds: config.exportDownloadUrlTtlSeconds,
+          publicOrigin: options.publicOrigin,
+        },
     gatewayOrigin: options.gatewayOrigin ?? (() => configuredGatewayOrigin(config)),
   };
 
@@ -81,7 +113,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     formatError,
     validationRules: [depthLimitRule(), aliasLimitRule(), rootFieldLimitRule(), costLimitRule()],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
-    plugins: [authPlugin(), errorLoggingPlugin(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [authPlugin(), auditPlugin(), errorLoggingPlugin(), ApolloServerPluginLandingPageDisabled()],
     // Introspection is allowed, behind the same token as everything else (see auth-plugin.ts).
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -91,7 +123,12 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     // The process entry point owns SIGINT/SIGTERM and the shutdown order.
     stopOnTerminationSignals: false,
   });
-  await apollo.start();
+  try {
+    await apollo.start();
+  } catch (error) {
+    await redis?.close();
+    throw error;
+  }
   // Computed now, not at the first login with an unknown e-mail, where its cost would show.
   await dummyPasswordHash();
 
@@ -118,6 +155,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.get('/readyz', readyz(services));
   router.get('/metrics', metricsEndpoint(metrics.registry));
   router.get('/files/:id', downloadFile(services, deps.downloadLinks));
+  router.get('/exports/:token', downloadExport(deps));
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
 
   app.use(requestId);
@@ -128,7 +166,14 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   app.use(serveConsole(options.consoleDir));
   app.use(router.allowedMethods());
 
-  return { app, metrics, stop: () => apollo.stop() };
+  return {
+    app,
+    metrics,
+    stop: async () => {
+      await apollo.stop();
+      await redis?.close();
+    },
+  };
 }
 
 /** The admin Koa app with Apollo started (schema built once). To stop Apollo too, use `startAdmin`. */

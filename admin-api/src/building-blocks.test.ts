@@ -1,17 +1,25 @@
 // The pure pieces of the admin API, without a database or a server.
 import 'reflect-metadata';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { parse, validate, specifiedRules } from 'graphql';
+import Koa from 'koa';
 import { createAdminTokens } from './auth/admin-token.js';
 import { generateApiToken, hashApiToken, looksLikeApiToken } from './auth/api-token.js';
 import { createAttemptLimiter } from './auth/attempt-limiter.js';
 import { bearerToken } from './auth/authenticate.js';
 import { isPublicOperation } from './auth/auth-plugin.js';
-import { contentDisposition, storedNameAsSent } from './files/content-disposition.js';
+import { downloadNames, setAttachment, storedNameAsSent } from './files/content-disposition.js';
 import { createDownloadLinks } from './files/download-link.js';
 import { decodeCursor, encodeCursor } from './resolvers/cursor.js';
 import { buildAdminSchema } from './schema/build-schema.js';
 import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
-import { parseDomain, parseMimeTypes, parseName } from './validation/fields.js';
+import { domain, mimeTypes, name } from './validation/fields.js';
+import { parseInput } from './validation/parse-input.js';
+
+const parseDomain = (value: string | null, field: string) => parseInput(domain, value, field);
+const parseName = (value: string, field: string) => parseInput(name, value, field);
+const parseMimeTypes = (value: string[] | null, field: string) => parseInput(mimeTypes, value, field);
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
@@ -116,55 +124,70 @@ describe('tokens and links', () => {
 });
 
 describe('content disposition', () => {
+  /** The header a download of a file stored under `storedName` gets, through a real Koa context. */
+  const header = (storedName: string): string => {
+    const request = new IncomingMessage(new Socket());
+    const ctx = new Koa().createContext(request, new ServerResponse(request));
+    setAttachment(ctx, storedName);
+    return ctx.response.get('Content-Disposition');
+  };
+
   it('gives an ASCII fallback that cannot break the header, and the exact name in RFC 5987 form', () => {
-    expect(contentDisposition('report.pdf')).toBe(`attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`);
-    expect(contentDisposition('a"b\\c%d\r\ne.txt')).toBe(
+    // A name that is its own safe fallback needs no `filename*`.
+    expect(header('report.pdf')).toBe('attachment; filename="report.pdf"');
+    expect(header('a"b\\c%d\r\ne.txt')).toBe(
       `attachment; filename="a_b_c_d__e.txt"; filename*=UTF-8''a%22b%5Cc%25d%0D%0Ae.txt`,
     );
-    expect(contentDisposition("l'été (1)*.txt")).toBe(
+    expect(header("l'été (1)*.txt")).toBe(
       `attachment; filename="l'ete (1)*.txt"; filename*=UTF-8''l%27%C3%A9t%C3%A9%20%281%29%2A.txt`,
     );
-    expect(contentDisposition('写真.png')).toBe(
-      `attachment; filename="__.png"; filename*=UTF-8''%E5%86%99%E7%9C%9F.png`,
-    );
-    expect(contentDisposition('')).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
-    expect(contentDisposition('\ud800x')).toMatch(/filename\*=UTF-8''%EF%BF%BDx$/);
+    expect(header('写真.png')).toBe(`attachment; filename="__.png"; filename*=UTF-8''%E5%86%99%E7%9C%9F.png`);
+    expect(header('')).toBe('attachment; filename="download"');
+    expect(header('\ud800x')).toMatch(/filename\*=UTF-8''%EF%BF%BDx$/);
+    expect(downloadNames('a\u0000b.pdf')).toEqual({ name: 'a\u0000b.pdf', fallback: 'a_b.pdf' });
   });
 
   it('saves a download under the name as sent: the stored, escaped name decoded once', () => {
     expect(storedNameAsSent('Terms &amp; Conditions.pdf')).toBe('Terms & Conditions.pdf');
     expect(storedNameAsSent('&lt;b&gt; &quot;x&quot; O&#39;Brien.pdf')).toBe('<b> "x" O\'Brien.pdf');
     expect(storedNameAsSent('a&amp;lt;b.pdf')).toBe('a&lt;b.pdf');
-    expect(contentDisposition(storedNameAsSent('O&#39;Brien.pdf'))).toBe(
-      `attachment; filename="O'Brien.pdf"; filename*=UTF-8''O%27Brien.pdf`,
-    );
+    expect(header('O&#39;Brien.pdf')).toBe(`attachment; filename="O'Brien.pdf"`);
   });
 });
 
 describe('attempt limiter', () => {
-  it('counts attempts per window, refuses at the limit and resets', () => {
-    const limiter = createAttemptLimiter({ windowMs: 1000 });
-    const limits = [{ key: 'a', max: 2 }];
-    expect(limiter.consume(limits, 0)).toEqual({ allowed: true });
-    expect(limiter.consume(limits, 10)).toEqual({ allowed: true });
-    expect(limiter.consume(limits, 20)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.consume(limits, 1000)).toEqual({ allowed: true });
-    limiter.reset('a');
-    expect(limiter.consume(limits, 1001)).toEqual({ allowed: true });
-    expect(limiter.consume(limits, 1002)).toEqual({ allowed: true });
-    limiter.release('a');
-    expect(limiter.consume(limits, 1003)).toEqual({ allowed: true });
+  const limiter = () =>
+    createAttemptLimiter({ limits: { a: 2, b: 5, c: 1 }, windowSeconds: 1, redisKeyPrefix: 'unused' });
+
+  it('counts attempts per window, refuses at the limit and resets', async () => {
+    const attempts = limiter();
+    const a = [{ limit: 'a', key: 'k' }] as const;
+    expect(await attempts.consume(a)).toEqual({ allowed: true });
+    expect(await attempts.consume(a)).toEqual({ allowed: true });
+    expect(await attempts.consume(a)).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    // Another key of the same limit has its own count.
+    expect(await attempts.consume([{ limit: 'a', key: 'other' }])).toEqual({ allowed: true });
+    await attempts.reset(a[0]);
+    expect(await attempts.consume(a)).toEqual({ allowed: true });
+    expect(await attempts.consume(a)).toEqual({ allowed: true });
+    await attempts.release(a[0]);
+    expect(await attempts.consume(a)).toEqual({ allowed: true });
     // A refused attempt counts against no key.
-    expect(
-      limiter.consume(
-        [
-          { key: 'b', max: 5 },
-          { key: 'a', max: 2 },
-        ],
-        1004,
-      ),
-    ).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    expect(limiter.consume([{ key: 'b', max: 1 }], 1005)).toEqual({ allowed: true });
+    expect(await attempts.consume([{ limit: 'b', key: 'k' }, ...a])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    expect(await attempts.consume([{ limit: 'c', key: 'k' }])).toEqual({ allowed: true });
+    expect(await attempts.consume([{ limit: 'b', key: 'k' }])).toEqual({ allowed: true });
+  });
+
+  it('starts a fresh count when the window ends, and gives back nothing past it', async () => {
+    const attempts = limiter();
+    const c = { limit: 'c', key: 'k' } as const;
+    expect(await attempts.consume([c])).toEqual({ allowed: true });
+    expect(await attempts.consume([c])).toEqual({ allowed: false, retryAfterSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // Releasing an ended window must not leave a credit behind.
+    await attempts.release(c);
+    expect(await attempts.consume([c])).toEqual({ allowed: true });
+    expect(await attempts.consume([c])).toEqual({ allowed: false, retryAfterSeconds: 1 });
   });
 });
 
@@ -236,5 +259,19 @@ describe('operation rules', () => {
     const roots = (count: number) => `{ ${Array.from({ length: count }, () => '__typename').join(' ')} }`;
     expect(check(roots(25))).toEqual([]);
     expect(check('{ ... on Query { sites { id } } ...R } fragment R on Query { __typename }')).toEqual([]);
+    // `__typename` aliases count like any other (graphql-armor lets them through by default).
+    const typenames = `{ sites { ${Array.from({ length: 51 }, (_, index) => `t${index}: __typename`).join(' ')} } }`;
+    expect(check(typenames)).toEqual(['Query has more than 50 aliases']);
+  });
+
+  it('counts fields as depth levels, not the fragments that group them', async () => {
+    const schema = await buildAdminSchema();
+    const check = (source: string) =>
+      validate(schema, parse(source), [depthLimitRule(2)]).map((error) => error.message);
+    expect(check('{ ...F } fragment F on Query { ... on Query { sites { id } } }')).toEqual([]);
+    expect(check('{ ...F } fragment F on Query { sites { forms { id } } }')).toEqual([
+      'Query is nested deeper than 2 levels',
+    ]);
+    expect(check('{ __schema { types { name } } }')).toEqual(['Query is nested deeper than 2 levels']);
   });
 });

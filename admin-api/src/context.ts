@@ -1,21 +1,32 @@
 // What every resolver receives. Built once per request by Apollo's context function: its own
 // EntityManager fork (no state shared between requests), the request id for logs, and the
 // principal, filled in by the auth plugin before execution starts.
-import type { Em, Logger, Services } from '@intake/shared';
+import type { Em } from '@intake/shared/db';
+import type { Logger } from '@intake/shared/logger';
+import type { Services } from '@intake/shared/services';
 import type { KoaContextFunctionArgument } from '@as-integrations/koa';
 import type { ParameterizedContext } from 'koa';
 import type { AdminTokens } from './auth/admin-token.js';
 import type { AttemptLimiter } from './auth/attempt-limiter.js';
+import type { LoginLimit } from './auth/login-policy.js';
 import type { Principal } from './auth/principal.js';
 import { sessionCookie, type SessionCookie } from './auth/session-cookie.js';
+import type { ExportLinks } from './exports/export-link.js';
 import type { DownloadLinks } from './files/download-link.js';
+import type { ExportProcessOptions } from './routes/exports.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */
 export interface AdminDeps {
   services: Services;
   adminTokens: AdminTokens;
   downloadLinks: DownloadLinks;
-  loginAttempts: AttemptLimiter;
+  /** Signs the links that download a submission export. */
+  exportLinks: ExportLinks;
+  /** Signs the file links inside an export (EXPORT_DOWNLOAD_URL_TTL_SECONDS). */
+  exportFileLinks: DownloadLinks;
+  /** On PostgreSQL, how to start an export process; null on PGlite (exports run in this process). */
+  exportProcess: ExportProcessOptions | null;
+  loginAttempts: AttemptLimiter<LoginLimit>;
   /** Origin of the gateway as site backends reach it (`http://host:port`). */
   gatewayOrigin: () => string;
 }

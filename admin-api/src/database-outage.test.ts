@@ -1,13 +1,20 @@
 // A real PostgreSQL server refusing service while the admin API is up: a database not accepting
 // connections (55000), over its connection limit (53300), and a backend terminated by an
 // administrator mid-query (57P01). Each is a GraphQL error with `extensions.code`
-// SERVICE_UNAVAILABLE, never INTERNAL_SERVER_ERROR, and the API answers again once it is back.
-import { createOutageDatabase, graphqlRequest, type OutageDatabase } from '@intake/shared/test';
+// SERVICE_UNAVAILABLE, never INTERNAL_SERVER_ERROR, and the API answers again once it is back; an
+// export link is a 503 with Retry-After meanwhile.
+import {
+  createOutageDatabase,
+  describeOnPostgres,
+  graphqlRequest,
+  makeForm,
+  makeSite,
+  type OutageDatabase,
+} from '@intake/shared/test';
 import { ensureAdmin } from './auth/ensure-admin.js';
 import { startAdmin, type AdminServer } from './server.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const describeOnPostgres = serverUrl ? describe : describe.skip;
 const ADMIN = { email: 'admin@example.com', password: 'a long enough password' };
 const SITES = 'query { sites { id } }';
 const LOGIN = 'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { token } }';
@@ -69,6 +76,31 @@ describeOnPostgres('the admin API while PostgreSQL refuses service', () => {
       await outage.restore();
     }
     await expectServing();
+  });
+
+  it('an export link answers 503 with Retry-After while the database is away, and the export after', async () => {
+    const { site } = await makeSite(outage.services);
+    const form = await makeForm(outage.services, site);
+    const created = await graphqlRequest<{ createSubmissionExport: { url: string } }>(
+      admin.url,
+      'mutation($formId: ID!) { createSubmissionExport(formId: $formId, format: CSV) { url } }',
+      { formId: form.id },
+      token,
+    );
+    const url = created.data!.createSubmissionExport.url;
+    await outage.refuseConnections();
+    try {
+      await outage.terminateConnections();
+      const refused = await fetch(url);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(await refused.text()).toBe('Service unavailable');
+    } finally {
+      await outage.restore();
+    }
+    const served = await fetch(url);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe('id,createdAt,files,fileLinks\r\n');
   });
 
   it('SERVICE_UNAVAILABLE when an administrator terminates the backend mid-query (57P01)', async () => {

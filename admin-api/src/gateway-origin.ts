@@ -1,4 +1,4 @@
-import type { Config } from '@intake/shared';
+import type { Config } from '@intake/shared/config';
 
 const ANY_ADDRESS = new Set(['0.0.0.0', '::', '[::]']);
 

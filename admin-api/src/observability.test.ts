@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { createLogger } from '@intake/shared';
+import { createLogger } from '@intake/shared/logger';
 import { createTestServices, testDriverName } from '@intake/shared/test';
 import { ensureAdmin } from './auth/ensure-admin.js';
 import { startAdmin, type AdminServer } from './server.js';

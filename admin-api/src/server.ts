@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
-import { listen, type Services } from '@intake/shared';
+import { listen } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
 import { buildAdminApp } from './app.js';
 
 export interface AdminServer {

@@ -2,7 +2,8 @@
 // page's scripts never see a credential, and signing out deletes the row, so the cookie is refused
 // from then on (a JWT in the browser could be stolen by a script and not ended before it expires).
 import { createHash, randomBytes } from 'node:crypto';
-import { AdminSessionSchema, type Em } from '@intake/shared';
+import type { Em } from '@intake/shared/db';
+import { AdminSessionSchema } from '@intake/shared/entities';
 
 const SESSION_SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 

@@ -3,8 +3,8 @@
 // milliseconds when it was issued: a password change moves that date, so every older token stops
 // matching at once (a comparison with `iat`, whole seconds, would let a token issued in the same
 // second survive the change).
-import type { Config } from '@intake/shared';
-import { isUuid } from '@intake/shared';
+import { isUuid } from '@intake/shared/site-token';
+import type { Config } from '@intake/shared/config';
 import jwt from 'jsonwebtoken';
 import { ADMIN_TOKEN_KEY_INFO, deriveKey } from './keys.js';
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { jest } from '@jest/globals';
-import { AdminUserSchema, ApiTokenSchema, dummyPasswordHash, hashPassword, PASSWORD_HASH_PARAMS } from '@intake/shared';
+import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
+import { dummyPasswordHash, hashPassword, PASSWORD_HASH_PARAMS } from '@intake/shared/password';
 import { testDriverName } from '@intake/shared/test';
 import jwt from 'jsonwebtoken';
 import { startAdmin } from '../server.js';

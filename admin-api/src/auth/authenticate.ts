@@ -1,7 +1,8 @@
 // Resolves `Authorization: Bearer <token>` (or, without that header, the console's session cookie)
 // to a principal, or null when there is neither or it is not (or no longer) valid. Callers turn null
 // into UNAUTHENTICATED. A header that is present but wrong never falls back to the cookie.
-import { AdminUserSchema, ApiTokenSchema, type Em } from '@intake/shared';
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
 import type { AdminTokens } from './admin-token.js';
 import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';

@@ -1,7 +1,9 @@
 // Start-up bootstrap: when ADMIN_EMAIL and ADMIN_PASSWORD are set and that admin does not exist,
 // create it. Idempotent and safe when two processes start at once: the unique e-mail decides, and
 // the loser of the race sees the unique violation and leaves the winner's row alone.
-import { AdminUserSchema, hashPassword, type Services } from '@intake/shared';
+import { AdminUserSchema } from '@intake/shared/entities';
+import { hashPassword } from '@intake/shared/password';
+import type { Services } from '@intake/shared/services';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { normalizeEmail } from './login-policy.js';
 import { PASSWORD_MIN_LENGTH } from '../validation/fields.js';

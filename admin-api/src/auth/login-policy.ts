@@ -1,10 +1,19 @@
 // Brute-force limits of password checks: guesses at one account from one address, guesses from one
 // address at any account (password spraying), and current-password checks of one admin. Windows
-// are 15 minutes; counters live in memory (see attempt-limiter.ts).
-export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+// are 15 minutes; counters live in memory, or in Redis when REDIS_URL is set (see attempt-limiter.ts).
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS = 10;
 export const LOGIN_MAX_PER_ADDRESS = 100;
 export const PASSWORD_CHANGE_MAX_ATTEMPTS = 10;
+
+/** The limits an attempt counts against, with their most attempts per window. */
+export const LOGIN_LIMITS = {
+  'login-account': LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS,
+  'login-address': LOGIN_MAX_PER_ADDRESS,
+  'change-password': PASSWORD_CHANGE_MAX_ATTEMPTS,
+} as const;
+
+export type LoginLimit = keyof typeof LOGIN_LIMITS;
 
 /** E-mail addresses are compared trimmed and in lower case (ensureAdmin stores them so). */
 export function normalizeEmail(email: string): string {

@@ -1,6 +1,7 @@
 // The login limiter behind a trusted proxy: the client address is the entry the proxy appended to
 // X-Forwarded-For, so a client that writes its own entries cannot start a fresh count with each.
-import { AdminUserSchema, hashPassword } from '@intake/shared';
+import { AdminUserSchema } from '@intake/shared/entities';
+import { hashPassword } from '@intake/shared/password';
 import { testDriverName, type GraphQLErrorBody } from '@intake/shared/test';
 import { startTestAdmin, type TestAdmin } from '../test/harness.js';
 

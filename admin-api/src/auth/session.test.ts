@@ -1,7 +1,7 @@
 // The console's cookie session against a listening admin: how the cookie is set, that /graphql
 // accepts it without a header, and that sign-out and a password change end it server-side.
 import { jest } from '@jest/globals';
-import { AdminSessionSchema } from '@intake/shared';
+import { AdminSessionSchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { SESSION_COOKIE } from './session-cookie.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../test/harness.js';

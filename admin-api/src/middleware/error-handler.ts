@@ -1,4 +1,4 @@
-import type { Logger } from '@intake/shared';
+import type { Logger } from '@intake/shared/logger';
 import type { Next } from 'koa';
 import type { AdminKoaContext } from '../context.js';
 

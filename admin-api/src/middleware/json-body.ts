@@ -1,7 +1,7 @@
 // The JSON body of POST /graphql, read with a size limit (Apollo's Koa integration expects
 // `ctx.request.body` set). Other content types are left for Apollo, which refuses them.
-import type { IncomingMessage } from 'node:http';
 import type { Next } from 'koa';
+import getRawBody from 'raw-body';
 import type { AdminKoaContext } from '../context.js';
 
 export const GRAPHQL_BODY_LIMIT = 1024 * 1024;
@@ -13,37 +13,17 @@ function reply(ctx: AdminKoaContext, status: number, message: string): void {
 }
 
 /** The whole body, or null as soon as it is over `limit` (reading then stops). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = (): void => {
-      request.off('data', onData);
-      request.off('end', onEnd);
-      request.off('error', onError);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > limit) {
-        cleanup();
-        request.pause();
-        resolve(null);
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(Buffer.concat(chunks));
-    };
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(error);
-    };
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onError);
-  });
+async function readBody(ctx: AdminKoaContext, limit: number): Promise<Buffer | null> {
+  try {
+    // raw-body refuses at once when Content-Length is over the limit, and stops reading when the
+    // bytes pass it.
+    return await getRawBody(ctx.req, { limit, length: ctx.get('content-length') || undefined });
+  } catch (error) {
+    if ((error as { type?: unknown }).type === 'entity.too.large') {
+      return null;
+    }
+    throw error;
+  }
 }
 
 export function jsonBody(limit = GRAPHQL_BODY_LIMIT) {
@@ -58,7 +38,7 @@ export function jsonBody(limit = GRAPHQL_BODY_LIMIT) {
       await next();
       return;
     }
-    const body = Number(ctx.get('content-length') || '0') > limit ? null : await readBody(ctx.req, limit);
+    const body = await readBody(ctx, limit);
     if (body === null) {
       // The rest of the body is never read: close the connection after answering.
       ctx.set('Connection', 'close');

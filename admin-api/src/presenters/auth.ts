@@ -1,4 +1,4 @@
-import type { AdminUser, ApiToken } from '@intake/shared';
+import type { AdminUser, ApiToken } from '@intake/shared/entities';
 import type { IssuedAdminToken } from '../auth/admin-token.js';
 import type { ApiTokenType } from '../types/api-token.type.js';
 import type { AdminUserType, AuthPayloadType } from '../types/auth.type.js';

@@ -1,5 +1,6 @@
-import type { Form } from '@intake/shared';
-import { DEFAULT_ALLOWED_MIME_TYPES, DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
+import { DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared/spam';
+import type { Form } from '@intake/shared/entities';
 import type { CaptchaProviderEnum, FormType } from '../types/form.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 
@@ -27,6 +28,7 @@ export function presentForm(form: Form, globalMaxFileSize: number): FormType {
     duplicateWindowSeconds: form.duplicateWindowSeconds ?? null,
     maxLinks: form.maxLinks ?? null,
     blockedWords: [...(form.blockedWords ?? [])],
+    retentionDays: form.retentionDays ?? null,
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

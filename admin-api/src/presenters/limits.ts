@@ -1,4 +1,5 @@
-import { DEFAULT_ALLOWED_MIME_TYPES, MIME_TYPE_BY_EXTENSION, type Config, type KnownMimeType } from '@intake/shared';
+import type { Config } from '@intake/shared/config';
+import { DEFAULT_ALLOWED_MIME_TYPES, MIME_TYPE_BY_EXTENSION, type KnownMimeType } from '@intake/shared/mime-types';
 import type { LimitsType } from '../types/limits.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 

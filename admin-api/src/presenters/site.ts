@@ -1,4 +1,4 @@
-import type { Site } from '@intake/shared';
+import type { Site } from '@intake/shared/entities';
 import type { FormType } from '../types/form.type.js';
 import type { SiteApiViewType, SiteType } from '../types/site.type.js';
 

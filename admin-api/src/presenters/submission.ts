@@ -1,17 +1,10 @@
-import type { StoredFile, Submission } from '@intake/shared';
+import type { StoredFile, Submission } from '@intake/shared/entities';
+import { describeStoredFile } from '@intake/shared/stored-file-description';
 import type { DownloadLinks } from '../files/download-link.js';
 import type { StoredFileType, SubmissionType } from '../types/submission.type.js';
 
 export function presentStoredFile(file: StoredFile, links: DownloadLinks): StoredFileType {
-  return {
-    id: file.id,
-    field: file.field,
-    name: file.name,
-    mimeType: file.mimeType,
-    size: file.size,
-    sha256: file.sha256,
-    downloadUrl: links.urlFor(file.id),
-  };
+  return { ...describeStoredFile(file), downloadUrl: links.urlFor(file.id) };
 }
 
 export function presentSubmission(

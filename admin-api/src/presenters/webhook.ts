@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '@intake/shared';
+import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '@intake/shared/entities';
 import {
   DeliveryStatusEnum,
   type DeliveryAttemptType,

@@ -1,14 +1,16 @@
 // API tokens for integrators. Creating one needs an administrator login (an API token cannot mint
 // more of itself); listing and revoking work with either kind of token.
-import { AdminUserSchema, ApiTokenSchema } from '@intake/shared';
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { generateApiToken } from '../auth/api-token.js';
 import { Role } from '../auth/principal.js';
+import { createApiToken } from '../commands/tokens/create-api-token.js';
+import { listApiTokens } from '../commands/tokens/list-api-tokens.js';
+import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';
 import type { AdminContext } from '../context.js';
 import { presentApiToken } from '../presenters/auth.js';
 import { unauthenticated } from '../schema/errors.js';
 import { ApiTokenType, CreatedApiTokenType } from '../types/api-token.type.js';
-import { parseId, parseName } from '../validation/fields.js';
+import { name as nameField, parseId } from '../validation/fields.js';
+import { parseInput } from '../validation/parse-input.js';
 
 @Authorized()
 @Resolver()
@@ -19,35 +21,21 @@ export class ApiTokenResolver {
     @Arg('name', () => String) name: string,
     @Ctx() { em, principal }: AdminContext,
   ): Promise<CreatedApiTokenType> {
-    const tokenName = parseName(name, 'name');
+    const tokenName = parseInput(nameField, name, 'name');
     if (principal?.kind !== 'admin') {
       throw unauthenticated();
     }
-    const { token, tokenHash } = generateApiToken();
-    const apiToken = em.create(ApiTokenSchema, {
-      name: tokenName,
-      tokenHash,
-      createdBy: em.getReference(AdminUserSchema, principal.adminId),
-      lastUsedAt: null,
-      revokedAt: null,
-    });
-    await em.flush();
+    const { token, apiToken } = await createApiToken(em, principal.adminId, tokenName);
     return { token, apiToken: presentApiToken(apiToken) };
   }
 
   @Query(() => [ApiTokenType], { description: 'Tokens that are not revoked, oldest first.' })
   async apiTokens(@Ctx() { em }: AdminContext): Promise<ApiTokenType[]> {
-    const tokens = await em.find(ApiTokenSchema, { revokedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return tokens.map(presentApiToken);
+    return (await listApiTokens(em)).map(presentApiToken);
   }
 
   @Mutation(() => Boolean, { description: 'The token stops working at once; false when there was no such live token.' })
   async revokeApiToken(@Arg('id', () => ID) id: string, @Ctx() { em }: AdminContext): Promise<boolean> {
-    const revoked = await em.nativeUpdate(
-      ApiTokenSchema,
-      { id: parseId(id, 'id'), revokedAt: null },
-      { revokedAt: new Date() },
-    );
-    return revoked > 0;
+    return revokeApiToken(em, parseId(id, 'id'));
   }
 }

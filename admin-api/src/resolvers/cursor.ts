@@ -1,7 +1,7 @@
-// Opaque cursors of the submissions connection: base64url of "<createdAt ms>:<id>", the sort key of
+// Opaque cursors of the submissions and audit log connections: base64url of "<time ms>:<id>", the sort key of
 // the keyset pagination (newest first, id breaking ties). Clients must not build them; anything that
 // does not decode to that exact shape is refused.
-import { isUuid } from '@intake/shared';
+import { isUuid } from '@intake/shared/site-token';
 
 export interface SubmissionCursor {
   createdAt: Date;

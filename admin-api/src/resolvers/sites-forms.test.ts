@@ -1,8 +1,9 @@
 import { jest } from '@jest/globals';
-import { FormSchema, SiteSchema, verifySiteToken, type Site } from '@intake/shared';
+import { FormSchema, SiteSchema, type Site } from '@intake/shared/entities';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
+import { verifySiteToken } from '@intake/shared/site-token';
 import { testDriverName } from '@intake/shared/test';
 import { getIntrospectionQuery } from 'graphql';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
 import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
 
 const SITE_FIELDS = 'id name domain createdAt updatedAt';

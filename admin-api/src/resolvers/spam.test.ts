@@ -1,7 +1,7 @@
 // The admin API's side of spam protection: a form's settings (the CAPTCHA secret write-only), the
 // inbox and the Spam view as two filtered connections, and "Not spam" queueing the deliveries once.
 import { jest } from '@jest/globals';
-import { DeliverySchema, SubmissionSchema, type Form, type Site } from '@intake/shared';
+import { DeliverySchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { makeForm, makeSite, makeSubmission } from '../test/factories.js';
 import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';

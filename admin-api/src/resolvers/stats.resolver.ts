@@ -1,28 +1,29 @@
-// Figures the console lists beside sites and forms. Counted per object on request: a page lists a
-// few dozen sites or forms, each count is served by an index (forms by site, submissions by form
-// and date), and a field nobody selects costs nothing.
-import { FormSchema, SubmissionSchema } from '@intake/shared';
+// Figures the console lists beside sites and forms, each counted only when selected (see
+// commands/statistics/site-and-form-counts.ts).
 import { Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import {
+  countFormSubmissions,
+  countLiveForms,
+  countRecentSubmissions,
+  lastSubmissionAt,
+} from '../commands/statistics/site-and-form-counts.js';
 import type { AdminContext } from '../context.js';
 import { FormType } from '../types/form.type.js';
 import { SiteType } from '../types/site.type.js';
-
-const RECENT_DAYS = 7;
 
 @Authorized()
 @Resolver(() => SiteType)
 export class SiteStatsResolver {
   @FieldResolver(() => Int, { description: 'Forms of the site that are not deleted.' })
   formCount(@Root() site: SiteType, @Ctx() { em }: AdminContext): Promise<number> {
-    return em.count(FormSchema, { site: site.id, deletedAt: null });
+    return countLiveForms(em, site.id);
   }
 
   @FieldResolver(() => Int, {
     description: 'Submissions to any form of the site in the last 7 days (spam not counted).',
   })
   submissionsLast7Days(@Root() site: SiteType, @Ctx() { em }: AdminContext): Promise<number> {
-    const since = new Date(Date.now() - RECENT_DAYS * 24 * 60 * 60 * 1000);
-    return em.count(SubmissionSchema, { form: { site: site.id }, spam: false, createdAt: { $gte: since } });
+    return countRecentSubmissions(em, site.id);
   }
 }
 
@@ -31,12 +32,12 @@ export class SiteStatsResolver {
 export class FormStatsResolver {
   @FieldResolver(() => Int, { description: 'Submissions in the inbox of this form (spam not counted).' })
   submissionCount(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number> {
-    return em.count(SubmissionSchema, { form: form.id, spam: false });
+    return countFormSubmissions(em, form.id, false);
   }
 
   @FieldResolver(() => Int, { description: 'Submissions of this form in the Spam view.' })
   spamCount(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number> {
-    return em.count(SubmissionSchema, { form: form.id, spam: true });
+    return countFormSubmissions(em, form.id, true);
   }
 
   @FieldResolver(() => String, {
@@ -44,12 +45,8 @@ export class FormStatsResolver {
     description: 'ISO 8601: the newest submission in the inbox; null when none.',
   })
   async lastSubmissionAt(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<string | null> {
-    const newest = await em.findOne(
-      SubmissionSchema,
-      { form: form.id, spam: false },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, fields: ['createdAt'] },
-    );
-    return newest === null ? null : newest.createdAt.toISOString();
+    const newest = await lastSubmissionAt(em, form.id);
+    return newest === null ? null : newest.toISOString();
   }
 
   @FieldResolver(() => String, {

@@ -1,7 +1,7 @@
 // The figures the console lists: forms and recent submissions per site, submissions and the newest
 // one per form, each form's endpoint URL, and the limits a form lives within.
 import { jest } from '@jest/globals';
-import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { testDriverName } from '@intake/shared/test';
 import { makeForm, makeSite, makeSubmission } from '../test/factories.js';
 import { startTestAdmin, type TestAdmin } from '../test/harness.js';

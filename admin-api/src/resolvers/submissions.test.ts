@@ -1,5 +1,5 @@
 import { jest } from '@jest/globals';
-import { FormSchema, StoredFileSchema, SubmissionSchema, type Form, type Site } from '@intake/shared';
+import { FormSchema, StoredFileSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { startAdmin } from '../server.js';
 import { createDownloadLinks } from '../files/download-link.js';

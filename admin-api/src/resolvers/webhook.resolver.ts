@@ -1,57 +1,31 @@
-// Webhooks of a form and their delivery log. The signing secret is generated here, shown once
-// (create, rotate) and stored sealed. Deleting a webhook deletes its pending deliveries and log
-// with it. `redeliver` replays one delivery (webhook or e-mail) with a fresh retry schedule and
-// the same `webhook-id`, so a receiver that deduplicates stays correct.
-import {
-  createSecretBox,
-  DeliveryAttemptSchema,
-  DeliverySchema,
-  enqueueTestDelivery,
-  generateWebhookSecret,
-  WebhookSchema,
-  webhookTestData,
-  type Delivery,
-  type DeliveryAttempt,
-  type Em,
-  type Webhook,
-} from '@intake/shared';
-import type { FilterQuery } from '@mikro-orm/core';
+// Webhooks of a form and their delivery log. The signing secret is generated on create and rotate,
+// shown once and stored sealed. Deleting a webhook deletes its pending deliveries and log with it.
+// `redeliver` replays one delivery (webhook or e-mail) with a fresh retry schedule and the same
+// `webhook-id`, so a receiver that deduplicates stays correct.
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { createWebhook, createWebhookInput, type WebhookWithSecret } from '../commands/webhooks/create-webhook.js';
+import { deleteWebhook } from '../commands/webhooks/delete-webhook.js';
+import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from '../commands/webhooks/delivery-log.js';
+import { listWebhooks } from '../commands/webhooks/list-webhooks.js';
+import { findLiveWebhook } from '../commands/webhooks/live-webhook.js';
+import { redeliver } from '../commands/webhooks/redeliver.js';
+import { rotateWebhookSecret } from '../commands/webhooks/rotate-webhook-secret.js';
+import { sendTestWebhook } from '../commands/webhooks/send-test-webhook.js';
+import { updateWebhook, updateWebhookInput } from '../commands/webhooks/update-webhook.js';
+import { withAttempts } from '../commands/webhooks/delivery-log.js';
 import type { AdminContext } from '../context.js';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
-import { badUserInput, notFound } from '../schema/errors.js';
 import { CreateWebhookInput, UpdateWebhookInput } from '../types/webhook.input.js';
 import { DeliveryStatusEnum, DeliveryType, WebhookType, WebhookWithSecretType } from '../types/webhook.type.js';
-import { parseDescription, parseWebhookUrl } from '../validation/delivery-fields.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
-import { findLiveForm, requireLiveForm } from './lookup.js';
+import { parseInput } from '../validation/parse-input.js';
 
-async function requireWebhook(em: Em, id: string): Promise<Webhook> {
-  const webhook = await em.findOne(WebhookSchema, { id });
-  // A webhook of a deleted form is as gone as the form.
-  if (webhook === null || (await findLiveForm(em, webhook.form.id)) === null) {
-    throw notFound('Webhook');
-  }
-  return webhook;
+function presentLogged(logged: readonly LoggedDelivery[]): DeliveryType[] {
+  return logged.map(({ delivery, attempts }) => presentDelivery(delivery, attempts));
 }
 
-/** Deliveries with their attempts (one query for all attempts). */
-async function presentDeliveries(em: Em, deliveries: readonly Delivery[]): Promise<DeliveryType[]> {
-  const attempts =
-    deliveries.length === 0
-      ? []
-      : await em.find(
-          DeliveryAttemptSchema,
-          { delivery: { $in: deliveries.map((delivery) => delivery.id) } },
-          { orderBy: { number: 'asc', startedAt: 'asc' } },
-        );
-  const byDelivery = new Map<string, DeliveryAttempt[]>();
-  for (const attempt of attempts) {
-    const list = byDelivery.get(attempt.delivery.id) ?? [];
-    list.push(attempt);
-    byDelivery.set(attempt.delivery.id, list);
-  }
-  return deliveries.map((delivery) => presentDelivery(delivery, byDelivery.get(delivery.id) ?? []));
+function presentWithSecret({ secret, webhook }: WebhookWithSecret): WebhookWithSecretType {
+  return { secret, webhook: presentWebhook(webhook) };
 }
 
 @Authorized()
@@ -59,15 +33,13 @@ async function presentDeliveries(em: Em, deliveries: readonly Delivery[]): Promi
 export class WebhookResolver {
   @Query(() => [WebhookType], { description: 'Webhooks of a live form, oldest first.' })
   async webhooks(@Arg('formId', () => ID) formId: string, @Ctx() { em }: AdminContext): Promise<WebhookType[]> {
-    const form = await requireLiveForm(em, parseId(formId, 'formId'));
-    const webhooks = await em.find(WebhookSchema, { form: form.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return webhooks.map(presentWebhook);
+    return (await listWebhooks(em, parseId(formId, 'formId'))).map(presentWebhook);
   }
 
   @Query(() => WebhookType, { nullable: true })
   async webhook(@Arg('id', () => ID) id: string, @Ctx() { em }: AdminContext): Promise<WebhookType | null> {
-    const webhook = await em.findOne(WebhookSchema, { id: parseId(id, 'id') });
-    return webhook === null || (await findLiveForm(em, webhook.form.id)) === null ? null : presentWebhook(webhook);
+    const webhook = await findLiveWebhook(em, parseId(id, 'id'));
+    return webhook === null ? null : presentWebhook(webhook);
   }
 
   @Mutation(() => WebhookWithSecretType, { description: 'The signing secret is in this answer only.' })
@@ -75,21 +47,9 @@ export class WebhookResolver {
     @Arg('input', () => CreateWebhookInput) input: CreateWebhookInput,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<WebhookWithSecretType> {
-    const { config } = deps.services;
-    const formId = parseId(input.formId, 'input.formId');
-    const url = parseWebhookUrl(input.url, config.delivery.allowPrivateAddresses, 'input.url');
-    const description = parseDescription(input.description, 'input.description');
-    const form = await requireLiveForm(em, formId);
-    const secret = generateWebhookSecret();
-    const webhook = em.create(WebhookSchema, {
-      form,
-      url,
-      description,
-      sealedSecret: createSecretBox(config.tokenEncryptionKey).seal(secret),
-      enabled: true,
-    });
-    await em.flush();
-    return { secret, webhook: presentWebhook(webhook) };
+    const { delivery, tokenEncryptionKey } = deps.services.config;
+    const checked = parseInput(createWebhookInput(delivery.allowPrivateAddresses), input, 'input');
+    return presentWithSecret(await createWebhook(em, tokenEncryptionKey, checked));
   }
 
   @Mutation(() => WebhookType)
@@ -99,48 +59,16 @@ export class WebhookResolver {
     @Ctx() { em, deps }: AdminContext,
   ): Promise<WebhookType> {
     const webhookId = parseId(id, 'id');
-    // Validate everything first, so a bad field changes nothing.
-    if (input.url === null) {
-      throw badUserInput('input.url', 'cannot be null');
-    }
-    if (input.enabled === null) {
-      throw badUserInput('input.enabled', 'cannot be null');
-    }
-    const url =
-      input.url === undefined
-        ? undefined
-        : parseWebhookUrl(input.url, deps.services.config.delivery.allowPrivateAddresses, 'input.url');
-    const description =
-      input.description === undefined ? undefined : parseDescription(input.description, 'input.description');
-
-    const webhook = await requireWebhook(em, webhookId);
-    if (url !== undefined) {
-      webhook.url = url;
-    }
-    if (description !== undefined) {
-      webhook.description = description;
-    }
-    if (input.enabled === true && !webhook.enabled) {
-      // A fresh start: the failure history that disabled it no longer counts.
-      webhook.enabled = true;
-      webhook.disabledAt = null;
-      webhook.disabledReason = null;
-      webhook.failingSince = null;
-    } else if (input.enabled === false && webhook.enabled) {
-      webhook.enabled = false;
-      webhook.disabledAt = new Date();
-      webhook.disabledReason = 'disabled by an administrator';
-    }
-    await em.flush();
-    return presentWebhook(webhook);
+    const allowPrivate = deps.services.config.delivery.allowPrivateAddresses;
+    const checked = parseInput(updateWebhookInput(allowPrivate), input, 'input');
+    return presentWebhook(await updateWebhook(em, webhookId, checked));
   }
 
   @Mutation(() => Boolean, {
     description: 'Deletes the webhook, its pending deliveries and its log; false when there was no such webhook.',
   })
   async deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() { em }: AdminContext): Promise<boolean> {
-    // Its deliveries and their attempts go with it (foreign keys on delete cascade).
-    return (await em.nativeDelete(WebhookSchema, { id: parseId(id, 'id') })) > 0;
+    return deleteWebhook(em, parseId(id, 'id'));
   }
 
   @Mutation(() => WebhookWithSecretType, {
@@ -150,27 +78,13 @@ export class WebhookResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<WebhookWithSecretType> {
-    const webhook = await requireWebhook(em, parseId(id, 'id'));
-    const secret = generateWebhookSecret();
-    webhook.sealedSecret = createSecretBox(deps.services.config.tokenEncryptionKey).seal(secret);
-    await em.flush();
-    return { secret, webhook: presentWebhook(webhook) };
+    const key = deps.services.config.tokenEncryptionKey;
+    return presentWithSecret(await rotateWebhookSecret(em, key, parseId(id, 'id')));
   }
 
   @Mutation(() => DeliveryType, { description: 'Queues a `webhook.test` event for this webhook, due at once.' })
   async sendTestWebhook(@Arg('id', () => ID) id: string, @Ctx() { em }: AdminContext): Promise<DeliveryType> {
-    const webhook = await requireWebhook(em, parseId(id, 'id'));
-    if (!webhook.enabled) {
-      throw badUserInput('id', 'is a disabled webhook; enable it first');
-    }
-    const form = await requireLiveForm(em, webhook.form.id);
-    const delivery = enqueueTestDelivery(
-      em,
-      { id: webhook.id, formId: form.id },
-      webhookTestData(webhook.id, form.id, form.site.id),
-    );
-    await em.flush();
-    return presentDelivery(delivery, []);
+    return presentDelivery(await sendTestWebhook(em, parseId(id, 'id')), []);
   }
 
   @Query(() => [DeliveryType], {
@@ -182,13 +96,8 @@ export class WebhookResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | null | undefined,
     @Ctx() { em }: AdminContext,
   ): Promise<DeliveryType[]> {
-    const webhook = await requireWebhook(em, parseId(webhookId, 'webhookId'));
-    const where: FilterQuery<Delivery> = { webhook: webhook.id, ...(status ? { status } : {}) };
-    const deliveries = await em.find(DeliverySchema, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: parsePageSize(first, 'first'),
-    });
-    return presentDeliveries(em, deliveries);
+    const id = parseId(webhookId, 'webhookId');
+    return presentLogged(await webhookDeliveries(em, id, { status, first: parsePageSize(first, 'first') }));
   }
 
   @Query(() => [DeliveryType], {
@@ -200,41 +109,15 @@ export class WebhookResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | null | undefined,
     @Ctx() { em }: AdminContext,
   ): Promise<DeliveryType[]> {
-    const form = await requireLiveForm(em, parseId(formId, 'formId'));
-    const where: FilterQuery<Delivery> = { form: form.id, channel: 'email', ...(status ? { status } : {}) };
-    const deliveries = await em.find(DeliverySchema, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: parsePageSize(first, 'first'),
-    });
-    return presentDeliveries(em, deliveries);
+    const id = parseId(formId, 'formId');
+    return presentLogged(await emailDeliveries(em, id, { status, first: parsePageSize(first, 'first') }));
   }
 
   @Mutation(() => DeliveryType, {
     description: 'Replays a delivery now, with a fresh retry schedule and the same webhook-id.',
   })
   async redeliver(@Arg('deliveryId', () => ID) deliveryId: string, @Ctx() { em }: AdminContext): Promise<DeliveryType> {
-    const id = parseId(deliveryId, 'deliveryId');
-    const delivery = await em.findOne(DeliverySchema, { id }, { populate: ['webhook'] });
-    if (delivery === null || (await findLiveForm(em, delivery.form.id)) === null) {
-      throw notFound('Delivery');
-    }
-    if (delivery.webhook && !delivery.webhook.enabled) {
-      throw badUserInput('deliveryId', 'belongs to a disabled webhook; enable it first');
-    }
-    // Not while a worker holds it: the row is free, or its lease has ended.
-    const reset = await em.execute<{ id: string }[]>(
-      `update "deliveries"
-          set "status" = 'pending', "next_attempt_at" = now(), "retry_step" = 0, "completed_at" = null, "updated_at" = now()
-        where "id" = ? and ("locked_until" is null or "locked_until" <= now())
-        returning "id"`,
-      [id],
-      'all',
-    );
-    if (reset.length === 0) {
-      throw badUserInput('deliveryId', 'is being delivered right now; try again in a moment');
-    }
-    const fresh = await em.fork().findOneOrFail(DeliverySchema, { id });
-    const [presented] = await presentDeliveries(em, [fresh]);
-    return presented!;
+    const delivery = await redeliver(em, parseId(deliveryId, 'deliveryId'));
+    return presentLogged(await withAttempts(em, [delivery]))[0]!;
   }
 }

@@ -1,15 +1,9 @@
 // Webhooks and the delivery log through the admin API, with a real delivery worker and a real
 // receiver on loopback that verifies signatures with the standardwebhooks package.
 import { jest } from '@jest/globals';
-import {
-  createDeliveryWorker,
-  enqueueSubmissionDeliveries,
-  FormSchema,
-  SubmissionSchema,
-  WebhookSchema,
-  type DeliveryWorker,
-  type Form,
-} from '@intake/shared';
+import { enqueueSubmissionDeliveries } from '@intake/shared/delivery';
+import { FormSchema, SubmissionSchema, WebhookSchema, type Form } from '@intake/shared/entities';
+import { createDeliveryWorker, type DeliveryWorker } from '@intake/worker';
 import { answer, startWebhookReceiver, testDriverName, type WebhookReceiver } from '@intake/shared/test';
 import { startAdmin, type AdminServer } from '../server.js';
 import { makeForm, makeSite } from '../test/factories.js';

@@ -1,9 +1,11 @@
 // GET /files/:id?expires=…&sig=… — the bytes of a stored file, for a signed download link. The
 // signature and expiry are checked before anything is looked up (403), then the file row and the
 // storage object (404). The answer is always an attachment that no browser renders or sniffs.
-import { isUuid, StoredFileSchema, SubmissionSchema, type Services } from '@intake/shared';
+import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
+import type { Services } from '@intake/shared/services';
+import { isUuid } from '@intake/shared/site-token';
 import type { AdminKoaContext } from '../context.js';
-import { contentDisposition, storedNameAsSent } from '../files/content-disposition.js';
+import { setAttachment } from '../files/content-disposition.js';
 import type { DownloadLinks } from '../files/download-link.js';
 
 // type/subtype without parameters; anything else is served as opaque bytes.
@@ -38,7 +40,7 @@ export function downloadFile(services: Services, links: DownloadLinks) {
     ctx.body = object.stream;
     ctx.length = object.size;
     ctx.set('Content-Type', MIME_TYPE_SHAPE.test(file.mimeType) ? file.mimeType : 'application/octet-stream');
-    ctx.set('Content-Disposition', contentDisposition(storedNameAsSent(file.name)));
+    setAttachment(ctx, file.name);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Security-Policy', "default-src 'none'; sandbox");

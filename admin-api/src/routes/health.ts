@@ -1,4 +1,5 @@
-import { pingDatabase, type Services } from '@intake/shared';
+import { answerReadiness } from '@intake/shared/http';
+import type { Services } from '@intake/shared/services';
 import type { AdminKoaContext } from '../context.js';
 
 /** Liveness: the process answers. */
@@ -8,16 +9,5 @@ export async function healthz(ctx: AdminKoaContext): Promise<void> {
 
 /** Readiness: the database answers, and so does the storage that downloads read from. */
 export function readyz(services: Pick<Services, 'db' | 'storage'>) {
-  return async (ctx: AdminKoaContext): Promise<void> => {
-    const [database, storage] = await Promise.all([pingDatabase(services.db), services.storage.ping()]);
-    const ready = database && storage;
-    ctx.status = ready ? 200 : 503;
-    if (!ready) {
-      ctx.set('Retry-After', '5');
-    }
-    ctx.body = {
-      status: ready ? 'ok' : 'unavailable',
-      checks: { database: database ? 'ok' : 'down', storage: storage ? 'ok' : 'down' },
-    };
-  };
+  return (ctx: AdminKoaContext): Promise<void> => answerReadiness(ctx, services);
 }

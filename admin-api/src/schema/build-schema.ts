@@ -2,11 +2,17 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { authChecker } from '../auth/auth-checker.js';
 import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
+import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../resolvers/auth.resolver.js';
+import { ErasureResolver } from '../resolvers/erasure.resolver.js';
 import { FormResolver } from '../resolvers/form.resolver.js';
 import { LimitsResolver } from '../resolvers/limits.resolver.js';
+import { FormRetentionResolver } from '../resolvers/retention.resolver.js';
 import { SiteResolver } from '../resolvers/site.resolver.js';
 import { FormStatsResolver, SiteStatsResolver } from '../resolvers/stats.resolver.js';
+import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
+import { SubmissionExportResolver } from '../resolvers/submission-export.resolver.js';
+import { SubmissionCountResolver } from '../resolvers/submission-count.resolver.js';
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
 import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 
@@ -20,9 +26,15 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SiteStatsResolver,
       FormResolver,
       FormStatsResolver,
+      FormRetentionResolver,
       LimitsResolver,
+      StatisticsResolver,
       SubmissionResolver,
+      SubmissionCountResolver,
+      SubmissionExportResolver,
       WebhookResolver,
+      ErasureResolver,
+      AuditLogResolver,
     ],
     authChecker,
     // Arguments are checked by the resolvers (validation/fields.ts), which also normalise them.

@@ -1,11 +1,12 @@
 // The admin API's error catalogue: every error a client may see carries a stable `extensions.code`.
-// A database or storage outage (classified as the gateway does: isServiceOutage) is
-// SERVICE_UNAVAILABLE with `retryAfter`. Anything else (a bug, an ORM exception) is masked as
+// A database or storage outage is SERVICE_UNAVAILABLE with `retryAfter`: the gateway's own mapping
+// (toServiceError in @intake/shared), so both services answer an outage alike. Anything else (a bug, an ORM exception) is masked as
 // INTERNAL_SERVER_ERROR by `formatError`; both are logged with the request id by the
 // error-logging plugin.
 import { HeaderMap } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { isAppError, isServiceOutage } from '@intake/shared';
+import { isAppError, type AppError } from '@intake/shared/errors';
+import { isOutage, toServiceError } from '@intake/shared/outage';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
 export const ErrorCode = {
@@ -67,19 +68,18 @@ export function rateLimited(retryAfterSeconds: number): GraphQLError {
   });
 }
 
-/** Seconds a client is told to wait after an outage, as the gateway's Retry-After. */
-const OUTAGE_RETRY_AFTER_SECONDS = 5;
-
-/**
- * True when the error, unwrapped from a resolver or from context creation (which Apollo wraps as
- * `originalError`), says the database or the storage could not serve.
- */
-export function isOutageError(error: unknown): boolean {
+/** The error under a resolver's or context creation's wrapping (Apollo wraps the latter as `originalError`). */
+function unwrapped(error: unknown): unknown {
   let current: unknown = unwrapResolverError(error);
   for (let depth = 0; current instanceof GraphQLError && depth < 5; depth++) {
     current = current.originalError;
   }
-  return !isAppError(current) && isServiceOutage(current);
+  return current;
+}
+
+/** True when the error says the database or the storage could not serve. */
+export function isOutageError(error: unknown): boolean {
+  return isOutage(unwrapped(error));
 }
 
 /** True when the error (as the pipeline saw it) may be shown to the client as it is. */
@@ -113,10 +113,11 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     return formatted;
   }
   if (isOutageError(error)) {
+    const answer = toServiceError(unwrapped(error)) as AppError;
     return {
-      message: 'The service is temporarily unavailable. Retry later.',
+      message: answer.detail,
       ...where,
-      extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, retryAfter: OUTAGE_RETRY_AFTER_SECONDS },
+      extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, retryAfter: answer.retryAfter },
     };
   }
   return { message: 'Internal server error', ...where, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };

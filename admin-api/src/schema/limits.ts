@@ -1,19 +1,23 @@
 // Static limits on what one operation may ask for, checked as validation rules (so a refusal is a
 // GRAPHQL_VALIDATION_FAILED error before anything runs, and the verdict does not depend on
 // variables, which lets Apollo cache validated documents):
-// - depth: at most 15 nested selections, introspection included;
-// - aliases: at most 50 aliased fields, counted through fragments as they expand;
+// - depth: at most 15 nested selections, introspection included (graphql-armor's max-depth rule);
+// - aliases: at most 50 aliased fields, counted through fragments as they expand (graphql-armor's
+//   max-aliases rule);
 // - root fields: at most 25 fields at the root of an operation (every mutation is one);
 // - cost: every root field costs at least 1 (a mutation returning a Boolean is still work), every
 //   other object or list field costs 1 (leaf fields cost 0: they are read from what the object
 //   already loaded), and the selection under a paginated field (`first`) counts `first` times, 20
 //   when omitted, 100 when given as a variable (the worst case: variables are unknown here).
-// Hand-written rather than `graphql-query-complexity` (installed, through type-graphql): its rule
-// reads arguments with the variables' values, which validation does not have, and skips a field
-// whose required argument is a variable, so `deleteForm(id: $id)` would cost nothing again; and it
-// expands fragments without memoising them, throwing (not reporting) past 10,000 nodes. The rules
-// here memoise each fragment's figures, so a document that spreads fragments into fragments
-// cannot make them exponential. (`@escape.tech/graphql-armor` is not a dependency.)
+// Root fields and cost stay hand-written. graphql-armor has no root-field limit, and its cost rule
+// knows no pagination (a `first: 100` list costs what one item costs). `graphql-query-complexity`
+// (installed, through type-graphql) reads arguments with the variables' values, which validation
+// does not have, and skips a field whose required argument is a variable, so `deleteForm(id: $id)`
+// would cost nothing again; and it expands fragments without memoising them, throwing (not
+// reporting) past 10,000 nodes. The rules here memoise each fragment's figures, so a document that
+// spreads fragments into fragments cannot make them exponential (armor's two rules memoise too).
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {
   GraphQLError,
   Kind,
@@ -52,57 +56,27 @@ function fragmentsOf(context: ValidationContext): Map<string, FragmentDefinition
   return fragments;
 }
 
-/** Refuses operations nested deeper than `maxDepth` fields. */
-export function depthLimitRule(maxDepth = MAX_QUERY_DEPTH): ValidationRule {
-  return (context: ValidationContext): ASTVisitor => {
-    const fragments = fragmentsOf(context);
-    // A fragment's depth does not depend on where it is spread: computed once, so a document that
-    // spreads fragments into fragments cannot make this check exponential.
-    const fragmentDepths = new Map<string, number>();
-    const inProgress = new Set<string>();
-
-    const depthOf = (selectionSet: SelectionSetNode): number => {
-      let deepest = 0;
-      for (const selection of selectionSet.selections) {
-        const depth =
-          selection.kind === Kind.FIELD
-            ? 1 + (selection.selectionSet ? depthOf(selection.selectionSet) : 0)
-            : selection.kind === Kind.INLINE_FRAGMENT
-              ? depthOf(selection.selectionSet)
-              : fragmentDepth(selection.name.value);
-        deepest = Math.max(deepest, depth);
-      }
-      return deepest;
-    };
-
-    const fragmentDepth = (name: string): number => {
-      const known = fragmentDepths.get(name);
-      if (known !== undefined) {
-        return known;
-      }
-      const fragment = fragments.get(name);
-      // Unknown fragments and cycles are reported by graphql's own rules.
-      if (fragment === undefined || inProgress.has(name)) {
-        return 0;
-      }
-      inProgress.add(name);
-      const depth = depthOf(fragment.selectionSet);
-      inProgress.delete(name);
-      fragmentDepths.set(name, depth);
-      return depth;
-    };
-
-    return {
-      OperationDefinition(node) {
-        const depth = depthOf(node.selectionSet);
-        if (depth > maxDepth) {
-          context.reportError(
-            new GraphQLError(`Query is ${depth} levels deep; the limit is ${maxDepth}`, { nodes: [node] }),
-          );
-        }
-      },
-    };
+/**
+ * Armor's rules throw their error unless told otherwise, which would end validation with a 500;
+ * reported instead, in our words (no "Syntax Error:" prefix: the document parsed).
+ */
+function reportAs(message: string) {
+  return {
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null) => context?.reportError(new GraphQLError(message))],
   };
+}
+
+/** Refuses operations nested deeper than `maxDepth` fields, introspection included. */
+export function depthLimitRule(maxDepth = MAX_QUERY_DEPTH): ValidationRule {
+  return maxDepthRule({
+    n: maxDepth,
+    // `__schema` is as deep as anything else (a 20-level `ofType` chain costs the same).
+    ignoreIntrospection: false,
+    // Fields are levels; fragments (inline or spread) only group them.
+    flattenFragments: true,
+    ...reportAs(`Query is nested deeper than ${maxDepth} levels`),
+  }) as unknown as ValidationRule;
 }
 
 function fieldDefinition(
@@ -283,11 +257,12 @@ function countingRule(
 
 /** Refuses operations with more than `maxAliases` aliased fields (1,050 `deleteForm` in one request). */
 export function aliasLimitRule(maxAliases = MAX_ALIASES): ValidationRule {
-  return countingRule(
-    maxAliases,
-    (field) => field.alias !== undefined,
-    () => `Query has more than ${maxAliases} aliases`,
-  );
+  return maxAliasesRule({
+    n: maxAliases,
+    // Armor lets `__typename` aliases through by default; 10,000 of them are still 10,000 fields.
+    allowList: [],
+    ...reportAs(`Query has more than ${maxAliases} aliases`),
+  }) as unknown as ValidationRule;
 }
 
 /** Refuses operations with more than `maxRootFields` fields at their root. */

@@ -8,10 +8,10 @@ import {
   StoredFileSchema,
   SubmissionSchema,
   type Form,
-  type Services,
   type StoredFile,
   type Submission,
-} from '@intake/shared';
+} from '@intake/shared/entities';
+import type { Services } from '@intake/shared/services';
 
 export { makeForm, makeSite } from '@intake/shared/test';
 
@@ -40,7 +40,7 @@ export interface MadeSubmission {
 export async function makeSubmission(
   services: Services,
   form: Form,
-  options: { data?: Record<string, unknown>; createdAt?: Date; files?: SampleFile[] } = {},
+  options: { data?: Record<string, unknown>; createdAt?: Date; files?: SampleFile[]; spam?: boolean } = {},
 ): Promise<MadeSubmission> {
   const em = services.db.em.fork();
   const submission = em.create(SubmissionSchema, {
@@ -48,6 +48,7 @@ export async function makeSubmission(
     data: options.data ?? { name: 'Ada', message: 'Hello' },
     createdAt: options.createdAt ?? new Date(),
     idempotencyKey: null,
+    spam: options.spam ?? false,
   });
   const files: StoredFile[] = [];
   const scratch = path.join(services.config.dataDir, 'factory-tmp');

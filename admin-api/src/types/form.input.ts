@@ -77,4 +77,10 @@ export class UpdateFormInput {
     description: 'At most 200 blocked words or phrases of 1..100 characters; null or [] turns it off.',
   })
   blockedWords?: string[] | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Days a submission (spam included) is kept, 1..3650, then deleted with its files; null keeps it.',
+  })
+  retentionDays?: number | null;
 }

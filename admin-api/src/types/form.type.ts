@@ -76,6 +76,12 @@ export class FormType {
   })
   blockedWords!: string[];
 
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Days a submission (spam included) is kept before it is deleted with its files; null: for ever.',
+  })
+  retentionDays!: number | null;
+
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
 

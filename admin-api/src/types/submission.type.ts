@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { SqlCondition } from '../submissions/submission-filter.js';
 
 @ObjectType('StoredFile')
 export class StoredFileType {
@@ -74,8 +75,8 @@ export class PageInfoType {
 
 @ObjectType('SubmissionConnection', { description: 'Newest first.' })
 export class SubmissionConnectionType {
-  @Field(() => Int)
-  totalCount!: number;
+  /** The listed set's condition, for `totalCount` (a field resolver: counted only when asked for). */
+  selection!: SqlCondition;
 
   @Field(() => [SubmissionEdgeType])
   edges!: SubmissionEdgeType[];

@@ -1,9 +1,12 @@
-// Argument checks shared by the resolvers. Each returns the normalised value or throws a
-// BAD_USER_INPUT error naming the field, so a resolver reads like its rules.
+// zod schemas of the argument kinds the inputs share. Each normalises its value (trimmed, lower
+// case, deduplicated) or fails with the problem, which parseInput turns into BAD_USER_INPUT
+// naming the field, so an input schema reads like its rules.
 import { domainToASCII } from 'node:url';
-import { isUuid } from '@intake/shared';
-import { badUserInput } from '../schema/errors.js';
-import { isKnownMimeType } from '@intake/shared';
+import { isKnownMimeType } from '@intake/shared/mime-types';
+import { isUuid } from '@intake/shared/site-token';
+import { REFUSAL_COUNT_RETENTION_DAYS } from '@intake/shared/stats';
+import { z } from 'zod';
+import { parseInput } from './parse-input.js';
 
 export const NAME_MAX_LENGTH = 200;
 export const DOMAIN_MAX_LENGTH = 253;
@@ -14,6 +17,9 @@ export const PAGE_SIZE_DEFAULT = 20;
 export const PAGE_SIZE_MAX = 100;
 // GraphQL Int is 32-bit signed.
 export const GRAPHQL_INT_MAX = 2 ** 31 - 1;
+export const STATISTICS_DAYS_DEFAULT = 30;
+/** As many days as the refusal counts are kept. */
+export const STATISTICS_DAYS_MAX = REFUSAL_COUNT_RETENTION_DAYS;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
@@ -21,107 +27,122 @@ const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 const NOT_IN_HOST = /[\s/\\:@?#%[\]]/;
 
 /** Length in Unicode code points, as PostgreSQL's varchar(n) counts. */
-function codePoints(value: string): number {
+export function codePoints(value: string): number {
   return [...value].length;
 }
 
-/** A UUID (any version), returned in lower case. */
-export function parseId(value: string, field: string): string {
-  if (!isUuid(value)) {
-    throw badUserInput(field, 'must be a UUID');
-  }
-  return value.toLowerCase();
+/** Well-formed Unicode without control characters. */
+export function isPlainText(value: string): boolean {
+  return value.isWellFormed() && !CONTROL_CHARACTERS.test(value);
 }
 
-/** A display name: trimmed, 1..200 characters, no control characters. */
-export function parseName(value: string | null | undefined, field: string): string {
-  if (typeof value !== 'string') {
-    throw badUserInput(field, 'is required');
-  }
-  const name = value.trim();
-  if (!name.isWellFormed() || CONTROL_CHARACTERS.test(name)) {
-    throw badUserInput(field, 'must not contain control characters');
-  }
-  const length = codePoints(name);
-  if (length < 1 || length > NAME_MAX_LENGTH) {
-    throw badUserInput(field, `must be between 1 and ${NAME_MAX_LENGTH} characters`);
-  }
-  return name;
+/** Fails a transform with a problem (the field is named by parseInput). */
+export function fail(context: z.RefinementCtx, message: string): never {
+  context.addIssue({ code: 'custom', message });
+  return z.NEVER;
 }
+
+/** A whole number in a range, with one message for every way of missing it. */
+export function wholeNumber(min: number, max: number, message = `must be between ${min} and ${max}`) {
+  return z
+    .number({ error: message })
+    .refine((value) => Number.isSafeInteger(value) && value >= min && value <= max, message);
+}
+
+/** A UUID (any version), returned in lower case. */
+export const id = z
+  .string()
+  .refine((value) => isUuid(value), 'must be a UUID')
+  .transform((value) => value.toLowerCase());
+
+/** A display name: trimmed, 1..200 characters, no control characters. */
+export const name = z
+  .string({ error: 'is required' })
+  .trim()
+  .refine(isPlainText, 'must not contain control characters')
+  .refine(
+    (value) => codePoints(value) >= 1 && codePoints(value) <= NAME_MAX_LENGTH,
+    `must be between 1 and ${NAME_MAX_LENGTH} characters`,
+  );
 
 /**
  * A site's domain: a bare host name such as `example.com`, stored in lower case (international
  * names as punycode). Null, or an empty string, means none.
  */
-export function parseDomain(value: string | null | undefined, field: string): string | null {
-  if (value === null || value === undefined || value.trim() === '') {
-    return null;
-  }
-  const problem = 'must be a host name such as example.com (no scheme, path or port)';
-  const host = value.trim().toLowerCase();
-  if (host.length > DOMAIN_MAX_LENGTH * 4 || NOT_IN_HOST.test(host) || !host.isWellFormed()) {
-    throw badUserInput(field, problem);
-  }
-  const ascii = domainToASCII(host);
-  if (ascii === '' || ascii.length > DOMAIN_MAX_LENGTH) {
-    throw badUserInput(field, problem);
-  }
-  const labels = ascii.split('.');
-  // A last label of digits only is an IP address, not a host name.
-  if (!labels.every((label) => DOMAIN_LABEL.test(label)) || /^\d+$/.test(labels[labels.length - 1] ?? '')) {
-    throw badUserInput(field, problem);
-  }
-  return ascii;
-}
+export const domain = z
+  .string()
+  .nullable()
+  .transform((value, context): string | null => {
+    if (value === null || value.trim() === '') {
+      return null;
+    }
+    const problem = 'must be a host name such as example.com (no scheme, path or port)';
+    const host = value.trim().toLowerCase();
+    if (host.length > DOMAIN_MAX_LENGTH * 4 || NOT_IN_HOST.test(host) || !host.isWellFormed()) {
+      return fail(context, problem);
+    }
+    const ascii = domainToASCII(host);
+    if (ascii === '' || ascii.length > DOMAIN_MAX_LENGTH) {
+      return fail(context, problem);
+    }
+    const labels = ascii.split('.');
+    // A last label of digits only is an IP address, not a host name.
+    if (!labels.every((label) => DOMAIN_LABEL.test(label)) || /^\d+$/.test(labels[labels.length - 1] ?? '')) {
+      return fail(context, problem);
+    }
+    return ascii;
+  });
 
 /** A form's allowed types: a subset of the known list, deduplicated. Null means the defaults. */
-export function parseMimeTypes(values: readonly string[] | null, field: string): string[] | null {
-  if (values === null) {
-    return null;
-  }
-  const result: string[] = [];
-  for (const value of values) {
-    const mimeType = value.trim().toLowerCase();
-    if (!isKnownMimeType(mimeType)) {
-      // The value is one of the caller's own arguments; cut so the message stays short.
-      throw badUserInput(field, `contains an unknown type "${mimeType.slice(0, 100)}"`);
+export const mimeTypes = z
+  .array(z.string())
+  .nullable()
+  .transform((values, context): string[] | null => {
+    if (values === null) {
+      return null;
     }
-    if (!result.includes(mimeType)) {
-      result.push(mimeType);
+    const result: string[] = [];
+    for (const value of values) {
+      const mimeType = value.trim().toLowerCase();
+      if (!isKnownMimeType(mimeType)) {
+        // The value is one of the caller's own arguments; cut so the message stays short.
+        return fail(context, `contains an unknown type "${mimeType.slice(0, 100)}"`);
+      }
+      if (!result.includes(mimeType)) {
+        result.push(mimeType);
+      }
     }
-  }
-  return result;
-}
+    return result;
+  });
 
 /** A form's own file size limit: positive and at most the global MAX_FILE_SIZE. Null means the global one. */
-export function parseMaxFileSize(value: number | null, globalLimit: number, field: string): number | null {
-  if (value === null) {
-    return null;
-  }
-  if (!Number.isSafeInteger(value) || value < 1 || value > globalLimit) {
-    throw badUserInput(field, `must be between 1 and ${globalLimit} bytes`);
-  }
-  return value;
+export function maxFileSize(globalLimit: number) {
+  return wholeNumber(1, globalLimit, `must be between 1 and ${globalLimit} bytes`).nullable();
 }
 
-export function parseNewPassword(value: string, field: string): string {
-  const length = codePoints(value);
-  if (length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH) {
-    throw badUserInput(field, `must be between ${PASSWORD_MIN_LENGTH} and ${PASSWORD_MAX_LENGTH} characters`);
-  }
-  if (!value.isWellFormed()) {
-    throw badUserInput(field, 'must be valid Unicode');
-  }
-  return value;
-}
+/** A new password: 12..1024 characters of valid Unicode. */
+export const newPassword = z
+  .string()
+  .refine(
+    (value) => codePoints(value) >= PASSWORD_MIN_LENGTH && codePoints(value) <= PASSWORD_MAX_LENGTH,
+    `must be between ${PASSWORD_MIN_LENGTH} and ${PASSWORD_MAX_LENGTH} characters`,
+  )
+  .refine((value) => value.isWellFormed(), 'must be valid Unicode');
 
 /** `first` of a connection: default 20, 0..100. */
+export const pageSize = wholeNumber(0, PAGE_SIZE_MAX)
+  .nullish()
+  .transform((value) => value ?? PAGE_SIZE_DEFAULT);
+
+/** `days` of the statistics: 1..90. */
+export const statisticsDays = wholeNumber(1, STATISTICS_DAYS_MAX);
+
+/** A scalar ID argument, checked. */
+export function parseId(value: string, field: string): string {
+  return parseInput(id, value, field);
+}
+
+/** `first` of a connection, checked. */
 export function parsePageSize(value: number | null | undefined, field: string): number {
-  if (value === null || value === undefined) {
-    return PAGE_SIZE_DEFAULT;
-  }
-  if (!Number.isInteger(value) || value < 0 || value > PAGE_SIZE_MAX) {
-    throw badUserInput(field, `must be between 0 and ${PAGE_SIZE_MAX}`);
-  }
-  return value;
+  return parseInput(pageSize, value, field);
 }

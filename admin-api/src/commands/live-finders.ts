@@ -1,5 +1,6 @@
-// Finders shared by resolvers. "Live" means not soft-deleted.
-import { FormSchema, SiteSchema, type Em, type Form, type Site } from '@intake/shared';
+// Finders shared by commands. "Live" means not soft-deleted.
+import type { Em } from '@intake/shared/db';
+import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/entities';
 import { notFound } from '../schema/errors.js';
 
 export function findLiveSite(em: Em, id: string): Promise<Site | null> {

@@ -1,0 +1,51 @@
+// Who an audit entry names. The name is read from the database at the time of the action (an
+// administrator's e-mail, an API token's name) and copied into the entry, so the log stays readable
+// after the account or the token is gone.
+import type { AuditActor } from '@intake/shared/audit';
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
+import { findSession } from '../auth/admin-sessions.js';
+import { normalizeEmail } from '../auth/login-policy.js';
+import type { Principal } from '../auth/principal.js';
+
+export const ANONYMOUS: AuditActor = { kind: 'anonymous', name: 'anonymous' };
+/** A failed sign-in for an e-mail that is no administrator's: what was typed is not kept. */
+export const UNKNOWN_ACCOUNT: AuditActor = { kind: 'anonymous', name: 'unknown account' };
+
+async function adminActor(em: Em, adminId: string): Promise<AuditActor> {
+  const admin = await em.findOne(AdminUserSchema, { id: adminId }, { fields: ['email'] });
+  return { kind: 'admin', id: adminId, name: admin?.email ?? adminId };
+}
+
+/** The authenticated caller, or, for the public `logout`, the admin whose session cookie came along. */
+export async function requestActor(
+  em: Em,
+  principal: Principal | null,
+  sessionSecret: string | undefined,
+): Promise<AuditActor> {
+  if (principal?.kind === 'admin') {
+    return adminActor(em, principal.adminId);
+  }
+  if (principal?.kind === 'api_token') {
+    const token = await em.findOne(ApiTokenSchema, { id: principal.apiTokenId }, { fields: ['name'] });
+    return { kind: 'api_token', id: principal.apiTokenId, name: token?.name ?? principal.apiTokenId };
+  }
+  const session = sessionSecret === undefined ? null : await findSession(em, sessionSecret);
+  return session === null ? ANONYMOUS : adminActor(em, session.adminId);
+}
+
+/**
+ * Who tried to sign in. Only the stored e-mail of an existing account is kept, never the typed
+ * value: people type passwords into the e-mail field, and an audit log must not collect them.
+ * A failure names the targeted account (kind `anonymous`: nobody proved to be that admin).
+ */
+export async function loginActor(em: Em, typedEmail: unknown, succeeded: boolean): Promise<AuditActor> {
+  if (typeof typedEmail !== 'string') {
+    return UNKNOWN_ACCOUNT;
+  }
+  const admin = await em.findOne(AdminUserSchema, { email: normalizeEmail(typedEmail) }, { fields: ['email'] });
+  if (admin === null) {
+    return UNKNOWN_ACCOUNT;
+  }
+  return { kind: succeeded ? 'admin' : 'anonymous', id: admin.id, name: admin.email };
+}

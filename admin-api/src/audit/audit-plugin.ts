@@ -1,0 +1,118 @@
+// Records every executed mutation root field in the audit log: one entry per field (an operation
+// with two aliased `deleteSite` fields makes two), successful or not, with the caller, the client
+// address (as TRUST_PROXY decides it) and the request id of X-Request-Id.
+//
+// Guarantee: the entry is written after the field resolved and before the answer is sent; a
+// client that got an answer can rely on the entries being there. It is written on its own, not in
+// the resolver's transaction (resolvers own those), so if the audit insert fails after the
+// mutation committed the answer still reports the mutation's real outcome and the failure is
+// logged at error level (`audit entry not written`) with the request id and the action.
+// Not recorded: operations refused before execution (no or a bad token, invalid documents): no
+// mutation ran. Nor refusals by an attempt limit (RATE_LIMITED): nothing was tried, and recording
+// each would let anyone grow the table at request rate by guessing passwords past the limit.
+import type { ApolloServerPlugin } from '@apollo/server';
+import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
+import { unwrapResolverError } from '@apollo/server/errors';
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import type { AdminContext } from '../context.js';
+import { ErrorCode, formatError, isExposedError } from '../schema/errors.js';
+import { ANONYMOUS, loginActor, requestActor } from './audit-actor.js';
+import { describeMutation } from './mutation-entry.js';
+
+// Account mutations act on the account of the actor.
+const ACCOUNT_ACTIONS = new Set(['login', 'logout', 'changePassword']);
+
+function isMutationRootField(info: GraphQLResolveInfo): boolean {
+  return info.path.prev === undefined && info.parentType === info.schema.getMutationType();
+}
+
+/** The client-facing `extensions.code` of an error, never its message (which may echo input). */
+function errorCodeOf(error: Error): string {
+  const original = unwrapResolverError(error);
+  // What the client got: an exposed error keeps its own code, anything else is classified as
+  // formatError does (an outage, an AppError's code, or INTERNAL_SERVER_ERROR).
+  if (original instanceof GraphQLError && isExposedError(original) && typeof original.extensions.code === 'string') {
+    return original.extensions.code;
+  }
+  const code = formatError({ message: '' }, error).extensions?.code;
+  return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
+}
+
+interface FieldOutcome {
+  info: GraphQLResolveInfo;
+  args: Record<string, unknown>;
+  error: Error | null;
+  result: unknown;
+  at: Date;
+}
+
+async function recordField(context: AdminContext, actor: AuditActor, outcome: FieldOutcome): Promise<void> {
+  const { info, args, error, at } = outcome;
+  const action = info.fieldName;
+  const field = info.parentType.getFields()[action];
+  const errorCode = error === null ? null : errorCodeOf(error);
+  if (errorCode === ErrorCode.RATE_LIMITED) {
+    return;
+  }
+  try {
+    // A fork per entry: the entries of one operation may be written concurrently.
+    const em = context.deps.services.db.em.fork();
+    const who = action === 'login' ? await loginActor(em, args.email, error === null) : actor;
+    const object =
+      field === undefined
+        ? { objectType: null, objectId: null, details: {} }
+        : describeMutation(field, args, error === null ? outcome.result : undefined);
+    const account = ACCOUNT_ACTIONS.has(action) && who.id ? { objectType: 'AdminUser', objectId: who.id } : {};
+    await recordAuditEntry(em, {
+      actor: who,
+      action,
+      ...object,
+      ...account,
+      details: Object.keys(object.details).length === 0 ? null : object.details,
+      outcome: error === null ? 'success' : 'failure',
+      errorCode,
+      address: context.clientAddress,
+      requestId: context.requestId,
+      at,
+    });
+  } catch (writeError) {
+    context.logger.error({ err: writeError, requestId: context.requestId, action }, 'audit entry not written');
+  }
+}
+
+export function auditPlugin(): ApolloServerPlugin<AdminContext> {
+  return {
+    async requestDidStart() {
+      const writes: Promise<void>[] = [];
+      return {
+        async executionDidStart({ contextValue, operation }) {
+          if (operation.operation !== 'mutation') {
+            return;
+          }
+          // Before any field runs: `logout` deletes the session that says who is signing out.
+          let actor: AuditActor;
+          try {
+            const em = contextValue.deps.services.db.em.fork();
+            actor = await requestActor(em, contextValue.principal, contextValue.session.read());
+          } catch (error) {
+            contextValue.logger.warn({ err: error, requestId: contextValue.requestId }, 'audit actor unknown');
+            actor = ANONYMOUS;
+          }
+          return {
+            willResolveField({ info, args }) {
+              if (!isMutationRootField(info)) {
+                return undefined;
+              }
+              return (error, result) => {
+                writes.push(recordField(contextValue, actor, { info, args, error, result, at: new Date() }));
+              };
+            },
+          };
+        },
+        async willSendResponse() {
+          await Promise.all(writes);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema } from '@intake/shared/entities';
+import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
+import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
+import type { IssuedAdminToken } from '../../auth/admin-token.js';
+import { normalizeEmail } from '../../auth/login-policy.js';
+import type { AdminDeps } from '../../context.js';
+import { rateLimited, unauthenticated } from '../../schema/errors.js';
+import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
+
+const INVALID_LOGIN = 'Invalid e-mail or password';
+const EMAIL_MAX_LENGTH = 320;
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+  /** The client address as the proxy settings read it: the brute-force limits count per address. */
+  clientAddress: string;
+  requestId: string;
+}
+
+export interface LoggedIn {
+  /** The bearer token for API clients. */
+  issued: IssuedAdminToken;
+  /** The console's session, for its HttpOnly cookie. */
+  session: StartedSession;
+}
+
+/**
+ * Checks an administrator's e-mail and password under the brute-force limits and starts a session.
+ * Every failure is the same UNAUTHENTICATED answer, whether the e-mail exists or not.
+ */
+export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Promise<LoggedIn> {
+  const { logger, config } = deps.services;
+  const { requestId, clientAddress, password } = request;
+  const normalizedEmail = normalizeEmail(request.email).slice(0, EMAIL_MAX_LENGTH + 1);
+  const account = { limit: 'login-account', key: `${normalizedEmail}|${clientAddress}` } as const;
+  const address = { limit: 'login-address', key: clientAddress } as const;
+  const decision = await deps.loginAttempts.consume([account, address]);
+  if (!decision.allowed) {
+    logger.warn({ requestId, clientAddress }, 'login refused: too many attempts');
+    throw rateLimited(decision.retryAfterSeconds);
+  }
+
+  const admin =
+    normalizedEmail.length <= EMAIL_MAX_LENGTH ? await em.findOne(AdminUserSchema, { email: normalizedEmail }) : null;
+  const acceptable = password.length <= PASSWORD_MAX_LENGTH;
+  // An unknown e-mail still costs one scrypt verification, so timing does not tell which
+  // addresses exist.
+  const matches = await verifyPassword(acceptable ? password : '', admin?.passwordHash ?? (await dummyPasswordHash()));
+  if (admin === null || !acceptable || !matches) {
+    logger.info({ requestId, clientAddress }, 'login failed');
+    throw unauthenticated(INVALID_LOGIN);
+  }
+  await deps.loginAttempts.reset(account);
+  await deps.loginAttempts.release(address);
+  if (passwordNeedsRehash(admin.passwordHash)) {
+    // A hash made with older (weaker) parameters: the password is at hand only now. Its tokens
+    // stay valid: the password itself did not change, so passwordChangedAt does not either.
+    admin.passwordHash = await hashPassword(password);
+    await em.flush();
+    logger.info({ requestId }, 'password re-hashed with the current parameters');
+  }
+  const issued = deps.adminTokens.issue(admin.id, admin.passwordChangedAt);
+  const session = await startSession(em, admin.id, config.adminTokenTtlSeconds);
+  return { issued, session };
+}

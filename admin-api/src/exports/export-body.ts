@@ -1,0 +1,27 @@
+// The text of one export from its rows: the same code inside the admin API (on PGlite) and in the
+// export process (on PostgreSQL), so both write the same bytes.
+import type { DownloadLinks } from '../files/download-link.js';
+import { csvChunks, jsonChunks, ndjsonChunks, type CsvColumns } from './export-formats.js';
+import type { ExportFormat } from './export-link.js';
+import { readSubmissionBatches, type ExportScope, type SqlSource } from './export-rows.js';
+
+/** `columns` is the CSV header (read before the first byte, see the route), null for JSON and NDJSON. */
+export function exportChunks(
+  source: SqlSource,
+  format: ExportFormat,
+  scope: ExportScope,
+  columns: CsvColumns | null,
+  links: DownloadLinks,
+): AsyncGenerator<string> {
+  switch (format) {
+    case 'CSV':
+      if (columns === null) {
+        throw new Error('exportChunks: a CSV export needs its columns');
+      }
+      return csvChunks(readSubmissionBatches(source, scope, { fields: columns.fields }), columns, links);
+    case 'JSON':
+      return jsonChunks(readSubmissionBatches(source, scope), links);
+    case 'NDJSON':
+      return ndjsonChunks(readSubmissionBatches(source, scope), links);
+  }
+}

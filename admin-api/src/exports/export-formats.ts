@@ -1,0 +1,143 @@
+// The text of an export, produced batch by batch from the rows the reader yields, so nothing holds
+// more than one batch. JSON and NDJSON carry the stored values exactly as the GraphQL `Submission`
+// does; CSV is for spreadsheets, so its cells hold the text as it was sent (decoded once) with
+// formula-looking cells neutralised.
+import { stringify } from 'csv-stringify/sync';
+import type { DownloadLinks } from '../files/download-link.js';
+// The subpath, not the package: the export process must not load the ORM (export-process.ts).
+import { decodeStoredText } from '@intake/shared/stored-text';
+import type { ExportFormat } from './export-link.js';
+import type { ExportedSubmission } from './export-rows.js';
+
+export const CONTENT_TYPES: Record<ExportFormat, string> = {
+  CSV: 'text/csv; charset=utf-8',
+  JSON: 'application/json',
+  NDJSON: 'application/x-ndjson',
+};
+
+export const FILE_EXTENSIONS: Record<ExportFormat, string> = { CSV: 'csv', JSON: 'json', NDJSON: 'ndjson' };
+
+/**
+ * One submission as the GraphQL `Submission` answers it (stored values, files with their links), as
+ * JSON text. The stored fields are the database's own JSON text, spliced in without a parse.
+ */
+function presentRow(row: ExportedSubmission, links: DownloadLinks): string {
+  const files = row.files.map((file) => ({ ...file, downloadUrl: links.urlFor(file.id) }));
+  return (
+    `{"id":${JSON.stringify(row.id)},"createdAt":"${row.createdAt.toISOString()}",` +
+    `"data":${row.dataJson},"files":${JSON.stringify(files)}}`
+  );
+}
+
+/** `[` + one object per submission + `]`, written as the batches come. */
+export async function* jsonChunks(
+  batches: AsyncIterable<ExportedSubmission[]>,
+  links: DownloadLinks,
+): AsyncGenerator<string> {
+  let first = true;
+  yield '[';
+  for await (const batch of batches) {
+    let chunk = '';
+    for (const row of batch) {
+      chunk += `${first ? '\n' : ',\n'}${presentRow(row, links)}`;
+      first = false;
+    }
+    yield chunk;
+  }
+  yield first ? ']\n' : '\n]\n';
+}
+
+/** One JSON object per line. */
+export async function* ndjsonChunks(
+  batches: AsyncIterable<ExportedSubmission[]>,
+  links: DownloadLinks,
+): AsyncGenerator<string> {
+  for await (const batch of batches) {
+    yield batch.map((row) => `${presentRow(row, links)}\n`).join('');
+  }
+}
+
+// The columns before and after the fields. A field of the same name is headed `data.<name>`.
+const LEADING_COLUMNS = ['id', 'createdAt'] as const;
+const TRAILING_COLUMNS = ['files', 'fileLinks'] as const;
+// Several files in one cell, one per line (a spreadsheet shows them stacked).
+const FILE_SEPARATOR = '\n';
+
+export interface CsvColumns {
+  /** Header cells, in order. */
+  headers: string[];
+  /** The field name of each field column, in the same order as its header. */
+  fields: string[];
+}
+
+/** The header row for these field names: fixed columns first, then the fields, then the files. */
+export function csvColumns(fieldNames: readonly string[]): CsvColumns {
+  const taken = new Set<string>([...LEADING_COLUMNS, ...TRAILING_COLUMNS]);
+  const fieldHeaders = fieldNames.map((name) => {
+    let header = name;
+    while (taken.has(header)) {
+      header = `data.${header}`;
+    }
+    taken.add(header);
+    return header;
+  });
+  return { headers: [...LEADING_COLUMNS, ...fieldHeaders, ...TRAILING_COLUMNS], fields: [...fieldNames] };
+}
+
+/**
+ * A stored value (its JSON text, null when the submission lacks the field) as spreadsheet text:
+ * strings decoded, nested values as JSON text with their strings decoded too.
+ */
+function cellOf(json: string | null): string | number | undefined {
+  if (json === null || json === 'null') {
+    return undefined;
+  }
+  switch (json[0]) {
+    case '"':
+      return decodeStoredText(JSON.parse(json) as string);
+    case '{':
+    case '[':
+      return JSON.stringify(JSON.parse(json), (_key, inner: unknown) =>
+        typeof inner === 'string' ? decodeStoredText(inner) : inner,
+      );
+    case 't':
+    case 'f':
+      return json;
+    default: {
+      // A number that JavaScript holds exactly stays a number, so csv-stringify knows `-2` is not a
+      // formula; a longer one stays text as stored (neutralised if negative, which is harmless).
+      const number = Number(json);
+      return String(number) === json ? number : json;
+    }
+  }
+}
+
+const CSV_OPTIONS = {
+  // RFC 4180: CRLF between records, fields quoted when they hold a comma, quote or line break.
+  record_delimiter: 'windows',
+  // OWASP CSV injection: a cell starting with = + - @ tab or CR (or their full-width forms) gets a
+  // leading apostrophe, so no spreadsheet evaluates it.
+  escape_formulas: true,
+} as const;
+
+/**
+ * UTF-8 with a byte order mark (Excel reads a CSV without one in the local code page and garbles
+ * accents), the header row, then one record per submission.
+ */
+export async function* csvChunks(
+  batches: AsyncIterable<ExportedSubmission[]>,
+  columns: CsvColumns,
+  links: DownloadLinks,
+): AsyncGenerator<string> {
+  yield `\uFEFF${stringify([columns.headers], CSV_OPTIONS)}`;
+  for await (const batch of batches) {
+    const records = batch.map((row) => [
+      row.id,
+      row.createdAt.toISOString(),
+      ...row.fieldsJson.map(cellOf),
+      row.files.map((file) => decodeStoredText(file.name)).join(FILE_SEPARATOR),
+      row.files.map((file) => links.urlFor(file.id)).join(FILE_SEPARATOR),
+    ]);
+    yield stringify(records, CSV_OPTIONS);
+  }
+}

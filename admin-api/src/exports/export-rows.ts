@@ -1,0 +1,177 @@
+// The rows of an export, read in keyset batches rather than through a server-side cursor.
+//
+// Why batches: a cursor lives in a transaction on one pooled connection for as long as the client
+// takes to download, so a few slow (or stalled) downloads would hold the pool's connections and a
+// long transaction would hold back vacuum; on PGlite it would hold the single connection every other
+// request needs. A batch of BATCH_SIZE rows is one short query on the (form, spam, created_at, id)
+// index, the connection is returned between batches, and memory stays at one batch whatever the size
+// of the form. The same code runs on PostgreSQL and PGlite, inside the admin API (through MikroORM's
+// connection) or in the export process (export-process.ts, through its own `pg` client).
+//
+// Newest first, as the inbox lists them, so the first rows of a file are the ones on screen. Rows
+// arriving during the export sort before the keyset position and are not picked up: the export
+// holds what existed when it started, less whatever is deleted while it runs.
+import type { Em } from '@intake/shared/db';
+import type { StoredFileDescription } from '@intake/shared/stored-file-description';
+import { submissionFilterSql, type SqlCondition, type SubmissionFilter } from '../submissions/submission-filter.js';
+
+export const BATCH_SIZE = 1000;
+
+/** Runs one query (`?` placeholders) and answers its rows. */
+export type RunSql = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/** Where the rows come from: an entity manager's connection, or any runner of raw SQL. */
+export type SqlSource = Em | RunSql;
+
+const runnerOf = (source: SqlSource): RunSql =>
+  typeof source === 'function'
+    ? source
+    : <T>(sql: string, params: unknown[]) => source.getConnection().execute<T[]>(sql, params, 'all');
+
+/** Which submissions an export holds: exactly what the inbox (or Spam view) shows with this filter. */
+export interface ExportScope {
+  formId: string;
+  /** The Spam view (true) or the inbox (false). */
+  spam: boolean;
+  filter: SubmissionFilter;
+}
+
+/** `name` is stored (HTML-escaped), as the API answers it. */
+export type ExportedFile = StoredFileDescription;
+
+export interface ExportedSubmission {
+  id: string;
+  createdAt: Date;
+  /** The stored fields as JSON text (`data` mode), spliced into JSON output without a parse. */
+  dataJson: string;
+  /** The JSON text of each requested field, null where absent (`fields` mode). */
+  fieldsJson: (string | null)[];
+  /** In the order they were sent. */
+  files: ExportedFile[];
+}
+
+export interface ReadOptions {
+  /**
+   * Read these fields, each as its own JSON text (a CSV's columns), instead of the whole object.
+   * Either way the database hands over text, not a parsed tree: a million rows of parsed objects
+   * are a garbage rate that grows the heap far past one batch.
+   */
+  fields?: readonly string[];
+  batchSize?: number;
+  /** Called after each batch is read (tests watch reading stop when a client goes away). */
+  onBatch?: (rows: number) => void;
+}
+
+// The submissions connection's own condition, so an export holds what the inbox lists.
+const scopeCondition = (scope: ExportScope): SqlCondition =>
+  submissionFilterSql(scope.formId, scope.spam, scope.filter, 's');
+
+interface SubmissionRow {
+  id: string;
+  created_at: Date | string;
+  // The exact stored timestamp (microseconds), so the keyset never skips or repeats a row.
+  position: string;
+  data?: string;
+  [field: `f${number}`]: string | null;
+}
+
+interface FileRow {
+  id: string;
+  submission_id: string;
+  field: string;
+  name: string;
+  mime_type: string;
+  size: number | string;
+  sha256: string;
+}
+
+/** The field names present in the scope's submissions, in a stable (code point) order. */
+export async function fieldNames(source: SqlSource, scope: ExportScope): Promise<string[]> {
+  const where = scopeCondition(scope);
+  // One pass over the scope before the first row: the CSV header needs every column up front.
+  const rows = await runnerOf(source)<{ key: string }>(
+    `select distinct jsonb_object_keys(s."data") as "key" from "submissions" s where ${where.sql}`,
+    where.params,
+  );
+  return rows.map((row) => row.key).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+async function filesOf(run: RunSql, submissionIds: string[]): Promise<Map<string, ExportedFile[]>> {
+  const grouped = new Map<string, ExportedFile[]>();
+  if (submissionIds.length === 0) {
+    return grouped;
+  }
+  const placeholders = submissionIds.map(() => '?').join(', ');
+  const rows = await run<FileRow>(
+    `select "id", "submission_id", "field", "name", "mime_type", "size", "sha256" from "stored_files" ` +
+      `where "submission_id" in (${placeholders}) order by "submission_id", "position", "id"`,
+    submissionIds,
+  );
+  for (const row of rows) {
+    const list = grouped.get(row.submission_id) ?? [];
+    list.push({
+      id: row.id,
+      field: row.field,
+      name: row.name,
+      mimeType: row.mime_type,
+      size: Number(row.size),
+      sha256: row.sha256,
+    });
+    grouped.set(row.submission_id, list);
+  }
+  return grouped;
+}
+
+/** The scope's submissions with their files, newest first, one batch at a time. */
+export async function* readSubmissionBatches(
+  source: SqlSource,
+  scope: ExportScope,
+  options: ReadOptions = {},
+): AsyncGenerator<ExportedSubmission[]> {
+  const run = runnerOf(source);
+  const batchSize = options.batchSize ?? BATCH_SIZE;
+  const where = scopeCondition(scope);
+  const fields = options.fields;
+  // Field names are parameters, never SQL: `s.data -> ?` is the field's value as jsonb, cast to text.
+  const selected =
+    fields === undefined
+      ? { sql: `s."data"::text as "data"`, params: [] as unknown[] }
+      : {
+          sql: fields.map((_, index) => `(s."data" -> ?)::text as "f${index}"`).join(', ') || `null as "f"`,
+          params: [...fields],
+        };
+  let after: { position: string; id: string } | null = null;
+  for (;;) {
+    const keyset: SqlCondition =
+      after === null
+        ? { sql: '', params: [] }
+        : { sql: ` and (s."created_at", s."id") < (?::timestamptz, ?::uuid)`, params: [after.position, after.id] };
+    const rows: SubmissionRow[] = await run<SubmissionRow>(
+      `select s."id", s."created_at", ${selected.sql}, ` +
+        `to_char(s."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "position" ` +
+        `from "submissions" s where ${where.sql}${keyset.sql} ` +
+        `order by s."created_at" desc, s."id" desc limit ?`,
+      [...selected.params, ...where.params, ...keyset.params, batchSize],
+    );
+    options.onBatch?.(rows.length);
+    if (rows.length === 0) {
+      return;
+    }
+    const files = await filesOf(
+      run,
+      rows.map((row) => row.id),
+    );
+    yield rows.map((row) => ({
+      id: row.id,
+      createdAt: new Date(row.created_at),
+      dataJson: row.data ?? '{}',
+      fieldsJson: fields === undefined ? [] : fields.map((_, index) => row[`f${index}`] ?? null),
+      files: files.get(row.id) ?? [],
+    }));
+    if (rows.length < batchSize) {
+      return;
+    }
+    const last = rows.at(-1)!;
+    after = { position: last.position, id: last.id };
+  }
+}

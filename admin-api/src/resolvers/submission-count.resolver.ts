@@ -1,0 +1,17 @@
+// `SubmissionConnection.totalCount`, apart from the page: an exact count reads every matching
+// submission (a million for an unfiltered big form, each text match rechecked on its row), so it
+// runs only when a client asks for it, and a client that wants the page first can ask for the count
+// in a second request.
+import { Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { countSubmissions } from '../commands/submissions/count-submissions.js';
+import type { AdminContext } from '../context.js';
+import { SubmissionConnectionType } from '../types/submission.type.js';
+
+@Authorized()
+@Resolver(() => SubmissionConnectionType)
+export class SubmissionCountResolver {
+  @FieldResolver(() => Int, { description: 'How many submissions the view and its filter hold (exact).' })
+  totalCount(@Root() connection: SubmissionConnectionType, @Ctx() { em }: AdminContext): Promise<number> {
+    return countSubmissions(em, connection.selection);
+  }
+}

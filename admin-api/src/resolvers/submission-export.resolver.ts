@@ -1,0 +1,37 @@
+// Exports of a form's submissions: the mutation checks the form and signs a short-lived link that
+// carries what to export; GET /exports/<token> (routes/exports.ts) streams it.
+import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { createSubmissionExport } from '../commands/exports/create-submission-export.js';
+import type { AdminContext } from '../context.js';
+import { parseSubmissionFilter } from '../submissions/parse-submission-filter.js';
+import { SubmissionFilterInput } from '../types/submission-filter.input.js';
+import { SubmissionExportFormatEnum, SubmissionExportType } from '../types/submission-export.type.js';
+import { parseId } from '../validation/fields.js';
+
+@Authorized()
+@Resolver()
+export class SubmissionExportResolver {
+  @Mutation(() => SubmissionExportType, {
+    description:
+      "A link that downloads the form's submissions, newest first, as the inbox (`spam: false`, the default) " +
+      'or the Spam view (`spam: true`) lists them with `filter`. Valid for DOWNLOAD_URL_TTL_SECONDS; the download may take longer.',
+  })
+  async createSubmissionExport(
+    @Arg('formId', () => ID) formId: string,
+    @Arg('format', () => SubmissionExportFormatEnum) format: SubmissionExportFormatEnum,
+    @Arg('filter', () => SubmissionFilterInput, { nullable: true })
+    filterInput: SubmissionFilterInput | null | undefined,
+    @Arg('spam', () => Boolean, { nullable: true, defaultValue: false }) spam: boolean | null | undefined,
+    @Ctx() { em, deps }: AdminContext,
+  ): Promise<SubmissionExportType> {
+    const id = parseId(formId, 'formId');
+    const filter = parseSubmissionFilter(filterInput);
+    const link = await createSubmissionExport(em, deps.exportLinks, {
+      formId: id,
+      format,
+      spam: spam === true,
+      filter,
+    });
+    return { url: link.url, expiresAt: link.expiresAt.toISOString() };
+  }
+}

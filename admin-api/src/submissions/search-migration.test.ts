@@ -1,0 +1,63 @@
+// The submission search migration on the database under test: submissions stored before it are
+// searchable once it has run (the index is over an expression, nothing to backfill), and it can be
+// rolled back and applied again.
+import { jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { createTestDatabase, testDriverName, type TestDatabase } from '@intake/shared/test';
+import { submissionFilterSql, NO_SUBMISSION_FILTER } from './submission-filter.js';
+
+jest.setTimeout(60_000);
+
+const BEFORE_SEARCH = 'Migration20261123230000_spam_protection';
+
+describe(`submission search migration on ${testDriverName()}`, () => {
+  let testDb: TestDatabase;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase({ migrate: false });
+  });
+
+  afterAll(async () => {
+    await testDb?.close();
+  });
+
+  async function matching(formId: string, query: string): Promise<string[]> {
+    const { sql, params } = submissionFilterSql(formId, false, { ...NO_SUBMISSION_FILTER, query }, 'sub');
+    const rows = await testDb.db.em
+      .fork()
+      .execute<{ id: string }[]>(`select sub.id from submissions as sub where ${sql} order by sub.id`, params);
+    return rows.map((row) => row.id);
+  }
+
+  it('makes earlier submissions searchable, and rolls back and forth', async () => {
+    await testDb.db.migrator.up({ to: BEFORE_SEARCH });
+    const em = testDb.db.em.fork();
+    const siteId = randomUUID();
+    const formId = randomUUID();
+    const submissionId = randomUUID();
+    await em.execute(
+      `insert into sites (id, name, control_code, created_at, updated_at) values (?, 'Site', ?, now(), now())`,
+      [siteId, randomUUID()],
+    );
+    await em.execute(
+      `insert into forms (id, site_id, name, code, created_at, updated_at) values (?, ?, 'Form', ?, now(), now())`,
+      [formId, siteId, randomUUID()],
+    );
+    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, now())`, [
+      submissionId,
+      formId,
+      JSON.stringify({ answers: [{ text: 'Ünïcode Ärger' }] }),
+    ]);
+
+    await testDb.db.migrator.up();
+    expect(await matching(formId, 'unicode ARGER')).toEqual([submissionId]);
+
+    await testDb.db.migrator.down({ to: BEFORE_SEARCH });
+    const functions = await em.execute<{ count: number }[]>(
+      `select count(*)::int as count from pg_proc where proname like 'intake\\_%search%'`,
+    );
+    expect(functions[0]?.count).toBe(0);
+    await testDb.db.migrator.up();
+    expect(await matching(formId, 'ünicode')).toEqual([submissionId]);
+  });
+});

@@ -1,0 +1,122 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { PageInfoType } from './submission.type.js';
+
+export enum AuditActorKindEnum {
+  ADMIN = 'admin',
+  API_TOKEN = 'api_token',
+  SYSTEM = 'system',
+  ANONYMOUS = 'anonymous',
+}
+
+registerEnumType(AuditActorKindEnum, {
+  name: 'AuditActorKind',
+  description:
+    'ADMIN: a signed-in administrator; API_TOKEN: an integrator token; SYSTEM: the service itself (retention runs); ' +
+    'ANONYMOUS: nobody authenticated (a failed sign-in).',
+});
+
+export enum AuditOutcomeEnum {
+  SUCCESS = 'success',
+  FAILURE = 'failure',
+}
+
+registerEnumType(AuditOutcomeEnum, { name: 'AuditOutcome' });
+
+@ObjectType('AuditActor')
+export class AuditActorType {
+  @Field(() => AuditActorKindEnum)
+  kind!: AuditActorKindEnum;
+
+  @Field(() => ID, { nullable: true, description: 'The admin or API token id; null for SYSTEM and unknown accounts.' })
+  id!: string | null;
+
+  @Field(() => String, {
+    description: "Copied at the time: the admin's e-mail, the token's name, the job's name, or `unknown account`.",
+  })
+  name!: string;
+}
+
+@ObjectType('AuditEntry', { description: 'One administrative action. Never holds a secret or a submitted value.' })
+export class AuditEntryType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  at!: string;
+
+  @Field(() => AuditActorType)
+  actor!: AuditActorType;
+
+  @Field(() => String, { description: 'The mutation (`createSite`, `login`) or the job (`retention.run`).' })
+  action!: string;
+
+  @Field(() => String, { nullable: true, description: 'The type of the object acted on (`Site`, `Form`, …).' })
+  objectType!: string | null;
+
+  @Field(() => String, { nullable: true })
+  objectId!: string | null;
+
+  @Field(() => AuditOutcomeEnum)
+  outcome!: AuditOutcomeEnum;
+
+  @Field(() => String, { nullable: true, description: "On FAILURE: the error's `extensions.code`." })
+  errorCode!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The client address; null for jobs.' })
+  address!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The X-Request-Id of the request; null for jobs.' })
+  requestId!: string | null;
+
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Ids, counts, flags and enum values only (`input.siteId`, `result.count`).',
+  })
+  details!: Record<string, unknown> | null;
+}
+
+@ObjectType('AuditEntryEdge')
+export class AuditEntryEdgeType {
+  @Field(() => String)
+  cursor!: string;
+
+  @Field(() => AuditEntryType)
+  node!: AuditEntryType;
+}
+
+@ObjectType('AuditEntryConnection', { description: 'Newest first.' })
+export class AuditEntryConnectionType {
+  @Field(() => [AuditEntryEdgeType])
+  edges!: AuditEntryEdgeType[];
+
+  @Field(() => PageInfoType)
+  pageInfo!: PageInfoType;
+}
+
+@InputType('AuditLogFilterInput', { description: 'Every given condition must hold.' })
+export class AuditLogFilterInput {
+  @Field(() => String, {
+    nullable: true,
+    description: 'The actor id, or a part of its name (case-insensitive).',
+  })
+  actor?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Exactly this action (`deleteSite`).' })
+  action?: string | null;
+
+  @Field(() => String, { nullable: true })
+  objectType?: string | null;
+
+  @Field(() => String, { nullable: true })
+  objectId?: string | null;
+
+  @Field(() => AuditOutcomeEnum, { nullable: true })
+  outcome?: AuditOutcomeEnum | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601; entries at or after.' })
+  from?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601; entries before.' })
+  to?: string | null;
+}
