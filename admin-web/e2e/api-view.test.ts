@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { pdf } from '../../gateway/src/test/samples.js';
+import { pdf } from '@intake/test-files';
 import {
   atBothWidths,
   checkAccessibility,

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { pdf } from '../../gateway/src/test/samples.js';
+import { pdf } from '@intake/test-files';
 import { decodeStoredText } from '../src/lib/decode-stored-text.js';
 import {
   atBothWidths,
@@ -117,11 +117,11 @@ describeConsole('console: a form inbox', () => {
     const multipart = new FormData();
     multipart.append('name', 'Grace Hopper');
     multipart.append('message', 'Report attached.\nSecond line.');
-    multipart.append('fichier', new Blob([report], { type: 'application/pdf' }), 'report.pdf');
+    multipart.append('fichier', new Blob([new Uint8Array(report)], { type: 'application/pdf' }), 'report.pdf');
     const withFile = await post(multipart);
     expect(withFile.status).toBe(201);
 
-    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor({ timeout: 10000 });
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor({ timeout: 30000 });
     await page.getByRole('row', { name: /Ada Lovelace/ }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(
       true,

@@ -103,7 +103,7 @@ describeConsole('console: keyboard and small screens', () => {
     const placement = () =>
       navigation.evaluate((element) => ({
         right: Math.round(element.getBoundingClientRect().right),
-        inert: element.inert,
+        inert: (element as HTMLElement).inert,
       }));
     await expect(placement()).resolves.toEqual({ right: 0, inert: true });
     await page.getByRole('button', { name: 'Open navigation' }).click();

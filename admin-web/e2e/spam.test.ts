@@ -217,7 +217,7 @@ describeConsole('console: spam protection and the Spam view', () => {
     await page.getByText('Moved to the inbox').waitFor();
     await worded.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'Spam (1)' }).waitFor();
-    await inbox.getByRole('row', { name: /Bot Two/ }).waitFor({ timeout: 10000 });
+    await inbox.getByRole('row', { name: /Bot Two/ }).waitFor({ timeout: 30000 });
     expect(await inbox.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(
       true,
     );

@@ -130,7 +130,7 @@ describeConsole('console: webhooks and delivery logs', () => {
     expect(receiver.received[0]).toMatchObject({ verified: true, path: '/intake' });
     expect(receiver.received[0]!.json.type).toBe('webhook.test');
     const testRow = card().getByRole('row', { name: /webhook\.test/ });
-    await testRow.getByText('Delivered').waitFor({ timeout: 15000 });
+    await testRow.getByText('Delivered').waitFor({ timeout: 30000 });
     await testRow.getByText(/#1 .* HTTP 200 .* ms/).waitFor();
 
     const sent = await env.sendSubmission(siteId, formCode, { name: 'Ada', message: 'Hello' });
@@ -139,7 +139,7 @@ describeConsole('console: webhooks and delivery logs', () => {
     expect(receiver.received[1]).toMatchObject({ verified: true });
     expect(receiver.received[1]!.json.type).toBe('submission.created');
     const submissionRow = card().getByRole('row', { name: /submission\.created/ });
-    await submissionRow.getByText('Delivered').waitFor({ timeout: 15000 });
+    await submissionRow.getByText('Delivered').waitFor({ timeout: 30000 });
     await card().getByText('Never').waitFor({ state: 'detached' });
 
     // The notification e-mail of the same submission, in its own log.
@@ -149,7 +149,7 @@ describeConsole('console: webhooks and delivery logs', () => {
     await emails
       .getByRole('row', { name: /submission\.created/ })
       .getByText('Delivered')
-      .waitFor({ timeout: 15000 });
+      .waitFor({ timeout: 30000 });
     await accessible('webhooks with delivery logs');
   });
 
@@ -158,15 +158,15 @@ describeConsole('console: webhooks and delivery logs', () => {
     const submissionRow = card().getByRole('row', { name: /submission\.created/ });
     await submissionRow.getByRole('button', { name: 'Redeliver' }).click();
     await page.getByText('Delivery queued again').first().waitFor();
-    await submissionRow.getByText(/#2 .* HTTP 500 .* failed/).waitFor({ timeout: 15000 });
+    await submissionRow.getByText(/#2 .* HTTP 500 .* failed/).waitFor({ timeout: 30000 });
     await submissionRow.getByText('Answer', { exact: true }).last().click();
     await submissionRow.getByText('receiver broke').waitFor();
-    await card().getByText('Not failing').waitFor({ state: 'detached', timeout: 10000 });
+    await card().getByText('Not failing').waitFor({ state: 'detached', timeout: 30000 });
     await accessible('webhooks with a failed attempt');
 
     await submissionRow.getByRole('button', { name: 'Redeliver' }).click();
-    await submissionRow.getByText(/#3 .* HTTP 200 .* succeeded/).waitFor({ timeout: 15000 });
-    await card().getByText('Not failing').waitFor({ timeout: 10000 });
+    await submissionRow.getByText(/#3 .* HTTP 200 .* succeeded/).waitFor({ timeout: 30000 });
+    await card().getByText('Not failing').waitFor({ timeout: 30000 });
   });
 
   it('disables and enables the webhook', async () => {

@@ -13,15 +13,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
-import {
-  createDeliveryWorker,
-  createLogger,
-  createServices,
-  generateSecret,
-  migrate,
-  openDatabase,
-  parseConfig,
-} from '@intake/shared';
+import { parseConfig } from '@intake/shared/config';
+import { migrate, openDatabase } from '@intake/shared/db';
+import { createLogger } from '@intake/shared/logger';
+import { generateSecret } from '@intake/shared/secrets';
+import { createServices } from '@intake/shared/services';
+import { createDeliveryWorker } from '@intake/worker';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -188,7 +185,26 @@ async function fillDemoData({ gql, gatewayUrl, apiKey, receiverUrl }) {
     quantity: '12',
     product: 'Analytical engine',
   });
-  return { siteId, contact };
+  return { siteId, contact, quote, send };
+}
+
+/** A month of history for the Overview: submissions spread over 30 days, and some refusals. */
+async function fillHistory({ db, gateway, send, contact, quote }) {
+  for (let index = 0; index < 90; index += 1) {
+    await send(index % 3 === 0 ? quote.code : contact.code, { name: `Customer ${index}`, message: 'Hello' });
+  }
+  await db.em
+    .fork()
+    .execute(
+      `update "submissions" set "created_at" = "created_at" - (abs(hashtext("id"::text)) % 30) * interval '1 day' ` +
+        `where "data"->>'name' like 'Customer %'`,
+    );
+  const refuse = (headers) =>
+    fetch(`${gateway.url}/api/v1/send/${contact.code}`, { method: 'POST', headers, body: '{}' });
+  for (let index = 0; index < 6; index += 1) {
+    await refuse({ 'X-KEY-SERVICE': 'not the key', 'Content-Type': 'application/json' });
+  }
+  await gateway.refusals.flush();
 }
 
 async function main() {
@@ -233,7 +249,7 @@ async function main() {
   });
   try {
     const gql = await gqlClient(admin.url);
-    const { siteId, contact } = await fillDemoData({
+    const { siteId, contact, quote, send } = await fillDemoData({
       gql,
       gatewayUrl: gateway.url,
       apiKey: config.apiKey,
@@ -305,6 +321,35 @@ async function main() {
     await page.goto(`${admin.url}/api-tokens`);
     await page.getByText('Support dashboard').first().waitFor();
     await shoot('tokens');
+
+    await page.goto(`${admin.url}/sites/${siteId}/forms/${contact.id}?q=invoice`);
+    await heading('Submissions');
+    await page.getByRole('row', { name: /Katherine Johnson/ }).waitFor();
+    await shoot('search');
+
+    await page.goto(`${admin.url}/erasure`);
+    await heading('Erase personal data');
+    await page.getByRole('textbox', { name: 'Value to find' }).fill('GRACE@navy.example');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: 'Erase selected' }).waitFor();
+    await shoot('erasure');
+
+    await page.goto(`${admin.url}/audit-log`);
+    await heading('Audit log');
+    await page
+      .getByRole('row', { name: /createSite/ })
+      .first()
+      .waitFor();
+    await shoot('audit-log');
+
+    await fillHistory({ db, gateway, send, contact, quote });
+    await page.goto(`${admin.url}/overview`);
+    await heading('Overview');
+    await page
+      .getByText(/Customer|Contact/)
+      .first()
+      .waitFor();
+    await shoot('overview');
   } finally {
     await browser.close();
     await worker.close();

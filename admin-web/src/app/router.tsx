@@ -2,10 +2,13 @@
 // (the shell, a site's and a form's sub-navigation) live in src/app/layout/.
 import { Navigate, createBrowserRouter } from 'react-router';
 import { ApiViewPage } from '../features/api-view/api-view-page';
+import { AuditLogPage } from '../features/audit/audit-log-page';
 import { ChangePasswordPage } from '../features/auth/change-password-page';
+import { ErasurePage } from '../features/erasure/erasure-page';
 import { SignInPage } from '../features/auth/sign-in-page';
 import { FormSettingsPage } from '../features/forms/form-settings-page';
 import { FormsPage } from '../features/forms/forms-page';
+import { OverviewPage } from '../features/overview/overview-page';
 import { SpamPage } from '../features/spam/spam-page';
 import { SitesPage } from '../features/sites/sites-page';
 import { SubmissionDetailPage } from '../features/submissions/submission-detail-page';
@@ -33,6 +36,7 @@ export const router = createBrowserRouter([
         ),
         children: [
           { index: true, element: <Navigate to={paths.sites} replace /> },
+          { path: 'overview', element: <OverviewPage /> },
           { path: 'sites', element: <SitesPage /> },
           {
             path: 'sites/:siteId',
@@ -55,6 +59,8 @@ export const router = createBrowserRouter([
             ],
           },
           { path: 'api-tokens', element: <TokensPage /> },
+          { path: 'erasure', element: <ErasurePage /> },
+          { path: 'audit-log', element: <AuditLogPage /> },
           { path: 'account/password', element: <ChangePasswordPage /> },
           { path: '*', element: <NotFoundPage /> },
         ],

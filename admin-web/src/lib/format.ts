@@ -1,13 +1,23 @@
 // Dates and sizes as people read them, in the browser's locale.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 
-/** An ISO 8601 instant from the API as a local date and time; `fallback` when absent. */
-export function formatDateTime(iso: string | null | undefined, fallback = '—'): string {
+function formatInstant(format: Intl.DateTimeFormat, iso: string | null | undefined, fallback: string): string {
   if (!iso) {
     return fallback;
   }
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? fallback : dateTime.format(date);
+  return Number.isNaN(date.getTime()) ? fallback : format.format(date);
+}
+
+/** An ISO 8601 instant from the API as a local date and time; `fallback` when absent. */
+export function formatDateTime(iso: string | null | undefined, fallback = '—'): string {
+  return formatInstant(dateTime, iso, fallback);
+}
+
+/** An ISO 8601 instant as a local date (`24 November 2026`); `fallback` when absent. */
+export function formatDate(iso: string | null | undefined, fallback = '—'): string {
+  return formatInstant(dateOnly, iso, fallback);
 }
 
 const UNITS = ['bytes', 'KiB', 'MiB', 'GiB'] as const;

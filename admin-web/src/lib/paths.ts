@@ -1,5 +1,6 @@
 // Every page's path in one place, so links and routes (src/app/router.tsx) agree.
 export const paths = {
+  overview: '/overview',
   sites: '/sites',
   siteForms: (siteId: string) => `/sites/${siteId}/forms`,
   siteApi: (siteId: string) => `/sites/${siteId}/api`,
@@ -10,5 +11,7 @@ export const paths = {
   formSpam: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/spam`,
   formSettings: (siteId: string, formId: string) => `/sites/${siteId}/forms/${formId}/settings`,
   apiTokens: '/api-tokens',
+  erasure: '/erasure',
+  auditLog: '/audit-log',
   changePassword: '/account/password',
 } as const;

@@ -2,7 +2,7 @@
 // navigation (a drawer behind the burger on small screens) and the page.
 import { AppShell, Burger, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconKey, IconLock, IconWorldWww } from '@tabler/icons-react';
+import { IconChartBar, IconEraser, IconHistory, IconKey, IconLock, IconWorldWww } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
@@ -11,8 +11,11 @@ import { useMe } from '../require-session';
 import classes from './app-layout.module.css';
 
 const NAV_ITEMS = [
+  { to: paths.overview, label: 'Overview', icon: IconChartBar },
   { to: paths.sites, label: 'Sites', icon: IconWorldWww },
   { to: paths.apiTokens, label: 'API tokens', icon: IconKey },
+  { to: paths.erasure, label: 'Erasure requests', icon: IconEraser },
+  { to: paths.auditLog, label: 'Audit log', icon: IconHistory },
   { to: paths.changePassword, label: 'Change password', icon: IconLock },
 ] as const;
 

@@ -1,28 +1,15 @@
 // A site's API view: what its backend needs to send submissions — the site token (hidden until asked
 // for, rotatable), each form's code and endpoint URL, and ready-to-paste requests for one form.
-import {
-  Anchor,
-  Button,
-  Code,
-  Group,
-  Loader,
-  Paper,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Anchor, Button, Code, Group, Paper, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconEye, IconEyeOff, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { ErrorAlert } from '../../components/error-alert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
 import { graphql } from '../../gql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
@@ -248,8 +235,7 @@ export function ApiViewPage() {
   return (
     <>
       <PageHeader title="API" />
-      <ErrorAlert error={data ? undefined : error} title="The API view could not be loaded" />
-      {!data && fetching ? <Loader aria-label="Loading the API view" /> : null}
+      <QueryStatus data={data} error={error} fetching={fetching} subject="the API view" />
       {view ? (
         <Stack gap="lg">
           <SiteToken

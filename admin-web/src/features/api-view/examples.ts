@@ -25,14 +25,18 @@ function jsonQuote(text: string): string {
 
 export function buildExamples(endpoint: string, token: string): Example[] {
   const bearer = `Bearer ${token}`;
+  // Both curl examples start the same: the POST to the endpoint with the key and token headers.
+  const curlStart = [
+    `curl -X POST ${shellQuote(endpoint)} \\`,
+    `  -H "X-KEY-SERVICE: $INTAKE_API_KEY" \\`,
+    `  -H ${shellQuote(`Authorization: ${bearer}`)} \\`,
+  ];
   return [
     {
       title: 'curl (JSON)',
       language: 'shell',
       code: [
-        `curl -X POST ${shellQuote(endpoint)} \\`,
-        `  -H "X-KEY-SERVICE: $INTAKE_API_KEY" \\`,
-        `  -H ${shellQuote(`Authorization: ${bearer}`)} \\`,
+        ...curlStart,
         `  -H 'Content-Type: application/json' \\`,
         `  -d '{"name": "Ada Lovelace", "email": "ada@example.com", "message": "Hello"}'`,
       ].join('\n'),
@@ -41,9 +45,7 @@ export function buildExamples(endpoint: string, token: string): Example[] {
       title: 'curl (file upload)',
       language: 'shell',
       code: [
-        `curl -X POST ${shellQuote(endpoint)} \\`,
-        `  -H "X-KEY-SERVICE: $INTAKE_API_KEY" \\`,
-        `  -H ${shellQuote(`Authorization: ${bearer}`)} \\`,
+        ...curlStart,
         `  -F 'name=Ada Lovelace' \\`,
         `  -F email=ada@example.com \\`,
         `  -F fichier=@report.pdf`,

@@ -1,8 +1,9 @@
 // Change password: the API ends every other session and re-issues this one's cookie.
-import { Button, Paper, PasswordInput, Stack, Text } from '@mantine/core';
+import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
+import { FormPasswordInput } from '../../components/form-password-input';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { graphql } from '../../gql';
@@ -52,26 +53,18 @@ export function ChangePasswordPage() {
             <Text size="sm" c="dimmed">
               Changing the password signs out every other browser and ends the admin tokens issued before.
             </Text>
-            <PasswordInput
+            <FormPasswordInput
+              form={form}
+              field="currentPassword"
               label="Current password"
               autoComplete="current-password"
-              required
-              key={form.key('currentPassword')}
-              {...form.getInputProps('currentPassword')}
             />
-            <PasswordInput
-              label="New password"
-              autoComplete="new-password"
-              required
-              key={form.key('newPassword')}
-              {...form.getInputProps('newPassword')}
-            />
-            <PasswordInput
+            <FormPasswordInput form={form} field="newPassword" label="New password" autoComplete="new-password" />
+            <FormPasswordInput
+              form={form}
+              field="confirmPassword"
               label="Confirm new password"
               autoComplete="new-password"
-              required
-              key={form.key('confirmPassword')}
-              {...form.getInputProps('confirmPassword')}
             />
             <ErrorAlert error={error} fieldsShownElsewhere={FIELDS} title="Password not changed" />
             <Button type="submit" loading={fetching} style={{ alignSelf: 'flex-start' }}>

@@ -1,12 +1,13 @@
 // Sign-in: the login mutation sets the HttpOnly session cookie; the page asks only for `expiresAt`,
 // so the bearer token in the same answer never reaches the page's scripts.
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useMutation } from 'urql';
 import { useSessionControl, safeNextPath } from '../../app/session';
 import { ErrorAlert } from '../../components/error-alert';
+import { FormPasswordInput } from '../../components/form-password-input';
 import { graphql } from '../../gql';
 
 const SignInMutation = graphql(`
@@ -69,13 +70,7 @@ export function SignInPage() {
               key={form.key('email')}
               {...form.getInputProps('email')}
             />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              required
-              key={form.key('password')}
-              {...form.getInputProps('password')}
-            />
+            <FormPasswordInput form={form} field="password" label="Password" autoComplete="current-password" />
             <ErrorAlert error={error} title="Could not sign in" />
             <Button type="submit" loading={fetching}>
               Sign in

@@ -1,6 +1,6 @@
 // Every setting of one form: name, whether it accepts submissions, which file types and how large,
-// who is e-mailed about each submission, and its spam protection. Only changed settings are sent
-// (absent ones stay).
+// who is e-mailed about each submission, its spam protection and how long its submissions are
+// kept. Only changed settings are sent (absent ones stay).
 import {
   Button,
   Checkbox,
@@ -30,7 +30,7 @@ import { graphql } from '../../gql';
 import type { CaptchaProvider, UpdateFormInput } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
-import { formatBytes } from '../../lib/format';
+import { formatBytes, formatDate } from '../../lib/format';
 
 const FormSettingsQuery = graphql(`
   query FormSettings($id: ID!) {
@@ -52,6 +52,8 @@ const FormSettingsQuery = graphql(`
       duplicateWindowSeconds
       maxLinks
       blockedWords
+      retentionDays
+      retentionNextDeletionAt
     }
     limits {
       maxFileSize
@@ -84,6 +86,8 @@ const UpdateFormSettingsMutation = graphql(`
       duplicateWindowSeconds
       maxLinks
       blockedWords
+      retentionDays
+      retentionNextDeletionAt
       updatedAt
     }
   }
@@ -105,6 +109,7 @@ const FIELDS = [
   'duplicateWindowSeconds',
   'maxLinks',
   'blockedWords',
+  'retentionDays',
 ] as const;
 
 /** The CAPTCHA providers in the order offered, with the field their widget posts the answer in. */
@@ -135,6 +140,7 @@ interface SettingsValues {
   duplicateWindowSeconds: number | string;
   maxLinks: number | string;
   blockedWords: string;
+  retentionDays: number | string;
 }
 
 /** Entries typed one a line, trimmed, without blanks or repeats (words may hold commas and spaces). */
@@ -161,6 +167,17 @@ function parseEmails(text: string): string[] {
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((value) => b.includes(value));
+}
+
+/** What the saved retention means for this form's submissions now. */
+function retentionLine(retentionDays: number | null, nextDeletionAt: string | null): string {
+  if (retentionDays === null) {
+    return 'Submissions are kept until someone deletes them.';
+  }
+  if (nextDeletionAt === null) {
+    return 'No submission to delete yet.';
+  }
+  return `The oldest submission will be deleted on ${formatDate(nextDeletionAt)}.`;
 }
 
 function mibOf(bytes: number): number {
@@ -190,6 +207,7 @@ export function FormSettingsPage() {
       duplicateWindowSeconds: '',
       maxLinks: '',
       blockedWords: '',
+      retentionDays: '',
     },
     onValuesChange: (values) => setProvider(values.captchaProvider),
   });
@@ -214,6 +232,7 @@ export function FormSettingsPage() {
         duplicateWindowSeconds: current.duplicateWindowSeconds ?? '',
         maxLinks: current.maxLinks ?? '',
         blockedWords: current.blockedWords.map(decodeStoredText).join('\n'),
+        retentionDays: current.retentionDays ?? '',
       });
       setProvider(current.captchaProvider ?? '');
       form.resetDirty();
@@ -317,6 +336,10 @@ export function FormSettingsPage() {
       input.notifyEmails = emails;
     }
     Object.assign(input, spamProtectionChanges(values, errors));
+    const retentionDays = optionalNumber(values.retentionDays);
+    if (retentionDays !== (current.retentionDays ?? null)) {
+      input.retentionDays = retentionDays;
+    }
     if (Object.keys(errors).length > 0) {
       form.setErrors(errors);
       return;
@@ -415,7 +438,8 @@ export function FormSettingsPage() {
                 </Title>
                 <Text size="sm" c="dimmed">
                   All off until you turn them on. Spam is answered like any other submission, kept in the form&apos;s
-                  Spam view for 30 days and not delivered until you say it is not spam.
+                  Spam view for 30 days (less if the retention below is shorter) and not delivered until you say it is
+                  not spam.
                 </Text>
               </div>
               <Textarea
@@ -503,6 +527,27 @@ export function FormSettingsPage() {
                 key={form.key('blockedWords')}
                 {...form.getInputProps('blockedWords')}
               />
+            </Stack>
+          </Paper>
+
+          <Paper withBorder p="lg" component="section" aria-labelledby="retention-heading">
+            <Stack>
+              <Title order={2} size="h4" id="retention-heading">
+                Retention
+              </Title>
+              <NumberInput
+                label="Keep submissions for (days)"
+                description="Older submissions, spam included, are deleted with their files and deliveries within the hour after they expire. 1 to 3650; empty: kept until someone deletes them."
+                min={1}
+                max={3650}
+                allowDecimal={false}
+                w={{ base: '100%', sm: 520 }}
+                key={form.key('retentionDays')}
+                {...form.getInputProps('retentionDays')}
+              />
+              <Text size="sm" data-testid="retention-next-deletion">
+                {retentionLine(current.retentionDays ?? null, current.retentionNextDeletionAt ?? null)}
+              </Text>
             </Stack>
           </Paper>
 

@@ -1,13 +1,13 @@
 // Sites: every live site with its forms and recent submissions; create, edit, delete.
-import { Anchor, Button, Group, Loader, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { useMutation, useQuery } from 'urql';
-import { ConfirmDialog } from '../../components/confirm-dialog';
-import { ErrorAlert } from '../../components/error-alert';
-import { notifyError, notifySuccess } from '../../components/notify';
+import { useQuery } from 'urql';
+import { DataTable } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
+import { useDeleteNamed } from '../../components/use-delete-named';
 import { graphql } from '../../gql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
@@ -37,25 +37,16 @@ export function SitesPage() {
   // `Site` also for an empty list: the document cache then refetches after a site is created.
   const context = useMemo(() => ({ additionalTypenames: ['Site', 'Form'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({ query: SitesQuery, context });
-  const [deletion, deleteSite] = useMutation(DeleteSiteMutation);
   const [editing, setEditing] = useState<{ site: EditedSite | null } | null>(null);
-  const [deleting, setDeleting] = useState<EditedSite | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
-
-  const confirmDelete = async () => {
-    if (!deleting) {
-      return;
-    }
-    const name = decodeStoredText(deleting.name);
-    const result = await deleteSite({ id: deleting.id }, { additionalTypenames: ['Site', 'Form'] });
-    if (result.error) {
-      notifyError(result.error, `Site ${name} was not deleted`);
-    } else {
-      notifySuccess(`Site ${name} deleted`);
-    }
-    setDeleting(null);
-    reload();
-  };
+  const deletion = useDeleteNamed({
+    mutation: DeleteSiteMutation,
+    additionalTypenames: ['Site', 'Form'],
+    noun: 'Site',
+    consequences:
+      'Its forms stop accepting submissions at once and its site token stops working. Submissions already received are kept.',
+    onDone: reload,
+  });
 
   return (
     <>
@@ -67,55 +58,57 @@ export function SitesPage() {
           </Button>
         }
       />
-      <ErrorAlert error={data ? undefined : error} title="The sites could not be loaded" />
-      {!data && fetching ? <Loader aria-label="Loading sites" /> : null}
-      {data && data.sites.length === 0 ? (
-        <Text c="dimmed">No sites yet. A site is one backend that sends form submissions; create the first one.</Text>
-      ) : null}
-      {data && data.sites.length > 0 ? (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped highlightOnHover verticalSpacing="sm">
-            <Table.Caption>Each site, its forms and the submissions of the last 7 days</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Domain</Table.Th>
-                <Table.Th scope="col">Forms</Table.Th>
-                <Table.Th scope="col">Submissions (7 days)</Table.Th>
-                <Table.Th scope="col">Created</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.sites.map((site) => (
-                <Table.Tr key={site.id}>
-                  <Table.Th scope="row" fw="normal">
-                    <Anchor component={Link} to={paths.siteForms(site.id)}>
-                      {decodeStoredText(site.name)}
-                    </Anchor>
-                  </Table.Th>
-                  <Table.Td>{site.domain ?? '—'}</Table.Td>
-                  <Table.Td>{site.formCount}</Table.Td>
-                  <Table.Td>{site.submissionsLast7Days}</Table.Td>
-                  <Table.Td>{formatDateTime(site.createdAt)}</Table.Td>
-                  <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      <Button size="xs" variant="light" component={Link} to={paths.siteApi(site.id)}>
-                        API
-                      </Button>
-                      <Button size="xs" variant="default" onClick={() => setEditing({ site })}>
-                        Edit
-                      </Button>
-                      <Button size="xs" variant="light" color="red" onClick={() => setDeleting(site)}>
-                        Delete
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+      <QueryStatus data={data} error={error} fetching={fetching} subject="sites" />
+      {data ? (
+        <DataTable
+          empty={
+            data.sites.length === 0 ? (
+              <Text c="dimmed">
+                No sites yet. A site is one backend that sends form submissions; create the first one.
+              </Text>
+            ) : null
+          }
+          minWidth={760}
+          highlightOnHover
+          caption="Each site, its forms and the submissions of the last 7 days"
+          columns={
+            <>
+              <Table.Th scope="col">Name</Table.Th>
+              <Table.Th scope="col">Domain</Table.Th>
+              <Table.Th scope="col">Forms</Table.Th>
+              <Table.Th scope="col">Submissions (7 days)</Table.Th>
+              <Table.Th scope="col">Created</Table.Th>
+              <Table.Th scope="col">Actions</Table.Th>
+            </>
+          }
+        >
+          {data.sites.map((site) => (
+            <Table.Tr key={site.id}>
+              <Table.Th scope="row" fw="normal">
+                <Anchor component={Link} to={paths.siteForms(site.id)}>
+                  {decodeStoredText(site.name)}
+                </Anchor>
+              </Table.Th>
+              <Table.Td>{site.domain ?? '—'}</Table.Td>
+              <Table.Td>{site.formCount}</Table.Td>
+              <Table.Td>{site.submissionsLast7Days}</Table.Td>
+              <Table.Td>{formatDateTime(site.createdAt)}</Table.Td>
+              <Table.Td>
+                <Group gap="xs" wrap="nowrap">
+                  <Button size="xs" variant="light" component={Link} to={paths.siteApi(site.id)}>
+                    API
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => setEditing({ site })}>
+                    Edit
+                  </Button>
+                  <Button size="xs" variant="light" color="red" onClick={() => deletion.ask(site)}>
+                    Delete
+                  </Button>
+                </Group>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       ) : null}
 
       <SiteEditor
@@ -124,17 +117,7 @@ export function SitesPage() {
         onClose={() => setEditing(null)}
         onSaved={reload}
       />
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={`Delete site ${decodeStoredText(deleting?.name)}?`}
-        confirmLabel="Delete site"
-        pending={deletion.fetching}
-        onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      >
-        Its forms stop accepting submissions at once and its site token stops working. Submissions already received are
-        kept.
-      </ConfirmDialog>
+      {deletion.dialog}
     </>
   );
 }

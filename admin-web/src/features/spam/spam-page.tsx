@@ -1,19 +1,22 @@
 // A form's Spam view: what the spam protections caught, newest first, with the reason in words. A
 // person can say a submission is not spam (it moves to the inbox and is delivered then) or delete it.
-import { Alert, Button, Group, Loader, Table, Text } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
+import { Alert, Button, Table, Text } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
-import { ErrorAlert } from '../../components/error-alert';
+import { PagedTable } from '../../components/paged-table';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
+import { RefreshButton } from '../../components/refresh-button';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
 import { graphql } from '../../gql';
-import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
-import { columnKeys, compactValue } from '../../lib/submission-values';
+import { columnKeys } from '../../lib/submission-values';
 import { usePolling } from '../../lib/use-polling';
+import { ExportButton } from '../submissions/export-button';
+import { SubmissionColumns, SubmissionRow } from '../submissions/submission-rows';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 5000;
@@ -114,9 +117,10 @@ function SpamList({ formId }: { formId: string }) {
       <PageHeader
         title="Spam"
         actions={
-          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh}>
-            Refresh
-          </Button>
+          <>
+            <RefreshButton onClick={refresh} />
+            <ExportButton formId={formId} spam />
+          </>
         }
       />
       <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} mb="md">
@@ -124,103 +128,52 @@ function SpamList({ formId }: { formId: string }) {
         but are not delivered to webhooks or e-mailed. Spam is kept 30 days after it arrived, then deleted with its
         files. <strong>Not spam</strong> moves a submission to the inbox and delivers it.
       </Alert>
-      <ErrorAlert error={data ? undefined : error} title="The spam could not be loaded" />
-      {!data && fetching ? <Loader aria-label="Loading spam" /> : null}
+      <QueryStatus data={data} error={error} fetching={fetching} subject="spam" />
       {connection ? (
         <>
           <Text mb="sm" data-testid="spam-count">
             {connection.totalCount === 1 ? '1 spam submission' : `${connection.totalCount} spam submissions`}
             {connection.totalCount > 0 ? `, newest first (page ${pageNumber})` : ''}
           </Text>
-          {connection.totalCount === 0 ? (
-            <Text c="dimmed">No spam. Submissions the spam protection catches appear here.</Text>
-          ) : (
-            <Table.ScrollContainer minWidth={Math.max(720, 420 + keys.length * 180)}>
-              <Table striped highlightOnHover verticalSpacing="sm">
-                <Table.Caption>Spam submissions to this form, newest first, with why each was caught</Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Received</Table.Th>
-                    <Table.Th scope="col">Reason</Table.Th>
-                    {keys.map((key) => (
-                      <Table.Th scope="col" key={key}>
-                        {decodeStoredText(key)}
-                      </Table.Th>
-                    ))}
-                    <Table.Th scope="col">Files</Table.Th>
-                    <Table.Th scope="col">Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((row) => {
-                    const values = row.data as Record<string, unknown>;
-                    return (
-                      <Table.Tr key={row.id}>
-                        <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
-                          {formatDateTime(row.createdAt)}
-                        </Table.Th>
-                        <Table.Td>
-                          <Text size="sm" fw={500}>
-                            {describeReason(row.spamReason)}
-                          </Text>
-                        </Table.Td>
-                        {keys.map((key) => (
-                          <Table.Td key={key} style={{ overflowWrap: 'anywhere' }}>
-                            {compactValue(values[key])}
-                          </Table.Td>
-                        ))}
-                        <Table.Td>
-                          {row.files.length === 0
-                            ? '—'
-                            : row.files.map((file) => decodeStoredText(file.name)).join(', ')}
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Button
-                              size="xs"
-                              variant="light"
-                              loading={marking.fetching && markingId === row.id}
-                              onClick={() => void notSpam(row.id)}
-                            >
-                              Not spam
-                            </Button>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => askDelete({ id: row.id, fileCount: row.files.length })}
-                            >
-                              Delete
-                            </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          {pageNumber > 1 || connection.pageInfo.hasNextPage ? (
-            <Group justify="space-between" mt="md" component="nav" aria-label="Pages of spam">
-              <Button
-                variant="default"
-                leftSection={<IconChevronLeft size={16} aria-hidden />}
-                disabled={pageNumber === 1}
-                onClick={() => setCursors((list) => list.slice(0, -1))}
-              >
-                Newer
-              </Button>
-              <Button
-                variant="default"
-                rightSection={<IconChevronRight size={16} aria-hidden />}
-                disabled={!connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor}
-                onClick={() => setCursors((list) => [...list, connection.pageInfo.endCursor ?? null])}
-              >
-                Older
-              </Button>
-            </Group>
-          ) : null}
+          <PagedTable
+            empty={
+              connection.totalCount === 0 ? (
+                <Text c="dimmed">No spam. Submissions the spam protection catches appear here.</Text>
+              ) : null
+            }
+            minWidth={Math.max(720, 420 + keys.length * 180)}
+            highlightOnHover
+            caption="Spam submissions to this form, newest first, with why each was caught"
+            columns={<SubmissionColumns keys={keys} afterReceived={<Table.Th scope="col">Reason</Table.Th>} />}
+            pager={{ label: 'Pages of spam', cursors, setCursors, pageInfo: connection.pageInfo }}
+          >
+            {rows.map((row) => (
+              <SubmissionRow
+                key={row.id}
+                submission={row}
+                keys={keys}
+                received={formatDateTime(row.createdAt)}
+                afterReceived={
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {describeReason(row.spamReason)}
+                    </Text>
+                  </Table.Td>
+                }
+                actions={
+                  <Button
+                    size="xs"
+                    variant="light"
+                    loading={marking.fetching && markingId === row.id}
+                    onClick={() => void notSpam(row.id)}
+                  >
+                    Not spam
+                  </Button>
+                }
+                onDelete={() => askDelete({ id: row.id, fileCount: row.files.length })}
+              />
+            ))}
+          </PagedTable>
         </>
       ) : null}
       {deleteDialog}

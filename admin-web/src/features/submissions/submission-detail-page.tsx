@@ -1,11 +1,11 @@
 // One submission: every field (nested objects and lists readable) and every file with its type, size,
 // checksum and a download link; Delete. Its own route, so a link to it can be shared and reloaded.
-import { Anchor, Button, Code, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from 'urql';
-import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
 import { graphql } from '../../gql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes, formatDateTime } from '../../lib/format';
@@ -125,8 +125,7 @@ export function SubmissionDetailPage() {
       />
       <Stack gap="lg">
         {back}
-        <ErrorAlert error={data ? undefined : error} title="The submission could not be loaded" />
-        {!data && fetching ? <Loader aria-label="Loading the submission" /> : null}
+        <QueryStatus data={data} error={error} fetching={fetching} subject="the submission" />
         {data && !submission ? (
           <Text role="alert">There is no such submission on this form (it may have been deleted).</Text>
         ) : null}

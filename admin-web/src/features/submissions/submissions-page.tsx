@@ -1,26 +1,37 @@
 // A form's inbox: its submissions newest first, a page at a time with the API's cursors, columns from
 // the fields the page holds, and new submissions shown as they come (the page polls while visible).
-import { Anchor, Badge, Button, Group, Loader, Table, Text } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconRefresh } from '@tabler/icons-react';
+// A search box, a date range and "Has files" narrow the list and its count; they live in the URL.
+import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
-import { ErrorAlert } from '../../components/error-alert';
+import { PagedTable } from '../../components/paged-table';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
+import { RefreshButton } from '../../components/refresh-button';
 import { graphql } from '../../gql';
-import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
-import { columnKeys, compactValue } from '../../lib/submission-values';
+import { columnKeys } from '../../lib/submission-values';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
+import {
+  isFiltered,
+  readInboxFilter,
+  toFilterVariables,
+  writeInboxFilter,
+  type InboxFilter,
+} from '../../lib/submission-filter-params';
+import { SubmissionFilters } from './submission-filters';
+import { ExportButton } from './export-button';
+import { SubmissionColumns, SubmissionRow } from './submission-rows';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;
 
 const SubmissionsInboxQuery = graphql(`
-  query SubmissionsInbox($formId: ID!, $first: Int, $after: String) {
-    submissions(formId: $formId, first: $first, after: $after) {
+  query SubmissionsInbox($formId: ID!, $first: Int, $after: String, $filter: SubmissionFilterInput) {
+    submissions(formId: $formId, first: $first, after: $after, filter: $filter) {
       totalCount
       edges {
         cursor
@@ -44,25 +55,57 @@ const SubmissionsInboxQuery = graphql(`
 
 export function SubmissionsPage() {
   const { siteId = '', formId = '' } = useParams();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const filter = readInboxFilter(searchParams);
   // Another form: a fresh inbox (its own pages and its own count of new submissions).
-  return <Inbox key={formId} siteId={siteId} formId={formId} />;
+  return (
+    <Inbox
+      key={formId}
+      siteId={siteId}
+      formId={formId}
+      filter={filter}
+      onFilterChange={(next) => setSearchParams(writeInboxFilter(searchParams, next))}
+    />
+  );
 }
 
-function Inbox({ siteId, formId }: { siteId: string; formId: string }) {
+function Inbox({
+  siteId,
+  formId,
+  filter,
+  onFilterChange,
+}: {
+  siteId: string;
+  formId: string;
+  filter: InboxFilter;
+  onFilterChange: (filter: InboxFilter) => void;
+}) {
   // The `after` cursor of each page visited so far: the last one is the page shown.
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors[cursors.length - 1] ?? null;
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
+  const filtered = isFiltered(filter);
+  const variables = filtered ? toFilterVariables(filter) : null;
+  // What was there when the list opened, to count and mark what came since.
+  const baseline = useRef<{ total: number; ids: Set<string> } | null>(null);
+  // Another filter is another list: back to its first page and a new baseline. Adjusted during render
+  // (not in an effect) so the old filter's cursors are never sent with the new filter; the search box
+  // stays mounted and keeps its focus.
+  const filterKey = JSON.stringify(variables);
+  const [listedKey, setListedKey] = useState(filterKey);
+  if (listedKey !== filterKey) {
+    setListedKey(filterKey);
+    setCursors([null]);
+    baseline.current = null;
+  }
   const [{ data, error, fetching }, refetch] = useQuery({
     query: SubmissionsInboxQuery,
-    variables: { formId, first: PAGE_SIZE, after },
+    variables: { formId, first: PAGE_SIZE, after: listedKey === filterKey ? after : null, filter: variables },
     context,
   });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   usePolling(refresh, POLL_INTERVAL_MS);
 
-  // What was there when the page opened, to count and mark what came since.
-  const baseline = useRef<{ total: number; ids: Set<string> } | null>(null);
   const connection = data?.submissions;
   useEffect(() => {
     if (connection && baseline.current === null) {
@@ -88,18 +131,19 @@ function Inbox({ siteId, formId }: { siteId: string; formId: string }) {
       <PageHeader
         title="Submissions"
         actions={
-          <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={refresh}>
-            Refresh
-          </Button>
+          <>
+            <RefreshButton onClick={refresh} />
+            <ExportButton formId={formId} filter={variables} />
+          </>
         }
       />
-      <ErrorAlert error={data ? undefined : error} title="The submissions could not be loaded" />
-      {!data && fetching ? <Loader aria-label="Loading submissions" /> : null}
+      <SubmissionFilters filter={filter} onChange={onFilterChange} />
+      <QueryStatus data={data} error={error} fetching={fetching} subject="submissions" />
       {connection ? (
         <>
           <Group justify="space-between" mb="sm" wrap="wrap">
             <Text data-testid="submission-count">
-              {connection.totalCount === 1 ? '1 submission' : `${connection.totalCount} submissions`}
+              {submissionCount(connection.totalCount, filtered)}
               {connection.totalCount > 0 ? `, newest first (page ${pageNumber})` : ''}
             </Text>
             {/* Announced politely as submissions arrive; the list refreshes itself every few seconds. */}
@@ -116,108 +160,61 @@ function Inbox({ siteId, formId }: { siteId: string; formId: string }) {
               ) : null}
             </Group>
           </Group>
-          {connection.totalCount === 0 ? (
-            <Text c="dimmed">
-              No submissions yet. They appear here a few seconds after the site&apos;s backend sends them to the
-              form&apos;s endpoint (see the site&apos;s{' '}
-              <Anchor underline="always" component={Link} to={paths.siteApi(siteId)}>
-                API
-              </Anchor>{' '}
-              page).
-            </Text>
-          ) : (
-            <Table.ScrollContainer minWidth={Math.max(640, 260 + keys.length * 180)}>
-              <Table striped highlightOnHover verticalSpacing="sm">
-                <Table.Caption>
-                  Submissions to this form, newest first; open one to see every field and its files
-                </Table.Caption>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th scope="col">Received</Table.Th>
-                    {keys.map((key) => (
-                      <Table.Th scope="col" key={key}>
-                        {decodeStoredText(key)}
-                      </Table.Th>
-                    ))}
-                    <Table.Th scope="col">Files</Table.Th>
-                    <Table.Th scope="col">Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((row) => {
-                    const values = row.data as Record<string, unknown>;
-                    return (
-                      <Table.Tr key={row.id}>
-                        <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
-                          <Anchor component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
-                            {formatDateTime(row.createdAt)}
-                          </Anchor>
-                          {isNew(row.id) ? (
-                            <Badge ml="xs" size="sm" color="green" variant="dot">
-                              New
-                            </Badge>
-                          ) : null}
-                        </Table.Th>
-                        {keys.map((key) => (
-                          <Table.Td key={key} style={{ overflowWrap: 'anywhere' }}>
-                            {compactValue(values[key])}
-                          </Table.Td>
-                        ))}
-                        <Table.Td>
-                          {row.files.length === 0
-                            ? '—'
-                            : row.files.map((file) => decodeStoredText(file.name)).join(', ')}
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap="xs" wrap="nowrap">
-                            <Button
-                              size="xs"
-                              variant="light"
-                              component={Link}
-                              to={paths.formSubmission(siteId, formId, row.id)}
-                            >
-                              Open
-                            </Button>
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="red"
-                              onClick={() => askDelete({ id: row.id, fileCount: row.files.length })}
-                            >
-                              Delete
-                            </Button>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    );
-                  })}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
-          {pageNumber > 1 || connection.pageInfo.hasNextPage ? (
-            <Group justify="space-between" mt="md" component="nav" aria-label="Pages of submissions">
-              <Button
-                variant="default"
-                leftSection={<IconChevronLeft size={16} aria-hidden />}
-                disabled={pageNumber === 1}
-                onClick={() => setCursors((list) => list.slice(0, -1))}
-              >
-                Newer
-              </Button>
-              <Button
-                variant="default"
-                rightSection={<IconChevronRight size={16} aria-hidden />}
-                disabled={!connection.pageInfo.hasNextPage || !connection.pageInfo.endCursor}
-                onClick={() => setCursors((list) => [...list, connection.pageInfo.endCursor ?? null])}
-              >
-                Older
-              </Button>
-            </Group>
-          ) : null}
+          <PagedTable
+            empty={
+              connection.totalCount === 0 && filtered ? (
+                <Text c="dimmed">No submissions match these filters.</Text>
+              ) : connection.totalCount === 0 ? (
+                <Text c="dimmed">
+                  No submissions yet. They appear here a few seconds after the site&apos;s backend sends them to the
+                  form&apos;s endpoint (see the site&apos;s{' '}
+                  <Anchor underline="always" component={Link} to={paths.siteApi(siteId)}>
+                    API
+                  </Anchor>{' '}
+                  page).
+                </Text>
+              ) : null
+            }
+            minWidth={Math.max(640, 260 + keys.length * 180)}
+            highlightOnHover
+            caption="Submissions to this form, newest first; open one to see every field and its files"
+            columns={<SubmissionColumns keys={keys} />}
+            pager={{ label: 'Pages of submissions', cursors, setCursors, pageInfo: connection.pageInfo }}
+          >
+            {rows.map((row) => (
+              <SubmissionRow
+                key={row.id}
+                submission={row}
+                keys={keys}
+                received={
+                  <>
+                    <Anchor component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
+                      {formatDateTime(row.createdAt)}
+                    </Anchor>
+                    {isNew(row.id) ? (
+                      <Badge ml="xs" size="sm" color="green" variant="dot">
+                        New
+                      </Badge>
+                    ) : null}
+                  </>
+                }
+                actions={
+                  <Button size="xs" variant="light" component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
+                    Open
+                  </Button>
+                }
+                onDelete={() => askDelete({ id: row.id, fileCount: row.files.length })}
+              />
+            ))}
+          </PagedTable>
         </>
       ) : null}
       {deleteDialog}
     </>
   );
+}
+
+function submissionCount(total: number, filtered: boolean): string {
+  const noun = total === 1 ? 'submission' : 'submissions';
+  return filtered ? `${total} matching ${noun}` : `${total} ${noun}`;
 }

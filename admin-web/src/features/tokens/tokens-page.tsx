@@ -1,17 +1,17 @@
 // API tokens for integrators: long-lived bearer tokens for /graphql. The secret is in the create
 // answer only, so it is shown once, in a dialog, with a Copy button.
-import { Alert, Button, Code, Group, Loader, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Alert, Button, Code, Group, Modal, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
-import { ErrorAlert } from '../../components/error-alert';
-import { notifyError, notifySuccess } from '../../components/notify';
+import { CreateNamedDialog } from '../../components/create-named-dialog';
+import { DataTable } from '../../components/data-table';
+import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
+import { useDeleteNamed } from '../../components/use-delete-named';
 import { graphql } from '../../gql';
-import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 
@@ -46,11 +46,6 @@ const RevokeApiTokenMutation = graphql(`
   }
 `);
 
-interface NamedToken {
-  id: string;
-  name: string;
-}
-
 function NewTokenDialog({
   opened,
   onClose,
@@ -61,49 +56,25 @@ function NewTokenDialog({
   onCreated: (secret: string, name: string) => void;
 }) {
   const [{ fetching, error }, createToken] = useMutation(CreateApiTokenMutation);
-  const form = useForm({ mode: 'uncontrolled', initialValues: { name: '' } });
-  const close = () => {
-    form.reset();
-    onClose();
-  };
-  const submit = form.onSubmit(async (values) => {
-    const name = values.name.trim();
-    if (name === '') {
-      form.setFieldError('name', 'Enter a name');
-      return;
-    }
+  const create = async (name: string) => {
     const result = await createToken({ name }, { additionalTypenames: ['ApiToken'] });
     if (!result.data) {
-      form.setErrors(fieldErrors(result.error));
-      return;
+      return { created: false, error: result.error };
     }
-    close();
     onCreated(result.data.createApiToken.token, name);
-  });
+    return { created: true };
+  };
   return (
-    <Modal opened={opened} onClose={close} title="New API token" centered>
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <TextInput
-            label="Name"
-            description="Who or what uses it, e.g. the CRM import"
-            required
-            data-autofocus
-            key={form.key('name')}
-            {...form.getInputProps('name')}
-          />
-          <ErrorAlert error={error} fieldsShownElsewhere={['name']} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={fetching}>
-              Create token
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <CreateNamedDialog
+      opened={opened}
+      onClose={onClose}
+      title="New API token"
+      description="Who or what uses it, e.g. the CRM import"
+      submitLabel="Create token"
+      fetching={fetching}
+      error={error}
+      create={create}
+    />
   );
 }
 
@@ -132,26 +103,17 @@ function SecretDialog({ secret, onClose }: { secret: { value: string; name: stri
 export function TokensPage() {
   const context = useMemo(() => ({ additionalTypenames: ['ApiToken'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({ query: ApiTokensQuery, context });
-  const [revocation, revokeToken] = useMutation(RevokeApiTokenMutation);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<{ value: string; name: string } | null>(null);
-  const [revoking, setRevoking] = useState<NamedToken | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
-
-  const confirmRevoke = async () => {
-    if (!revoking) {
-      return;
-    }
-    const name = decodeStoredText(revoking.name);
-    const result = await revokeToken({ id: revoking.id }, { additionalTypenames: ['ApiToken'] });
-    if (result.error) {
-      notifyError(result.error, `Token ${name} was not deleted`);
-    } else {
-      notifySuccess(`Token ${name} deleted: it no longer works`);
-    }
-    setRevoking(null);
-    reload();
-  };
+  const revocation = useDeleteNamed({
+    mutation: RevokeApiTokenMutation,
+    additionalTypenames: ['ApiToken'],
+    noun: 'Token',
+    deletedNote: ': it no longer works',
+    consequences: 'Programs that use it are refused at once. This cannot be undone.',
+    onDone: reload,
+  });
 
   return (
     <>
@@ -167,39 +129,36 @@ export function TokensPage() {
         Tokens let your own programs use the admin API at /graphql with the header Authorization: Bearer followed by the
         token. Each acts as you; delete one and it stops working at once.
       </Text>
-      <ErrorAlert error={data ? undefined : error} title="The tokens could not be loaded" />
-      {!data && fetching ? <Loader aria-label="Loading tokens" /> : null}
-      {data && data.apiTokens.length === 0 ? <Text c="dimmed">No API tokens.</Text> : null}
-      {data && data.apiTokens.length > 0 ? (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped verticalSpacing="sm">
-            <Table.Caption>API tokens that work now</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col">Created</Table.Th>
-                <Table.Th scope="col">Last used</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.apiTokens.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Th scope="row" fw="normal">
-                    {decodeStoredText(token.name)}
-                  </Table.Th>
-                  <Table.Td>{formatDateTime(token.createdAt)}</Table.Td>
-                  <Table.Td>{formatDateTime(token.lastUsedAt, 'Never')}</Table.Td>
-                  <Table.Td>
-                    <Button size="xs" variant="light" color="red" onClick={() => setRevoking(token)}>
-                      Delete
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+      <QueryStatus data={data} error={error} fetching={fetching} subject="tokens" />
+      {data ? (
+        <DataTable
+          empty={data.apiTokens.length === 0 ? <Text c="dimmed">No API tokens.</Text> : null}
+          minWidth={560}
+          caption="API tokens that work now"
+          columns={
+            <>
+              <Table.Th scope="col">Name</Table.Th>
+              <Table.Th scope="col">Created</Table.Th>
+              <Table.Th scope="col">Last used</Table.Th>
+              <Table.Th scope="col">Actions</Table.Th>
+            </>
+          }
+        >
+          {data.apiTokens.map((token) => (
+            <Table.Tr key={token.id}>
+              <Table.Th scope="row" fw="normal">
+                {decodeStoredText(token.name)}
+              </Table.Th>
+              <Table.Td>{formatDateTime(token.createdAt)}</Table.Td>
+              <Table.Td>{formatDateTime(token.lastUsedAt, 'Never')}</Table.Td>
+              <Table.Td>
+                <Button size="xs" variant="light" color="red" onClick={() => revocation.ask(token)}>
+                  Delete
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </DataTable>
       ) : null}
 
       <NewTokenDialog
@@ -212,16 +171,7 @@ export function TokensPage() {
         }}
       />
       <SecretDialog secret={secret} onClose={() => setSecret(null)} />
-      <ConfirmDialog
-        opened={revoking !== null}
-        title={`Delete token ${decodeStoredText(revoking?.name)}?`}
-        confirmLabel="Delete token"
-        pending={revocation.fetching}
-        onConfirm={confirmRevoke}
-        onClose={() => setRevoking(null)}
-      >
-        Programs that use it are refused at once. This cannot be undone.
-      </ConfirmDialog>
+      {revocation.dialog}
     </>
   );
 }

@@ -20,12 +20,13 @@ import { useForm } from '@mantine/form';
 import { IconPlus } from '@tabler/icons-react';
 import { useId, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { QueryStatus } from '../../components/query-status';
 import { graphql } from '../../gql';
 import { fieldErrors } from '../../lib/api-errors';
 import { formatDateTime } from '../../lib/format';
@@ -227,15 +228,23 @@ function NewWebhookDialog({
   );
 }
 
-function WebhookLog({ webhookId }: { webhookId: string }) {
+/** A delivery log's newest LOG_SIZE entries, refetched every POLL_INTERVAL_MS while the tab is visible. */
+function usePolledDeliveries<Data, Variables extends AnyVariables>(
+  query: TypedDocumentNode<Data, Variables>,
+  variables: Variables,
+) {
   const context = useMemo(() => ({ additionalTypenames: ['Delivery'] }), []);
-  const [{ data, error, fetching }, refetch] = useQuery({
-    query: WebhookDeliveriesQuery,
-    variables: { webhookId, first: LOG_SIZE },
-    context,
-  });
+  const [{ data, error, fetching }, refetch] = useQuery<Data, Variables>({ query, variables, context });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   usePolling(refresh, POLL_INTERVAL_MS);
+  return { data, error, fetching, refresh };
+}
+
+function WebhookLog({ webhookId }: { webhookId: string }) {
+  const { data, error, fetching, refresh } = usePolledDeliveries(WebhookDeliveriesQuery, {
+    webhookId,
+    first: LOG_SIZE,
+  });
   if (!data) {
     return error ? (
       <ErrorAlert error={error} title="The delivery log could not be loaded" />
@@ -420,14 +429,7 @@ function WebhookCard({
 }
 
 function EmailLog({ siteId, formId }: { siteId: string; formId: string }) {
-  const context = useMemo(() => ({ additionalTypenames: ['Delivery'] }), []);
-  const [{ data, error, fetching }, refetch] = useQuery({
-    query: EmailDeliveriesQuery,
-    variables: { formId, first: LOG_SIZE },
-    context,
-  });
-  const refresh = () => refetch({ requestPolicy: 'network-only' });
-  usePolling(refresh, POLL_INTERVAL_MS);
+  const { data, error, fetching, refresh } = usePolledDeliveries(EmailDeliveriesQuery, { formId, first: LOG_SIZE });
   const recipients = data?.form?.notifyEmails ?? [];
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="email-log-title">
@@ -486,8 +488,7 @@ export function WebhooksPage() {
           Each new submission is POSTed to every enabled webhook as a signed <Code>submission.created</Code> event,
           retried for days when the receiver fails.
         </Text>
-        <ErrorAlert error={data ? undefined : error} title="The webhooks could not be loaded" />
-        {!data && fetching ? <Loader aria-label="Loading webhooks" /> : null}
+        <QueryStatus data={data} error={error} fetching={fetching} subject="webhooks" />
         {data && data.webhooks.length === 0 ? (
           <Text>This form has no webhooks yet. Add one with New webhook.</Text>
         ) : null}

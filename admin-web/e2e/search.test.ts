@@ -1,0 +1,150 @@
+// Search and filters on a form's inbox in Chromium, with submissions sent through the real gateway:
+// the search box finds a value whatever its case and accents (and `&` as typed), the count follows
+// the filter, an empty result says so, the filter is in the URL and survives a reload, the date
+// range and "Has files" narrow the list, Clear filters shows everything again.
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import {
+  atBothWidths,
+  checkAccessibility,
+  describeConsole,
+  describedBy,
+  expectHeading,
+  signIn,
+  startConsole,
+  type ConsoleEnvironment,
+} from './harness.js';
+
+/** `YYYY-MM-DD` of the browser's day `days` from today (the browser and the test share a time zone). */
+function localDay(days: number): string {
+  const day = new Date();
+  day.setDate(day.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+describeConsole('console: search and filters on the inbox', () => {
+  let env: ConsoleEnvironment;
+  let page: Page;
+  let siteId: string;
+  let formId: string;
+
+  const inboxUrl = () => `${env.url}/sites/${siteId}/forms/${formId}`;
+  const count = () => page.getByTestId('submission-count').innerText();
+  const searchBox = () => page.getByRole('searchbox', { name: 'Search submissions' });
+  const search = async (text: string) => {
+    await searchBox().fill(text);
+    await searchBox().press('Enter');
+  };
+  const accessible = (where: string) =>
+    atBothWidths(page, async () => {
+      await page.mouse.move(0, 0);
+      await checkAccessibility(page, where);
+      // 375 px: the filters wrap, nothing scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    });
+
+  beforeAll(async () => {
+    env = await startConsole();
+    page = await env.newPage();
+    await signIn(page, env.url);
+    const site = await env.gql<{ createSite: { id: string } }>(
+      'mutation { createSite(input: { name: "Acme Shop" }) { id } }',
+    );
+    siteId = site.data!.createSite.id;
+    const form = await env.gql<{ createForm: { id: string; code: string } }>(
+      'mutation ($siteId: ID!) { createForm(input: { siteId: $siteId, name: "Contact" }) { id code } }',
+      { siteId },
+    );
+    formId = form.data!.createForm.id;
+    const code = form.data!.createForm.code;
+    for (const body of [
+      { name: 'Élodie Dupont', message: 'Bonjour' },
+      { name: 'Marc Petit', company: 'Tom & Jerry' },
+      { name: 'Ada Lovelace', address: { city: 'Zürich', lines: ['Flat 2'] } },
+    ]) {
+      expect((await env.sendSubmission(siteId, code, body)).status).toBe(201);
+    }
+    const withFile = new FormData();
+    withFile.append('name', 'Grace Hopper');
+    withFile.append('fichier', new Blob(['plain notes\n'], { type: 'text/plain' }), 'notes.txt');
+    expect((await env.sendSubmission(siteId, code, withFile)).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    expect(env?.problems ?? []).toEqual([]);
+    await env?.close();
+  });
+
+  it('finds a value whatever its case and accents, counts the matches, and keeps the search in the URL', async () => {
+    await page.goto(inboxUrl());
+    await expectHeading(page, 'Submissions');
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
+    expect(await count()).toMatch(/^4 submissions/);
+    await accessible('inbox with filters');
+
+    await search('ELODIE');
+    await page.waitForURL(/[?&]q=ELODIE/);
+    await page.getByText(/^1 matching submission,/).waitFor();
+    await page.getByRole('row', { name: /Élodie Dupont/ }).waitFor();
+    expect(await page.getByRole('row', { name: /Ada Lovelace|Grace Hopper|Marc Petit/ }).count()).toBe(0);
+
+    // A nested value, and `&` as typed (it is stored as `&amp;`).
+    await search('zurich');
+    await page.getByRole('row', { name: /Ada Lovelace/ }).waitFor();
+    expect(await count()).toMatch(/^1 matching submission/);
+    await search('tom & jerry');
+    await page.getByRole('row', { name: /Marc Petit/ }).waitFor();
+
+    await page.reload();
+    await expect(searchBox().inputValue()).resolves.toBe('tom & jerry');
+    await page.getByRole('row', { name: /Marc Petit/ }).waitFor();
+    expect(await count()).toMatch(/^1 matching submission/);
+
+    await search('nobody here');
+    await page.getByText('No submissions match these filters.').waitFor();
+    expect(await count()).toBe('0 matching submissions');
+    await accessible('inbox, no match');
+  });
+
+  it('refuses a query under three characters in the box, without asking the API', async () => {
+    await search('ab');
+    await expect(describedBy(searchBox())).resolves.toContain('Type at least 3 characters');
+    expect(new URL(page.url()).searchParams.get('q')).toBe('nobody here');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
+    expect(await count()).toMatch(/^4 submissions/);
+    expect(new URL(page.url()).search).toBe('');
+  });
+
+  it('narrows by date range and by files, in the URL too', async () => {
+    await page.getByLabel('From', { exact: true }).fill(localDay(1));
+    await page.getByText('No submissions match these filters.').waitFor();
+    await page.getByLabel('From', { exact: true }).fill(localDay(0));
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
+    expect(await count()).toMatch(/^4 matching submissions/);
+    await page.getByLabel('To', { exact: true }).fill(localDay(-1));
+    await page.getByText('No submissions match these filters.').waitFor();
+    await page.getByLabel('To', { exact: true }).fill(localDay(0));
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
+    expect(await count()).toMatch(/^4 matching submissions/);
+
+    // Controlled by the URL: checked once the navigation has happened.
+    await page.getByRole('checkbox', { name: 'Has files' }).click();
+    await page.getByText(/^1 matching submission,/).waitFor();
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
+    const params = new URL(page.url()).searchParams;
+    expect(Object.fromEntries(params)).toEqual({ from: localDay(0), to: localDay(0), files: '1' });
+
+    await page.reload();
+    await page.getByText(/^1 matching submission,/).waitFor();
+    await expect(page.getByRole('checkbox', { name: 'Has files' }).isChecked()).resolves.toBe(true);
+    await expect(page.getByLabel('From', { exact: true }).inputValue()).resolves.toBe(localDay(0));
+    await accessible('inbox filtered by dates and files');
+
+    await search('grace');
+    await page.getByText(/^1 matching submission,/).waitFor();
+    await search('elodie');
+    await page.getByText('No submissions match these filters.').waitFor();
+  });
+});

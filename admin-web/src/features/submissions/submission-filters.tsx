@@ -1,0 +1,90 @@
+// The inbox's search box, date range and "Has files" switch. The text is applied when the search is
+// submitted (Enter or the Search button); the dates and the checkbox as they change. The filter
+// itself lives in the URL (see submission-filter-params.ts), this only edits it.
+import { Button, Checkbox, Group, TextInput } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { isFiltered, SEARCH_MIN_LENGTH, type InboxFilter } from '../../lib/submission-filter-params';
+
+export function SubmissionFilters({
+  filter,
+  onChange,
+}: {
+  filter: InboxFilter;
+  onChange: (filter: InboxFilter) => void;
+}) {
+  const [draft, setDraft] = useState(filter.query);
+  const [tooShort, setTooShort] = useState(false);
+  // The URL changed by other means (back, a link): show its query.
+  useEffect(() => {
+    setDraft(filter.query);
+  }, [filter.query]);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const query = draft.trim();
+    const short = query !== '' && [...query].length < SEARCH_MIN_LENGTH;
+    setTooShort(short);
+    if (!short) {
+      onChange({ ...filter, query });
+    }
+  };
+
+  return (
+    <form role="search" aria-label="Filter submissions" onSubmit={submit}>
+      <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
+        <TextInput
+          label="Search submissions"
+          description="Any field value; case and accents ignored"
+          placeholder="Name, e-mail, words…"
+          type="search"
+          value={draft}
+          maxLength={200}
+          onChange={(event) => {
+            setDraft(event.currentTarget.value);
+            setTooShort(false);
+          }}
+          error={tooShort ? `Type at least ${SEARCH_MIN_LENGTH} characters` : undefined}
+          style={{ flex: '1 1 16rem' }}
+        />
+        <Button type="submit" variant="default" leftSection={<IconSearch size={16} aria-hidden />}>
+          Search
+        </Button>
+        <TextInput
+          label="From"
+          type="date"
+          value={filter.from}
+          max={filter.to || undefined}
+          onChange={(event) => onChange({ ...filter, from: event.currentTarget.value })}
+          style={{ flex: '0 1 10rem' }}
+        />
+        <TextInput
+          label="To"
+          type="date"
+          value={filter.to}
+          min={filter.from || undefined}
+          onChange={(event) => onChange({ ...filter, to: event.currentTarget.value })}
+          style={{ flex: '0 1 10rem' }}
+        />
+        <Checkbox
+          label="Has files"
+          checked={filter.hasFiles}
+          onChange={(event) => onChange({ ...filter, hasFiles: event.currentTarget.checked })}
+          mb={8}
+        />
+        {isFiltered(filter) ? (
+          <Button
+            variant="subtle"
+            onClick={() => {
+              setDraft('');
+              setTooShort(false);
+              onChange({ query: '', from: '', to: '', hasFiles: false });
+            }}
+          >
+            Clear filters
+          </Button>
+        ) : null}
+      </Group>
+    </form>
+  );
+}

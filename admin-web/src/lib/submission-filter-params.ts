@@ -1,0 +1,90 @@
+// The inbox's filter lives in the page's query string (`?q=…&from=2026-11-01&to=2026-11-30&files=1`)
+// so a reload or a shared link shows the same list. This turns those parameters into the API's
+// SubmissionFilterInput: the dates are days in the browser's time zone, `from` from its first instant
+// (createdAfter is inclusive) and `to` up to the next day's first instant (createdBefore is exclusive),
+// so both days are included.
+
+export interface InboxFilter {
+  /** The search text, trimmed; '' for none. */
+  query: string;
+  /** `YYYY-MM-DD` or ''. */
+  from: string;
+  /** `YYYY-MM-DD` or ''. */
+  to: string;
+  hasFiles: boolean;
+}
+
+export interface SubmissionFilterVariables {
+  query?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  hasFiles?: boolean;
+}
+
+/** The API refuses shorter queries (a trigram index needs three characters). */
+export const SEARCH_MIN_LENGTH = 3;
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Local midnight of a `YYYY-MM-DD` day, `days` later; null when it is not a real day. */
+function localMidnight(day: string, days = 0): Date | null {
+  const match = DAY.exec(day);
+  if (match === null) {
+    return null;
+  }
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const midnight = new Date(year, month - 1, date);
+  if (midnight.getFullYear() !== year || midnight.getMonth() !== month - 1 || midnight.getDate() !== date) {
+    return null;
+  }
+  midnight.setDate(midnight.getDate() + days);
+  return midnight;
+}
+
+export function readInboxFilter(params: URLSearchParams): InboxFilter {
+  const day = (name: string) => {
+    const value = params.get(name) ?? '';
+    return localMidnight(value) === null ? '' : value;
+  };
+  return {
+    query: (params.get('q') ?? '').trim(),
+    from: day('from'),
+    to: day('to'),
+    hasFiles: params.get('files') === '1',
+  };
+}
+
+/** `params` with the filter's parameters replaced (other parameters kept); empty parts are left out. */
+export function writeInboxFilter(params: URLSearchParams, filter: InboxFilter): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const set = (name: string, value: string) => (value === '' ? next.delete(name) : next.set(name, value));
+  set('q', filter.query.trim());
+  set('from', filter.from);
+  set('to', filter.to);
+  set('files', filter.hasFiles ? '1' : '');
+  return next;
+}
+
+export function isFiltered(filter: InboxFilter): boolean {
+  return filter.query !== '' || filter.from !== '' || filter.to !== '' || filter.hasFiles;
+}
+
+/** The API's filter for `filter`; a query too short to send is left out (the search box says why). */
+export function toFilterVariables(filter: InboxFilter): SubmissionFilterVariables {
+  const variables: SubmissionFilterVariables = {};
+  if ([...filter.query].length >= SEARCH_MIN_LENGTH) {
+    variables.query = filter.query;
+  }
+  const from = localMidnight(filter.from);
+  if (from !== null) {
+    variables.createdAfter = from.toISOString();
+  }
+  const dayAfterTo = localMidnight(filter.to, 1);
+  if (dayAfterTo !== null) {
+    variables.createdBefore = dayAfterTo.toISOString();
+  }
+  if (filter.hasFiles) {
+    variables.hasFiles = true;
+  }
+  return variables;
+}
