@@ -1,22 +1,29 @@
 # Multi-stage build. The build stage installs every dependency and compiles the workspaces; the
 # runtime stage installs production dependencies only and takes the compiled output (the migrations
-# included, compiled into migrations/dist). One image runs every service; docker-compose.yml picks
-# the entry point of each:
+# included, compiled into migrations/dist). The development-only workspaces (test-files, bench)
+# declare devDependencies only and are built but never copied into the runtime image. One image
+# runs every service; docker-compose.yml picks the entry point of each:
 #   node gateway/dist/main.js           the intake gateway (GATEWAY_PORT, 3000)
 #   node admin-api/dist/main.js         the admin API (ADMIN_PORT, 4000)
-#   node shared/dist/delivery/worker-main.js   the delivery worker
+#   node worker/dist/main.js            the delivery worker
 #   node shared/dist/db/migrate-cli.js  apply pending migrations and exit
 #   node scripts/start.js               all of it in one process (the default)
 # Health checks belong to the orchestrator (docker-compose.yml probes /readyz).
 
-FROM node:24-slim AS build
+# The workspaces' manifests, which both stages install from (npm ci needs every workspace's).
+FROM node:24-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY migrations/package.json migrations/
 COPY shared/package.json shared/
 COPY admin-api/package.json admin-api/
 COPY gateway/package.json gateway/
+COPY worker/package.json worker/
+COPY test-files/package.json test-files/
+COPY bench/package.json bench/
 COPY admin-web/package.json admin-web/
+
+FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY scripts scripts
@@ -25,24 +32,21 @@ COPY migrations migrations
 COPY shared shared
 COPY admin-api admin-api
 COPY gateway gateway
+COPY worker worker
+COPY test-files test-files
+COPY bench bench
 COPY admin-web admin-web
 # tsc, then docs/schema.graphql, then the console (typed against that schema) into admin-web/dist.
 RUN npm run build
 
-FROM node:24-slim AS runtime
+FROM manifests AS runtime
 ENV NODE_ENV=production
-WORKDIR /app
-COPY package.json package-lock.json ./
-COPY migrations/package.json migrations/
-COPY shared/package.json shared/
-COPY admin-api/package.json admin-api/
-COPY gateway/package.json gateway/
-COPY admin-web/package.json admin-web/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/migrations/dist migrations/dist
 COPY --from=build /app/shared/dist shared/dist
 COPY --from=build /app/admin-api/dist admin-api/dist
 COPY --from=build /app/gateway/dist gateway/dist
+COPY --from=build /app/worker/dist worker/dist
 # The console: static files the admin service serves at / (nothing of admin-web runs on the server).
 COPY --from=build /app/admin-web/dist admin-web/dist
 COPY scripts scripts

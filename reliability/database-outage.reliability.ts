@@ -4,7 +4,7 @@
 // while the database is gone and 200 after; the gateway recovers by itself, and a retry of each
 // refused request with its Idempotency-Key stores it exactly once.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sweepOrphans } from '@intake/shared';
+import { sweepOrphans } from '@intake/shared/storage';
 import { elapsedMs, runPool } from './support/load.js';
 import { describeOnPostgres } from './support/postgres.js';
 import { startReliabilityGateway, type ReliabilityGateway } from './support/gateway.js';

@@ -3,11 +3,10 @@
 // Whatever comes in: never a 5xx, never a crash; every refusal is a problem document with a code
 // of the catalogue and leaves nothing behind (no row, no object, no upload); every acceptance adds
 // exactly its submission and its files. fast-check prints the seed and the shrunk case on failure.
-import { ERROR_CATALOGUE } from '@intake/shared';
+import { ERROR_CATALOGUE } from '@intake/shared/errors';
 import fc from 'fast-check';
-import { docx, pdf, png, sevenZip, text, zip } from '../gateway/src/test/samples.js';
-import { EXECUTABLE_HEADS, manyEntriesZip, rawZip } from '../gateway/src/test/archives.js';
-import { footprint } from '../gateway/src/test/harness.js';
+import { docx, pdf, png, sevenZip, text, zip, EXECUTABLE_HEADS, manyEntriesZip, rawZip } from '@intake/test-files';
+import { footprint } from '@intake/gateway/test';
 import { elapsedMs } from './support/load.js';
 import { describeOnPostgres } from './support/postgres.js';
 import { startReliabilityGateway, type ReliabilityGateway } from './support/gateway.js';
@@ -48,7 +47,7 @@ async function post(baseUrl: string, request: FuzzRequest): Promise<Answer> {
   const response = await fetch(`${baseUrl}/api/v1/send/${request.path}`, {
     method: 'POST',
     headers: request.headers,
-    body: request.body,
+    body: new Uint8Array(request.body),
     signal: AbortSignal.timeout(30_000),
   });
   const raw = await response.text();

@@ -1,18 +1,13 @@
 // An in-process gateway on a scratch PostgreSQL database, with one site and form and their
 // credentials. The gateway may reach the database through another address (the outage run's proxy);
 // `inspector` always talks to the database directly, so checks work while the gateway's path is cut.
-import {
-  createLogger,
-  createServices,
-  migrate,
-  openDatabase,
-  type Database,
-  type Form,
-  type RunningServer,
-  type Services,
-} from '@intake/shared';
+import { migrate, openDatabase, type Database } from '@intake/shared/db';
+import type { Form } from '@intake/shared/entities';
+import type { RunningServer } from '@intake/shared/http';
+import { createLogger } from '@intake/shared/logger';
+import { createServices, type Services } from '@intake/shared/services';
 import { createScratchPostgres, makeForm, makeSite, testConfig } from '@intake/shared/test';
-import { startGateway } from '../../gateway/src/index.js';
+import { startGateway } from '@intake/gateway';
 
 export interface ReliabilityGateway {
   services: Services;

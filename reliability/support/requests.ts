@@ -1,7 +1,7 @@
 // The requests the load runs send, and what they expect back: JSON and multipart submissions that
 // each carry a unique `seq`, so a stored submission can be matched to the request that made it.
 import { createHash } from 'node:crypto';
-import { pdf, png, text } from '../../gateway/src/test/samples.js';
+import { pdf, png, text } from '@intake/test-files';
 
 export interface Credentials {
   url: string;
@@ -117,7 +117,7 @@ export function sendMultipart(credentials: Credentials, seq: string, options: Se
   body.append('seq', seq);
   body.append('name', 'Ada Lovelace');
   for (const part of parts) {
-    body.append(part.field, new Blob([part.bytes], { type: part.type }), part.name);
+    body.append(part.field, new Blob([new Uint8Array(part.bytes)], { type: part.type }), part.name);
   }
   const sent = parts.map((part) => ({ field: part.field, name: part.name, sha256: sha256(part.bytes) }));
   return post(credentials, body, keyHeader(options), seq, sent);

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Database } from '@intake/shared';
+import type { Database } from '@intake/shared/db';
 
 export interface StoredSubmission {
   id: string;
