@@ -3,7 +3,7 @@ import { generateControlCode } from '@intake/shared/site-token';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { createHash } from 'node:crypto';
 import { startGateway } from './index.js';
-import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import { footprint, rawRequest, send, startTestGateway, withConfig } from './test/harness.js';
 import { pdf, png } from '@intake/test-files';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
@@ -469,6 +469,18 @@ describe(`intake gateway on ${testDriverName()}`, () => {
       await expectProblem(await fetch(`${url}/nope`), 404, 'not_found');
       const { form } = await siteAndForm();
       await expectProblem(await fetch(`${url}/api/v1/send/${form.code}`), 405, 'method_not_allowed');
+    });
+
+    it('answers what the HTTP parser refuses with a problem document and closes the connection', async () => {
+      // A request line of 20 KiB is over Node's 16 KiB header limit: no route ever sees it.
+      const { form, token } = await siteAndForm();
+      const long = await send(url, `${form.code}${'x'.repeat(20 * 1024)}`, { apiKey, token, json: {} });
+      await expectProblem(long, 431, 'headers_too_large');
+      expect(long.headers.get('connection')).toBe('close');
+
+      const malformed = await rawRequest(url, 'POST /api/v1/send/x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n');
+      await expectProblem(malformed, 400, 'request_invalid');
+      expect(malformed.headers.get('connection')).toBe('close');
     });
 
     it('keeps a sane X-Request-Id and replaces an insane one', async () => {

@@ -12,7 +12,7 @@ import { createCaptchaSecretBox } from '@intake/shared/spam';
 import { createLocalStorage } from '@intake/shared/storage';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
-import { ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
+import { PARSER_PROBLEMS, ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
 import {
   EXECUTABLE_HEADS,
   complexField,
@@ -25,7 +25,7 @@ import {
   zipOf,
 } from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
-import { send, startTestGateway, withConfig } from './test/harness.js';
+import { rawRequest, send, startTestGateway, withConfig } from './test/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 type JsonSchema = Record<string, unknown>;
@@ -180,8 +180,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists every catalogue code once, under the status the catalogue gives it', () => {
-    const documented = Object.entries({ ...SEND_PROBLEMS, ...ROUTING_PROBLEMS }).flatMap(([status, codes]) =>
-      codes.map((code: ErrorCode) => ({ code, status: Number(status) })),
+    const groups: Record<number, readonly ErrorCode[]>[] = [SEND_PROBLEMS, ROUTING_PROBLEMS, PARSER_PROBLEMS];
+    const documented = groups.flatMap((group) =>
+      Object.entries(group).flatMap(([status, codes]) => codes.map((code) => ({ code, status: Number(status) }))),
     );
     expect(documented.map(({ code }) => code).sort()).toEqual(Object.keys(ERROR_CATALOGUE).sort());
     for (const { code, status } of documented) {
@@ -414,6 +415,17 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
       document.components.responses.MethodNotAllowed,
     );
     expect(wrongMethod.code).toBe('method_not_allowed');
+  });
+
+  it('400 request_invalid and 431 headers_too_large from the HTTP parser', async () => {
+    const malformed = await expectDocumented(
+      await rawRequest(url, 'POST /api/v1/send/x HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+      document.components.responses.MalformedRequest,
+    );
+    expect(malformed.code).toBe('request_invalid');
+    const longPath = await fetch(`${url}/api/v1/send/${'x'.repeat(20 * 1024)}`, { method: 'POST' });
+    const tooLarge = await expectDocumented(longPath, document.components.responses.HeadersTooLarge);
+    expect(tooLarge.code).toBe('headers_too_large');
   });
 
   it('/healthz, /readyz and /metrics', async () => {

@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
   scanner_unavailable: { status: 503, title: 'Virus scanner unavailable' },
   captcha_unavailable: { status: 503, title: 'CAPTCHA provider unavailable' },
   service_unavailable: { status: 503, title: 'Service unavailable' },
+  request_invalid: { status: 400, title: 'Malformed request' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   internal_error: { status: 500, title: 'Internal server error' },

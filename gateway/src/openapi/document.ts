@@ -35,6 +35,12 @@ export const ROUTING_PROBLEMS = {
   405: ['method_not_allowed'],
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
+/** Answers of the HTTP parser, before any route: a malformed request, or one with oversized headers. */
+export const PARSER_PROBLEMS = {
+  400: ['request_invalid'],
+  431: ['headers_too_large'],
+} as const satisfies Record<number, readonly ErrorCode[]>;
+
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
   400: "The body, the visitor's CAPTCHA answer, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character.",
   401: 'A credential is missing.',
@@ -299,6 +305,18 @@ export const openApiDocument = {
     responses: {
       NotFound: problemResponse(404, ROUTING_PROBLEMS[404], 'No such route.'),
       MethodNotAllowed: problemResponse(405, ROUTING_PROBLEMS[405], 'The route exists, not with this method.'),
+      MalformedRequest: problemResponse(
+        400,
+        PARSER_PROBLEMS[400],
+        'The HTTP request could not be parsed.',
+        closeHeader,
+      ),
+      HeadersTooLarge: problemResponse(
+        431,
+        PARSER_PROBLEMS[431],
+        'The request line and headers together are over 16 KiB (a form code that long, for one).',
+        closeHeader,
+      ),
     },
     schemas: {
       SubmissionCreated: {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { AppError, toProblem } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { answerClientError } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -92,6 +93,7 @@ export async function listen(handler: RequestHandler, options: ListenOptions): P
     });
     inFlight.set(res, done);
   });
+  server.on('clientError', answerClientError);
   // Slow clients must not hold a connection forever; uploads of 25 MiB still fit comfortably.
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;

@@ -1,0 +1,53 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { AppError, toProblem, type ErrorCode } from '../errors.js';
+
+/**
+ * Node's HTTP parser refuses a request before any handler sees it: a request line and headers over
+ * 16 KiB (431), a malformed request (400), a request whose headers never finish (408). Left to
+ * Node, the answer is a bare status line without a body; a client of ours gets a catalogued
+ * problem document like every other refusal.
+ */
+const PARSER_REFUSALS: Record<string, { code: ErrorCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    code: 'headers_too_large',
+    detail: 'The request line and headers together are over 16 KiB.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    code: 'body_timeout',
+    detail: 'The request did not arrive in time.',
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    code: 'payload_too_large',
+    detail: 'The chunk extensions are over the limit.',
+  },
+};
+
+const MALFORMED = { code: 'request_invalid', detail: 'The HTTP request is malformed.' } as const;
+
+/** The raw HTTP/1.1 answer to a request the parser refused, closing the connection. */
+export function clientErrorResponse(errorCode: string | undefined): string {
+  const { code, detail } = PARSER_REFUSALS[errorCode ?? ''] ?? MALFORMED;
+  const problem = toProblem(new AppError(code, detail));
+  const body = JSON.stringify(problem);
+  return (
+    `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status]}\r\n` +
+    'Content-Type: application/problem+json\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
+/** The server's `clientError` listener: answers with problem details where the socket still can. */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // A reset connection has nobody left to read an answer; on a connection that already carried a
+  // response, a raw one could land mid-stream (Node's own handler makes the same check).
+  const bytesWritten = (socket as Partial<Socket>).bytesWritten ?? 0;
+  if (error.code === 'ECONNRESET' || !socket.writable || bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorResponse(error.code));
+}
