@@ -62,6 +62,13 @@ interface Verdict {
   duplicateWindowSeconds: number | null;
 }
 
+/** What a write stores: the sanitised data, the checked files' rows and the verdict. */
+interface PendingWrite {
+  data: Record<string, unknown>;
+  files: FileRow[];
+  verdict: Verdict;
+}
+
 /** The answer of a write, and whether it is the first submission of the same content instead. */
 interface Persisted {
   answer: SubmissionAnswer;
@@ -126,9 +133,10 @@ export async function createSubmission(
       storedKeys.push(await services.storage.putFile(file.path, { move: true }));
     }
     writing = true;
+    const write: PendingWrite = { data, files: fileRows(typed, storedKeys), verdict };
     const { answer, duplicate } = isSingleStatement(input, verdict)
-      ? { answer: await writeSingleStatement(services, input, data, typed, storedKeys, verdict), duplicate: false }
-      : await persistWithKnownWebhooks(input, data, typed, storedKeys, verdict);
+      ? { answer: await writeSingleStatement(services, input, write), duplicate: false }
+      : await persistWithKnownWebhooks(input, write);
     if (duplicate) {
       // The same content committed while this request was on its way: nothing of it is kept.
       await removeObjects(services, storedKeys);
@@ -187,12 +195,8 @@ function fileRows(typed: readonly TypedFile[], storedKeys: readonly string[]): F
 async function writeSingleStatement(
   services: Services,
   input: SubmissionInput,
-  data: Record<string, unknown>,
-  typed: readonly TypedFile[],
-  storedKeys: readonly string[],
-  verdict: Verdict,
+  { data, files, verdict }: PendingWrite,
 ): Promise<SubmissionAnswer> {
-  const files = fileRows(typed, storedKeys);
   const inserted = await insertSingleStatementIfAccepting(
     services.db,
     {
@@ -219,33 +223,21 @@ async function writeSingleStatement(
  * here: its delivery row then breaks the webhook's foreign key and the transaction rolls back.
  * Once, with a clean fork, the webhooks are read afresh instead.
  */
-async function persistWithKnownWebhooks(
-  input: SubmissionInput,
-  data: Record<string, unknown>,
-  typed: readonly TypedFile[],
-  storedKeys: readonly string[],
-  verdict: Verdict,
-): Promise<Persisted> {
+async function persistWithKnownWebhooks(input: SubmissionInput, write: PendingWrite): Promise<Persisted> {
   try {
-    return await persist(input, data, typed, storedKeys, verdict);
+    return await persist(input, write);
   } catch (error) {
     if (input.webhookIds && input.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
-      return persist({ ...input, em: input.em.fork(), webhookIds: undefined }, data, typed, storedKeys, verdict);
+      return persist({ ...input, em: input.em.fork(), webhookIds: undefined }, write);
     }
     throw error;
   }
 }
 
-async function persist(
-  input: SubmissionInput,
-  data: Record<string, unknown>,
-  typed: readonly TypedFile[],
-  storedKeys: readonly string[],
-  verdict: Verdict,
-): Promise<Persisted> {
-  const { contentHash: hash, duplicateWindowSeconds: windowSeconds } = verdict;
+async function persist(input: SubmissionInput, write: PendingWrite): Promise<Persisted> {
+  const { contentHash: hash, duplicateWindowSeconds: windowSeconds } = write.verdict;
   if (hash === null || windowSeconds === null) {
-    return { answer: await writeRows(input, data, typed, storedKeys, verdict, false), duplicate: false };
+    return { answer: await writeRows(input, write, false), duplicate: false };
   }
   // Two requests with the same content at the same moment (a double click forwarded twice) both
   // pass the early look-up. A transaction-scoped advisory lock on the form and content makes the
@@ -260,7 +252,7 @@ async function persist(
         return { answer: first, duplicate: true };
       }
       return {
-        answer: await writeRows({ ...input, em: tx }, data, typed, storedKeys, verdict, true),
+        answer: await writeRows({ ...input, em: tx }, write, true),
         duplicate: false,
       };
     }),
@@ -281,10 +273,7 @@ function contentLockKey(formId: string, hash: string): string {
  */
 async function writeRows(
   input: SubmissionInput,
-  data: Record<string, unknown>,
-  typed: readonly TypedFile[],
-  storedKeys: readonly string[],
-  verdict: Verdict,
+  { data, files: rows, verdict }: PendingWrite,
   inTransaction: boolean,
 ): Promise<SubmissionAnswer> {
   const { em } = input;
@@ -301,7 +290,7 @@ async function writeRows(
     },
     { persist: false },
   );
-  const files: StoredFile[] = fileRows(typed, storedKeys).map((row, position) =>
+  const files: StoredFile[] = rows.map((row, position) =>
     em.create(StoredFileSchema, { submission, position, ...row }),
   );
   // The outbox: one delivery per enabled webhook and one for the notification e-mails. Spam gets
