@@ -11,9 +11,13 @@ export enum AuditActorKindEnum {
 
 registerEnumType(AuditActorKindEnum, {
   name: 'AuditActorKind',
-  description:
-    'ADMIN: a signed-in administrator; API_TOKEN: an integrator token; SYSTEM: the service itself (retention runs); ' +
-    'ANONYMOUS: nobody authenticated (a failed sign-in).',
+  description: 'Who made an audited change.',
+  valuesConfig: {
+    ADMIN: { description: 'A signed-in administrator.' },
+    API_TOKEN: { description: 'An integrator token.' },
+    SYSTEM: { description: 'The service itself (retention runs).' },
+    ANONYMOUS: { description: 'Nobody authenticated (a failed sign-in).' },
+  },
 });
 
 export enum AuditOutcomeEnum {

@@ -9,7 +9,13 @@ export enum CaptchaProviderEnum {
 
 registerEnumType(CaptchaProviderEnum, {
   name: 'CaptchaProvider',
-  description: 'Cloudflare Turnstile, hCaptcha, Google reCAPTCHA v2, or reCAPTCHA v3 (scored).',
+  description: 'The CAPTCHA service that checks the answer a form forwards.',
+  valuesConfig: {
+    TURNSTILE: { description: 'Cloudflare Turnstile.' },
+    HCAPTCHA: { description: 'hCaptcha.' },
+    RECAPTCHA_V2: { description: 'Google reCAPTCHA v2.' },
+    RECAPTCHA_V3: { description: 'Google reCAPTCHA v3: scored, see `captchaMinScore`.' },
+  },
 });
 
 @ObjectType('Form', { description: 'A form of a site, addressed by its public code in /api/v1/send/:code.' })

@@ -8,9 +8,15 @@ export enum SubmissionExportFormatEnum {
 
 registerEnumType(SubmissionExportFormatEnum, {
   name: 'SubmissionExportFormat',
-  description:
-    'CSV (RFC 4180, UTF-8 with a byte order mark, one column per field, text as sent, formula cells ' +
-    'neutralised), JSON (one array) or NDJSON (one object per line), both with the stored values.',
+  description: 'The file format of an export.',
+  valuesConfig: {
+    CSV: {
+      description:
+        'RFC 4180, UTF-8 with a byte order mark, one column per field, text as sent, formula cells neutralised.',
+    },
+    JSON: { description: 'One array of the stored values.' },
+    NDJSON: { description: 'One object per line, with the stored values.' },
+  },
 });
 
 @ObjectType('SubmissionExport', { description: 'A signed link that downloads an export of submissions.' })

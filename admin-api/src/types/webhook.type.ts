@@ -8,7 +8,12 @@ export enum DeliveryStatusEnum {
 
 registerEnumType(DeliveryStatusEnum, {
   name: 'DeliveryStatus',
-  description: 'PENDING: waiting for its first or next attempt (or under way); SUCCEEDED; FAILED: no retry left.',
+  description: 'Where a delivery stands.',
+  valuesConfig: {
+    PENDING: { description: 'Waiting for its first or next attempt, or under way.' },
+    SUCCEEDED: { description: 'An attempt succeeded.' },
+    FAILED: { description: 'No retry left.' },
+  },
 });
 
 @ObjectType('Webhook', { description: 'An HTTP endpoint that receives the signed events of a form.' })
