@@ -5,16 +5,7 @@ import { createContext, useContext, type ReactNode } from 'react';
 import { useQuery } from 'urql';
 import { hasErrorCode } from '../lib/api-errors';
 import { ErrorAlert } from '../components/error-alert';
-import { graphql } from '../gql';
-
-const MeQuery = graphql(`
-  query Me {
-    me {
-      id
-      email
-    }
-  }
-`);
+import { MeDocument } from '../gql/graphql';
 
 export interface SignedInAdmin {
   id: string;
@@ -33,7 +24,7 @@ export function useMe(): SignedInAdmin {
 }
 
 export function RequireSession({ children }: { children: ReactNode }) {
-  const [{ data, fetching, error }, reexecute] = useQuery({ query: MeQuery });
+  const [{ data, fetching, error }, reexecute] = useQuery({ query: MeDocument });
   if (data?.me) {
     return <MeContext.Provider value={data.me}>{children}</MeContext.Provider>;
   }

@@ -3,13 +3,7 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { ConfirmDialog } from './confirm-dialog';
 import { notifyError, notifySuccess } from './notify';
-import { graphql } from '../gql';
-
-const DeleteSubmissionMutation = graphql(`
-  mutation DeleteSubmission($id: ID!) {
-    deleteSubmission(id: $id)
-  }
-`);
+import { DeleteSubmissionDocument } from '../gql/graphql';
 
 export interface SubmissionToDelete {
   id: string;
@@ -19,7 +13,7 @@ export interface SubmissionToDelete {
 /** `ask(submission)` opens the confirmation; `dialog` goes in the page; `onDeleted` runs after success. */
 export function useDeleteSubmission(onDeleted: (id: string) => void) {
   const [target, setTarget] = useState<SubmissionToDelete | null>(null);
-  const [deletion, deleteSubmission] = useMutation(DeleteSubmissionMutation);
+  const [deletion, deleteSubmission] = useMutation(DeleteSubmissionDocument);
 
   const confirm = async () => {
     if (!target) {

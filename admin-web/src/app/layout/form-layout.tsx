@@ -3,25 +3,14 @@ import { Anchor, Loader, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
-import { graphql } from '../../gql';
+import { FormHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
 import { SectionNav } from './section-nav';
 
-const FormHeaderQuery = graphql(`
-  query FormHeader($id: ID!) {
-    form(id: $id) {
-      id
-      name
-      siteId
-      spamCount
-    }
-  }
-`);
-
 export function FormLayout() {
   const { siteId = '', formId = '' } = useParams();
-  const [{ data, error, fetching }] = useQuery({ query: FormHeaderQuery, variables: { id: formId } });
+  const [{ data, error, fetching }] = useQuery({ query: FormHeaderDocument, variables: { id: formId } });
   if (error && !data) {
     return <ErrorAlert error={error} title="The form could not be loaded" />;
   }

@@ -3,23 +3,14 @@ import { Anchor, Breadcrumbs, Loader, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
-import { graphql } from '../../gql';
+import { SiteHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
 import { SectionNav } from './section-nav';
 
-const SiteHeaderQuery = graphql(`
-  query SiteHeader($id: ID!) {
-    site(id: $id) {
-      id
-      name
-    }
-  }
-`);
-
 export function SiteLayout() {
   const { siteId = '' } = useParams();
-  const [{ data, error, fetching }] = useQuery({ query: SiteHeaderQuery, variables: { id: siteId } });
+  const [{ data, error, fetching }] = useQuery({ query: SiteHeaderDocument, variables: { id: siteId } });
   if (error && !data) {
     return <ErrorAlert error={error} title="The site could not be loaded" />;
   }

@@ -10,35 +10,10 @@ import { CopyButton } from '../../components/copy-button';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
-import { graphql } from '../../gql';
+import { RotateSiteTokenDocument, SiteApiViewDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
 import { buildExamples } from './examples';
-
-const SiteApiViewQuery = graphql(`
-  query SiteApiView($siteId: ID!) {
-    siteApiView(siteId: $siteId) {
-      siteId
-      token
-      forms {
-        id
-        name
-        code
-        enabled
-        endpointUrl
-      }
-    }
-  }
-`);
-
-const RotateSiteTokenMutation = graphql(`
-  mutation RotateSiteToken($siteId: ID!) {
-    rotateSiteToken(siteId: $siteId) {
-      siteId
-      token
-    }
-  }
-`);
 
 const HIDDEN_TOKEN = '•'.repeat(32);
 
@@ -52,7 +27,7 @@ interface SiteTokenProps {
 
 function SiteToken({ siteId, token, shown, setShown, onRotated }: SiteTokenProps) {
   const [confirming, setConfirming] = useState(false);
-  const [rotation, rotate] = useMutation(RotateSiteTokenMutation);
+  const [rotation, rotate] = useMutation(RotateSiteTokenDocument);
 
   const confirmRotate = async () => {
     const result = await rotate({ siteId }, { additionalTypenames: ['SiteApiView'] });
@@ -228,7 +203,7 @@ function Examples({ forms, token, tokenShown }: { forms: readonly ApiForm[]; tok
 
 export function ApiViewPage() {
   const { siteId = '' } = useParams();
-  const [{ data, error, fetching }, refetch] = useQuery({ query: SiteApiViewQuery, variables: { siteId } });
+  const [{ data, error, fetching }, refetch] = useQuery({ query: SiteApiViewDocument, variables: { siteId } });
   const view = data?.siteApiView;
   const [tokenShown, setTokenShown] = useState(false);
 

@@ -5,42 +5,14 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useQuery } from 'urql';
 import { PagedTable } from '../../components/paged-table';
 import { PageHeader } from '../../components/page-header';
+import { ColumnHeaders } from '../../components/column-headers';
 import { QueryStatus } from '../../components/query-status';
 import { RefreshButton } from '../../components/refresh-button';
-import { graphql } from '../../gql';
-import type { AuditActorKind, AuditLogFilterInput } from '../../gql/graphql';
+import { AuditLogDocument, type AuditActorKind, type AuditLogFilterInput } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 
 const PAGE_SIZE = 25;
-
-const AuditLogQuery = graphql(`
-  query AuditLog($first: Int, $after: String, $filter: AuditLogFilterInput) {
-    auditLog(first: $first, after: $after, filter: $filter) {
-      edges {
-        cursor
-        node {
-          id
-          at
-          actor {
-            kind
-            name
-          }
-          action
-          objectType
-          objectId
-          outcome
-          errorCode
-          address
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-  }
-`);
 
 const ACTOR_KINDS: Record<AuditActorKind, string> = {
   ADMIN: 'Administrator',
@@ -102,7 +74,7 @@ export function AuditLogPage() {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const after = cursors[cursors.length - 1] ?? null;
   const [{ data, error, fetching }, refetch] = useQuery({
-    query: AuditLogQuery,
+    query: AuditLogDocument,
     variables: { first: PAGE_SIZE, after, filter },
     requestPolicy: 'cache-and-network',
   });
@@ -156,29 +128,14 @@ export function AuditLogPage() {
       {connection ? (
         <>
           <PagedTable
-            empty={
-              rows.length === 0 ? (
-                <Text c="dimmed" data-testid="audit-empty">
-                  No entries match.
-                </Text>
-              ) : null
-            }
+            empty={rows.length === 0 ? 'No entries match.' : null}
             minWidth={860}
             // No control inside: the scroll area itself takes focus, so the keyboard can scroll it.
             scrollAreaProps={{
               viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Audit log entries, scrollable' },
             }}
             caption={`Audit log entries, newest first (page ${pageNumber})`}
-            columns={
-              <>
-                <Table.Th scope="col">Time</Table.Th>
-                <Table.Th scope="col">Who</Table.Th>
-                <Table.Th scope="col">Action</Table.Th>
-                <Table.Th scope="col">Object</Table.Th>
-                <Table.Th scope="col">Address</Table.Th>
-                <Table.Th scope="col">Outcome</Table.Th>
-              </>
-            }
+            columns={<ColumnHeaders names={['Time', 'Who', 'Action', 'Object', 'Address', 'Outcome']} />}
             pager={{ label: 'Pages of the audit log', cursors, setCursors, pageInfo: connection.pageInfo }}
           >
             {rows.map((row) => (

@@ -6,21 +6,13 @@ import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
-import { graphql } from '../../gql';
+import { ChangePasswordDocument } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
-
-const ChangePasswordMutation = graphql(`
-  mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
-    changePassword(currentPassword: $currentPassword, newPassword: $newPassword) {
-      expiresAt
-    }
-  }
-`);
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
 export function ChangePasswordPage() {
-  const [{ fetching, error }, changePassword] = useMutation(ChangePasswordMutation);
+  const [{ fetching, error }, changePassword] = useMutation(ChangePasswordDocument);
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },

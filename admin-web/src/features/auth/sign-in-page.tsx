@@ -8,22 +8,14 @@ import { useMutation } from 'urql';
 import { useSessionControl, safeNextPath } from '../../app/session';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
-import { graphql } from '../../gql';
-
-const SignInMutation = graphql(`
-  mutation SignIn($email: String!, $password: String!) {
-    login(email: $email, password: $password) {
-      expiresAt
-    }
-  }
-`);
+import { SignInDocument } from '../../gql/graphql';
 
 export function SignInPage() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const navigate = useNavigate();
   const { resetClient } = useSessionControl();
-  const [{ fetching, error }, signIn] = useMutation(SignInMutation);
+  const [{ fetching, error }, signIn] = useMutation(SignInDocument);
   const sessionLost = (location.state as { sessionLost?: boolean } | null)?.sessionLost === true;
   const form = useForm({
     mode: 'uncontrolled',

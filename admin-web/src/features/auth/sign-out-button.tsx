@@ -4,19 +4,13 @@ import { useNavigate } from 'react-router';
 import { useMutation } from 'urql';
 import { SIGN_IN_PATH, useSessionControl } from '../../app/session';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { graphql } from '../../gql';
-
-const SignOutMutation = graphql(`
-  mutation SignOut {
-    logout
-  }
-`);
+import { SignOutDocument } from '../../gql/graphql';
 
 /** Ends the session on the server (the cookie stops working there), then shows the sign-in page. */
 export function SignOutButton() {
   const navigate = useNavigate();
   const { resetClient } = useSessionControl();
-  const [{ fetching }, signOut] = useMutation(SignOutMutation);
+  const [{ fetching }, signOut] = useMutation(SignOutDocument);
   return (
     <Button
       variant="default"

@@ -23,39 +23,16 @@ import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
-import { graphql } from '../../gql';
-import type { EraseSubmissionsMutation as EraseResult } from '../../gql/graphql';
+import {
+  EraseSubmissionsDocument,
+  ErasureCandidatesDocument,
+  type EraseSubmissionsMutation as EraseResult,
+} from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 
 const MIN_LENGTH = 3;
-
-const ErasureCandidatesQuery = graphql(`
-  query ErasureCandidates($value: String!) {
-    erasureCandidates(value: $value) {
-      id
-      createdAt
-      spam
-      siteName
-      siteDeleted
-      formName
-      formDeleted
-      matchingFields
-    }
-  }
-`);
-
-const EraseSubmissionsMutation = graphql(`
-  mutation EraseSubmissions($ids: [ID!]!) {
-    eraseSubmissions(ids: $ids) {
-      erasedIds
-      notFoundIds
-      fileCount
-      deliveryCount
-    }
-  }
-`);
 
 const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;
 
@@ -65,14 +42,14 @@ export function ErasurePage() {
   // The value of the last search; null before the first one and after an erasure.
   const [searched, setSearched] = useState<string | null>(null);
   const [{ data, error, fetching }, search] = useQuery({
-    query: ErasureCandidatesQuery,
+    query: ErasureCandidatesDocument,
     variables: { value: searched ?? '' },
     pause: searched === null,
     requestPolicy: 'network-only',
   });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
-  const [erasing, erase] = useMutation(EraseSubmissionsMutation);
+  const [erasing, erase] = useMutation(EraseSubmissionsDocument);
   const [result, setResult] = useState<EraseResult['eraseSubmissions'] | null>(null);
 
   const candidates = searched === null ? undefined : data?.erasureCandidates;

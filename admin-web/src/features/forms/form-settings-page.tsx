@@ -19,79 +19,22 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
-import { graphql } from '../../gql';
-import type { CaptchaProvider, UpdateFormInput } from '../../gql/graphql';
+import {
+  FormSettingsDocument,
+  UpdateFormSettingsDocument,
+  type CaptchaProvider,
+  type UpdateFormInput,
+} from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes, formatDate } from '../../lib/format';
-
-const FormSettingsQuery = graphql(`
-  query FormSettings($id: ID!) {
-    form(id: $id) {
-      id
-      name
-      code
-      enabled
-      allowedMimeTypes
-      usesDefaultMimeTypes
-      maxFileSize
-      notifyEmails
-      honeypotFields
-      captchaProvider
-      captchaSecretSet
-      captchaResponseField
-      captchaMinScore
-      captchaUnavailableAsSpam
-      duplicateWindowSeconds
-      maxLinks
-      blockedWords
-      retentionDays
-      retentionNextDeletionAt
-    }
-    limits {
-      maxFileSize
-      maxFiles
-      fileTypes {
-        mimeType
-        label
-        extensions
-      }
-    }
-  }
-`);
-
-const UpdateFormSettingsMutation = graphql(`
-  mutation UpdateFormSettings($id: ID!, $input: UpdateFormInput!) {
-    updateForm(id: $id, input: $input) {
-      id
-      name
-      enabled
-      allowedMimeTypes
-      usesDefaultMimeTypes
-      maxFileSize
-      notifyEmails
-      honeypotFields
-      captchaProvider
-      captchaSecretSet
-      captchaResponseField
-      captchaMinScore
-      captchaUnavailableAsSpam
-      duplicateWindowSeconds
-      maxLinks
-      blockedWords
-      retentionDays
-      retentionNextDeletionAt
-      updatedAt
-    }
-  }
-`);
 
 const MIB = 1024 * 1024;
 const FIELDS = [
@@ -184,10 +127,36 @@ function mibOf(bytes: number): number {
   return Math.round((bytes / MIB) * 1000) / 1000;
 }
 
+type SettingsForm = UseFormReturnType<SettingsValues>;
+
+/** A list setting typed one item a line. */
+function LinesTextarea({
+  form,
+  name,
+  label,
+  description,
+}: {
+  form: SettingsForm;
+  name: 'notifyEmails' | 'honeypotFields' | 'blockedWords';
+  label: string;
+  description: string;
+}) {
+  return (
+    <Textarea
+      label={label}
+      description={description}
+      autosize
+      minRows={2}
+      key={form.key(name)}
+      {...form.getInputProps(name)}
+    />
+  );
+}
+
 export function FormSettingsPage() {
   const { formId = '' } = useParams();
-  const [{ data, error, fetching }, refetch] = useQuery({ query: FormSettingsQuery, variables: { id: formId } });
-  const [saving, updateForm] = useMutation(UpdateFormSettingsMutation);
+  const [{ data, error, fetching }, refetch] = useQuery({ query: FormSettingsDocument, variables: { id: formId } });
+  const [saving, updateForm] = useMutation(UpdateFormSettingsDocument);
   // The chosen CAPTCHA provider, mirrored: its fields depend on it (uncontrolled inputs do not re-render).
   const [provider, setProvider] = useState('');
   const form = useForm<SettingsValues>({
@@ -419,13 +388,11 @@ export function FormSettingsPage() {
                   Use the service maximum
                 </Button>
               </Group>
-              <Textarea
+              <LinesTextarea
+                form={form}
+                name="notifyEmails"
                 label="Notification e-mails"
                 description="Told of every new submission: one address a line, at most 10. Empty: nobody."
-                autosize
-                minRows={2}
-                key={form.key('notifyEmails')}
-                {...form.getInputProps('notifyEmails')}
               />
             </Stack>
           </Paper>
@@ -442,13 +409,11 @@ export function FormSettingsPage() {
                   not spam.
                 </Text>
               </div>
-              <Textarea
+              <LinesTextarea
+                form={form}
+                name="honeypotFields"
                 label="Honeypot fields"
                 description="Field names a person never fills (hidden from people in your HTML form, not type=hidden): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
-                autosize
-                minRows={2}
-                key={form.key('honeypotFields')}
-                {...form.getInputProps('honeypotFields')}
               />
               <NativeSelect
                 label="CAPTCHA provider"
@@ -519,13 +484,11 @@ export function FormSettingsPage() {
                   {...form.getInputProps('maxLinks')}
                 />
               </SimpleGrid>
-              <Textarea
+              <LinesTextarea
+                form={form}
+                name="blockedWords"
                 label="Blocked words or phrases"
                 description="A value containing one of them as a whole word (any case) is spam: one a line, at most 200. Empty: off."
-                autosize
-                minRows={2}
-                key={form.key('blockedWords')}
-                {...form.getInputProps('blockedWords')}
               />
             </Stack>
           </Paper>

@@ -1,7 +1,6 @@
 // A site's forms: their codes, whether they accept submissions, how many came and when; create and
 // delete here, every other setting on the form's settings page.
-import { Anchor, Badge, Button, Code, Group, Table, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { Badge, Button, Code, Table } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
@@ -9,41 +8,15 @@ import { CreateNamedDialog } from '../../components/create-named-dialog';
 import { DataTable } from '../../components/data-table';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { RowActions } from '../../components/row-actions';
+import { NameCell } from '../../components/name-cell';
+import { NewButton } from '../../components/new-button';
+import { ColumnHeaders } from '../../components/column-headers';
 import { QueryStatus } from '../../components/query-status';
 import { useDeleteNamed } from '../../components/use-delete-named';
-import { graphql } from '../../gql';
-import { decodeStoredText } from '../../lib/decode-stored-text';
+import { CreateFormDocument, DeleteFormDocument, SiteFormsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
-
-const SiteFormsQuery = graphql(`
-  query SiteForms($siteId: ID!) {
-    forms(siteId: $siteId) {
-      id
-      name
-      code
-      enabled
-      submissionCount
-      lastSubmissionAt
-    }
-  }
-`);
-
-const CreateFormMutation = graphql(`
-  mutation CreateForm($input: CreateFormInput!) {
-    createForm(input: $input) {
-      id
-      name
-      code
-    }
-  }
-`);
-
-const DeleteFormMutation = graphql(`
-  mutation DeleteForm($id: ID!) {
-    deleteForm(id: $id)
-  }
-`);
 
 function NewFormDialog({
   siteId,
@@ -56,7 +29,7 @@ function NewFormDialog({
   onClose: () => void;
   onCreated: () => void;
 }) {
-  const [{ fetching, error }, createForm] = useMutation(CreateFormMutation);
+  const [{ fetching, error }, createForm] = useMutation(CreateFormDocument);
   const create = async (name: string) => {
     const result = await createForm({ input: { siteId, name } }, { additionalTypenames: ['Form', 'Site'] });
     if (result.error) {
@@ -82,11 +55,11 @@ function NewFormDialog({
 export function FormsPage() {
   const { siteId = '' } = useParams();
   const context = useMemo(() => ({ additionalTypenames: ['Form'] }), []);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: SiteFormsQuery, variables: { siteId }, context });
+  const [{ data, error, fetching }, refetch] = useQuery({ query: SiteFormsDocument, variables: { siteId }, context });
   const [creating, setCreating] = useState(false);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const deletion = useDeleteNamed({
-    mutation: DeleteFormMutation,
+    mutation: DeleteFormDocument,
     additionalTypenames: ['Form', 'Site'],
     noun: 'Form',
     consequences:
@@ -96,45 +69,23 @@ export function FormsPage() {
 
   return (
     <>
-      <PageHeader
-        title="Forms"
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-            New form
-          </Button>
-        }
-      />
+      <PageHeader title="Forms" actions={<NewButton onClick={() => setCreating(true)}>New form</NewButton>} />
       <QueryStatus data={data} error={error} fetching={fetching} subject="forms" />
       {data ? (
         <DataTable
           empty={
-            data.forms.length === 0 ? (
-              <Text c="dimmed">
-                This site has no forms yet. Each form gets a code its backend sends submissions to.
-              </Text>
-            ) : null
+            data.forms.length === 0
+              ? 'This site has no forms yet. Each form gets a code its backend sends submissions to.'
+              : null
           }
           minWidth={860}
           highlightOnHover
           caption="The forms of this site"
-          columns={
-            <>
-              <Table.Th scope="col">Name</Table.Th>
-              <Table.Th scope="col">Code</Table.Th>
-              <Table.Th scope="col">Status</Table.Th>
-              <Table.Th scope="col">Submissions</Table.Th>
-              <Table.Th scope="col">Last submission</Table.Th>
-              <Table.Th scope="col">Actions</Table.Th>
-            </>
-          }
+          columns={<ColumnHeaders names={['Name', 'Code', 'Status', 'Submissions', 'Last submission', 'Actions']} />}
         >
           {data.forms.map((form) => (
             <Table.Tr key={form.id}>
-              <Table.Th scope="row" fw="normal">
-                <Anchor component={Link} to={paths.formSubmissions(siteId, form.id)}>
-                  {decodeStoredText(form.name)}
-                </Anchor>
-              </Table.Th>
+              <NameCell name={form.name} to={paths.formSubmissions(siteId, form.id)} />
               <Table.Td>
                 <Code>{form.code}</Code>
               </Table.Td>
@@ -146,7 +97,7 @@ export function FormsPage() {
               <Table.Td>{form.submissionCount}</Table.Td>
               <Table.Td>{formatDateTime(form.lastSubmissionAt, 'None yet')}</Table.Td>
               <Table.Td>
-                <Group gap="xs" wrap="nowrap">
+                <RowActions onDelete={() => deletion.ask(form)}>
                   <Button size="xs" variant="light" component={Link} to={paths.formSubmissions(siteId, form.id)}>
                     Submissions
                   </Button>
@@ -156,10 +107,7 @@ export function FormsPage() {
                   <Button size="xs" variant="default" component={Link} to={paths.formSettings(siteId, form.id)}>
                     Settings
                   </Button>
-                  <Button size="xs" variant="light" color="red" onClick={() => deletion.ask(form)}>
-                    Delete
-                  </Button>
-                </Group>
+                </RowActions>
               </Table.Td>
             </Table.Tr>
           ))}

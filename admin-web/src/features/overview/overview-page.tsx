@@ -7,44 +7,10 @@ import { useQuery } from 'urql';
 import { DailyBarChart } from '../../components/daily-bar-chart';
 import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
-import { graphql } from '../../gql';
+import { OverviewDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
-
-const OverviewQuery = graphql(`
-  query Overview($days: Int!) {
-    submissionStats(days: $days) {
-      days
-      forms {
-        formId
-        formName
-        siteId
-        siteName
-        total
-        days {
-          day
-          count
-        }
-      }
-      spam {
-        day
-        count
-      }
-    }
-    refusalStats(days: $days) {
-      codes {
-        code
-        title
-        total
-        days {
-          day
-          count
-        }
-      }
-    }
-  }
-`);
 
 const PERIODS = ['7', '30', '90'] as const;
 /** Forms shown with a chart; the others are counted in a line below them. */
@@ -54,7 +20,7 @@ const REFRESH_MS = 30_000;
 export function OverviewPage() {
   const [period, setPeriod] = useState<string>('30');
   const [{ data, error, fetching }, refetch] = useQuery({
-    query: OverviewQuery,
+    query: OverviewDocument,
     variables: { days: Number(period) },
   });
   usePolling(() => refetch({ requestPolicy: 'network-only' }), REFRESH_MS);

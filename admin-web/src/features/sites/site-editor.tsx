@@ -5,30 +5,9 @@ import { useEffect } from 'react';
 import { useMutation } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifySuccess } from '../../components/notify';
-import { graphql } from '../../gql';
+import { CreateSiteDocument, UpdateSiteDocument } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
-
-const CreateSiteMutation = graphql(`
-  mutation CreateSite($input: CreateSiteInput!) {
-    createSite(input: $input) {
-      id
-      name
-      domain
-    }
-  }
-`);
-
-const UpdateSiteMutation = graphql(`
-  mutation UpdateSite($id: ID!, $input: UpdateSiteInput!) {
-    updateSite(id: $id, input: $input) {
-      id
-      name
-      domain
-      updatedAt
-    }
-  }
-`);
 
 const FIELDS = ['name', 'domain'] as const;
 
@@ -47,8 +26,8 @@ interface SiteEditorProps {
 }
 
 export function SiteEditor({ opened, site, onClose, onSaved }: SiteEditorProps) {
-  const [created, createSite] = useMutation(CreateSiteMutation);
-  const [updated, updateSite] = useMutation(UpdateSiteMutation);
+  const [created, createSite] = useMutation(CreateSiteDocument);
+  const [updated, updateSite] = useMutation(UpdateSiteDocument);
   const form = useForm({ mode: 'uncontrolled', initialValues: { name: '', domain: '' } });
   const state = site ? updated : created;
 

@@ -1,60 +1,24 @@
 // A form's Spam view: what the spam protections caught, newest first, with the reason in words. A
 // person can say a submission is not spam (it moves to the inbox and is delivered then) or delete it.
-import { Alert, Button, Table, Text } from '@mantine/core';
+import { Alert, Button, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
-import { PagedTable } from '../../components/paged-table';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
 import { RefreshButton } from '../../components/refresh-button';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
-import { graphql } from '../../gql';
+import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
 import { usePolling } from '../../lib/use-polling';
 import { ExportButton } from '../submissions/export-button';
-import { SubmissionColumns, SubmissionRow } from '../submissions/submission-rows';
+import { SubmissionTable } from '../submissions/submission-rows';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 5000;
-
-const SpamSubmissionsQuery = graphql(`
-  query SpamSubmissions($formId: ID!, $first: Int, $after: String) {
-    submissions(formId: $formId, first: $first, after: $after, spam: true) {
-      totalCount
-      edges {
-        cursor
-        node {
-          id
-          createdAt
-          data
-          spamReason
-          files {
-            id
-            name
-          }
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-  }
-`);
-
-const MarkNotSpamMutation = graphql(`
-  mutation MarkNotSpam($id: ID!) {
-    markNotSpam(id: $id) {
-      id
-      spam
-      spamReason
-    }
-  }
-`);
 
 const REASONS: Record<string, string> = {
   honeypot: 'Honeypot field filled',
@@ -82,13 +46,13 @@ function SpamList({ formId }: { formId: string }) {
   const after = cursors[cursors.length - 1] ?? null;
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({
-    query: SpamSubmissionsQuery,
+    query: SpamSubmissionsDocument,
     variables: { formId, first: PAGE_SIZE, after },
     context,
   });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   usePolling(refresh, POLL_INTERVAL_MS);
-  const [marking, markNotSpam] = useMutation(MarkNotSpamMutation);
+  const [marking, markNotSpam] = useMutation(MarkNotSpamDocument);
   const [markingId, setMarkingId] = useState<string | null>(null);
   const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() => refresh());
 
@@ -135,45 +99,34 @@ function SpamList({ formId }: { formId: string }) {
             {connection.totalCount === 1 ? '1 spam submission' : `${connection.totalCount} spam submissions`}
             {connection.totalCount > 0 ? `, newest first (page ${pageNumber})` : ''}
           </Text>
-          <PagedTable
-            empty={
-              connection.totalCount === 0 ? (
-                <Text c="dimmed">No spam. Submissions the spam protection catches appear here.</Text>
-              ) : null
-            }
+          <SubmissionTable
+            rows={rows}
+            keys={keys}
+            empty={connection.totalCount === 0 ? 'No spam. Submissions the spam protection catches appear here.' : null}
             minWidth={Math.max(720, 420 + keys.length * 180)}
-            highlightOnHover
             caption="Spam submissions to this form, newest first, with why each was caught"
-            columns={<SubmissionColumns keys={keys} afterReceived={<Table.Th scope="col">Reason</Table.Th>} />}
             pager={{ label: 'Pages of spam', cursors, setCursors, pageInfo: connection.pageInfo }}
-          >
-            {rows.map((row) => (
-              <SubmissionRow
-                key={row.id}
-                submission={row}
-                keys={keys}
-                received={formatDateTime(row.createdAt)}
-                afterReceived={
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {describeReason(row.spamReason)}
-                    </Text>
-                  </Table.Td>
-                }
-                actions={
-                  <Button
-                    size="xs"
-                    variant="light"
-                    loading={marking.fetching && markingId === row.id}
-                    onClick={() => void notSpam(row.id)}
-                  >
-                    Not spam
-                  </Button>
-                }
-                onDelete={() => askDelete({ id: row.id, fileCount: row.files.length })}
-              />
-            ))}
-          </PagedTable>
+            extraColumn={{
+              header: 'Reason',
+              cell: (row) => (
+                <Text size="sm" fw={500}>
+                  {describeReason(row.spamReason)}
+                </Text>
+              ),
+            }}
+            received={(row) => formatDateTime(row.createdAt)}
+            actions={(row) => (
+              <Button
+                size="xs"
+                variant="light"
+                loading={marking.fetching && markingId === row.id}
+                onClick={() => void notSpam(row.id)}
+              >
+                Not spam
+              </Button>
+            )}
+            onDelete={(row) => askDelete({ id: row.id, fileCount: row.files.length })}
+          />
         </>
       ) : null}
       {deleteDialog}

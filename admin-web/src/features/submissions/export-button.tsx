@@ -6,22 +6,11 @@ import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { notifyError } from '../../components/notify';
-import { graphql } from '../../gql';
-import type { SubmissionExportFormat, SubmissionFilterInput } from '../../gql/graphql';
-
-const CreateSubmissionExportMutation = graphql(`
-  mutation CreateSubmissionExport(
-    $formId: ID!
-    $format: SubmissionExportFormat!
-    $filter: SubmissionFilterInput
-    $spam: Boolean
-  ) {
-    createSubmissionExport(formId: $formId, format: $format, filter: $filter, spam: $spam) {
-      url
-      expiresAt
-    }
-  }
-`);
+import {
+  CreateSubmissionExportDocument,
+  type SubmissionExportFormat,
+  type SubmissionFilterInput,
+} from '../../gql/graphql';
 
 const FORMATS: { value: SubmissionExportFormat; label: string; description: string }[] = [
   {
@@ -52,7 +41,7 @@ interface ExportButtonProps {
 export function ExportButton({ formId, filter = null, spam = false }: ExportButtonProps) {
   const [opened, setOpened] = useState(false);
   const [format, setFormat] = useState<SubmissionExportFormat>('CSV');
-  const [creation, createExport] = useMutation(CreateSubmissionExportMutation);
+  const [creation, createExport] = useMutation(CreateSubmissionExportDocument);
 
   const download = async () => {
     const result = await createExport({ formId, format, filter, spam });

@@ -6,42 +6,14 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
-import { graphql } from '../../gql';
+import { SubmissionDetailDocument, type SubmissionDetailQuery } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { FieldTable } from './submission-data';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
 
-const SubmissionDetailQuery = graphql(`
-  query SubmissionDetail($id: ID!) {
-    submission(id: $id) {
-      id
-      formId
-      createdAt
-      data
-      files {
-        id
-        field
-        name
-        mimeType
-        size
-        sha256
-        downloadUrl
-      }
-    }
-  }
-`);
-
-interface StoredFileRow {
-  id: string;
-  field: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-  downloadUrl: string;
-}
+type StoredFileRow = NonNullable<SubmissionDetailQuery['submission']>['files'][number];
 
 function FilesTable({ files }: { files: readonly StoredFileRow[] }) {
   return (
@@ -93,7 +65,7 @@ export function SubmissionDetailPage() {
   const navigate = useNavigate();
   // Download links last a short time: fetch fresh ones whenever the page opens.
   const [{ data, error, fetching }] = useQuery({
-    query: SubmissionDetailQuery,
+    query: SubmissionDetailDocument,
     variables: { id: submissionId },
     requestPolicy: 'network-only',
   });

@@ -1,17 +1,21 @@
-// The columns and rows the inbox and the Spam view share: when it came, one column per data key,
-// its files and its actions, ending with Delete. Each view adds its own cells and buttons.
-import { Button, Group, Table } from '@mantine/core';
+// The paged table the inbox and the Spam view share: when it came, one column per data key, its
+// files and its actions, ending with Delete. Each view adds its own cells and buttons.
+import { Table } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { PagedTable } from '../../components/paged-table';
+import type { NewerOlderPagerProps } from '../../components/newer-older-pager';
+import { RowActions } from '../../components/row-actions';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { compactValue } from '../../lib/submission-values';
 
 interface ListedSubmission {
+  id: string;
   data: unknown;
   files: { name: string }[];
 }
 
 /** Received, then `afterReceived`, one column per data key, Files and Actions. */
-export function SubmissionColumns({ keys, afterReceived }: { keys: string[]; afterReceived?: ReactNode }) {
+function SubmissionColumns({ keys, afterReceived }: { keys: string[]; afterReceived?: ReactNode }) {
   return (
     <>
       <Table.Th scope="col">Received</Table.Th>
@@ -38,7 +42,7 @@ interface SubmissionRowProps {
   onDelete: () => void;
 }
 
-export function SubmissionRow({ submission, keys, received, afterReceived, actions, onDelete }: SubmissionRowProps) {
+function SubmissionRow({ submission, keys, received, afterReceived, actions, onDelete }: SubmissionRowProps) {
   const values = submission.data as Record<string, unknown>;
   return (
     <Table.Tr>
@@ -55,13 +59,58 @@ export function SubmissionRow({ submission, keys, received, afterReceived, actio
         {submission.files.length === 0 ? '—' : submission.files.map((file) => decodeStoredText(file.name)).join(', ')}
       </Table.Td>
       <Table.Td>
-        <Group gap="xs" wrap="nowrap">
-          {actions}
-          <Button size="xs" variant="light" color="red" onClick={onDelete}>
-            Delete
-          </Button>
-        </Group>
+        <RowActions onDelete={onDelete}>{actions}</RowActions>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+interface SubmissionTableProps<Row extends ListedSubmission> {
+  rows: readonly Row[];
+  keys: string[];
+  /** The empty state, shown instead of the table when set. */
+  empty: ReactNode;
+  minWidth: number;
+  caption: string;
+  pager: NewerOlderPagerProps;
+  /** A column between Received and the data, with its header and each row's cell. */
+  extraColumn?: { header: string; cell: (row: Row) => ReactNode };
+  received: (row: Row) => ReactNode;
+  actions: (row: Row) => ReactNode;
+  onDelete: (row: Row) => void;
+}
+
+export function SubmissionTable<Row extends ListedSubmission>({
+  rows,
+  keys,
+  extraColumn,
+  received,
+  actions,
+  onDelete,
+  ...table
+}: SubmissionTableProps<Row>) {
+  return (
+    <PagedTable
+      {...table}
+      highlightOnHover
+      columns={
+        <SubmissionColumns
+          keys={keys}
+          afterReceived={extraColumn ? <Table.Th scope="col">{extraColumn.header}</Table.Th> : undefined}
+        />
+      }
+    >
+      {rows.map((row) => (
+        <SubmissionRow
+          key={row.id}
+          submission={row}
+          keys={keys}
+          received={received(row)}
+          afterReceived={extraColumn ? <Table.Td>{extraColumn.cell(row)}</Table.Td> : undefined}
+          actions={actions(row)}
+          onDelete={() => onDelete(row)}
+        />
+      ))}
+    </PagedTable>
   );
 }

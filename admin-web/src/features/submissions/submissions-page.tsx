@@ -5,11 +5,10 @@ import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
-import { PagedTable } from '../../components/paged-table';
 import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
 import { RefreshButton } from '../../components/refresh-button';
-import { graphql } from '../../gql';
+import { SubmissionsInboxDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
@@ -24,34 +23,10 @@ import {
 } from '../../lib/submission-filter-params';
 import { SubmissionFilters } from './submission-filters';
 import { ExportButton } from './export-button';
-import { SubmissionColumns, SubmissionRow } from './submission-rows';
+import { SubmissionTable } from './submission-rows';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;
-
-const SubmissionsInboxQuery = graphql(`
-  query SubmissionsInbox($formId: ID!, $first: Int, $after: String, $filter: SubmissionFilterInput) {
-    submissions(formId: $formId, first: $first, after: $after, filter: $filter) {
-      totalCount
-      edges {
-        cursor
-        node {
-          id
-          createdAt
-          data
-          files {
-            id
-            name
-          }
-        }
-      }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
-    }
-  }
-`);
 
 export function SubmissionsPage() {
   const { siteId = '', formId = '' } = useParams();
@@ -99,7 +74,7 @@ function Inbox({
     baseline.current = null;
   }
   const [{ data, error, fetching }, refetch] = useQuery({
-    query: SubmissionsInboxQuery,
+    query: SubmissionsInboxDocument,
     variables: { formId, first: PAGE_SIZE, after: listedKey === filterKey ? after : null, filter: variables },
     context,
   });
@@ -160,53 +135,45 @@ function Inbox({
               ) : null}
             </Group>
           </Group>
-          <PagedTable
+          <SubmissionTable
+            rows={rows}
+            keys={keys}
             empty={
               connection.totalCount === 0 && filtered ? (
-                <Text c="dimmed">No submissions match these filters.</Text>
+                'No submissions match these filters.'
               ) : connection.totalCount === 0 ? (
-                <Text c="dimmed">
+                <>
                   No submissions yet. They appear here a few seconds after the site&apos;s backend sends them to the
                   form&apos;s endpoint (see the site&apos;s{' '}
                   <Anchor underline="always" component={Link} to={paths.siteApi(siteId)}>
                     API
                   </Anchor>{' '}
                   page).
-                </Text>
+                </>
               ) : null
             }
             minWidth={Math.max(640, 260 + keys.length * 180)}
-            highlightOnHover
             caption="Submissions to this form, newest first; open one to see every field and its files"
-            columns={<SubmissionColumns keys={keys} />}
             pager={{ label: 'Pages of submissions', cursors, setCursors, pageInfo: connection.pageInfo }}
-          >
-            {rows.map((row) => (
-              <SubmissionRow
-                key={row.id}
-                submission={row}
-                keys={keys}
-                received={
-                  <>
-                    <Anchor component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
-                      {formatDateTime(row.createdAt)}
-                    </Anchor>
-                    {isNew(row.id) ? (
-                      <Badge ml="xs" size="sm" color="green" variant="dot">
-                        New
-                      </Badge>
-                    ) : null}
-                  </>
-                }
-                actions={
-                  <Button size="xs" variant="light" component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
-                    Open
-                  </Button>
-                }
-                onDelete={() => askDelete({ id: row.id, fileCount: row.files.length })}
-              />
-            ))}
-          </PagedTable>
+            received={(row) => (
+              <>
+                <Anchor component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
+                  {formatDateTime(row.createdAt)}
+                </Anchor>
+                {isNew(row.id) ? (
+                  <Badge ml="xs" size="sm" color="green" variant="dot">
+                    New
+                  </Badge>
+                ) : null}
+              </>
+            )}
+            actions={(row) => (
+              <Button size="xs" variant="light" component={Link} to={paths.formSubmission(siteId, formId, row.id)}>
+                Open
+              </Button>
+            )}
+            onDelete={(row) => askDelete({ id: row.id, fileCount: row.files.length })}
+          />
         </>
       ) : null}
       {deleteDialog}

@@ -1,7 +1,6 @@
 // API tokens for integrators: long-lived bearer tokens for /graphql. The secret is in the create
 // answer only, so it is shown once, in a dialog, with a Copy button.
 import { Alert, Button, Code, Group, Modal, Stack, Table, Text } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { CopyButton } from '../../components/copy-button';
@@ -9,42 +8,14 @@ import { CreateNamedDialog } from '../../components/create-named-dialog';
 import { DataTable } from '../../components/data-table';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { DeleteButton } from '../../components/row-actions';
+import { NewButton } from '../../components/new-button';
+import { ColumnHeaders } from '../../components/column-headers';
 import { QueryStatus } from '../../components/query-status';
 import { useDeleteNamed } from '../../components/use-delete-named';
-import { graphql } from '../../gql';
+import { ApiTokensDocument, CreateApiTokenDocument, RevokeApiTokenDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
-
-const ApiTokensQuery = graphql(`
-  query ApiTokens {
-    apiTokens {
-      id
-      name
-      createdAt
-      lastUsedAt
-    }
-  }
-`);
-
-const CreateApiTokenMutation = graphql(`
-  mutation CreateApiToken($name: String!) {
-    createApiToken(name: $name) {
-      token
-      apiToken {
-        id
-        name
-        createdAt
-        lastUsedAt
-      }
-    }
-  }
-`);
-
-const RevokeApiTokenMutation = graphql(`
-  mutation RevokeApiToken($id: ID!) {
-    revokeApiToken(id: $id)
-  }
-`);
 
 function NewTokenDialog({
   opened,
@@ -55,7 +26,7 @@ function NewTokenDialog({
   onClose: () => void;
   onCreated: (secret: string, name: string) => void;
 }) {
-  const [{ fetching, error }, createToken] = useMutation(CreateApiTokenMutation);
+  const [{ fetching, error }, createToken] = useMutation(CreateApiTokenDocument);
   const create = async (name: string) => {
     const result = await createToken({ name }, { additionalTypenames: ['ApiToken'] });
     if (!result.data) {
@@ -102,12 +73,12 @@ function SecretDialog({ secret, onClose }: { secret: { value: string; name: stri
 
 export function TokensPage() {
   const context = useMemo(() => ({ additionalTypenames: ['ApiToken'] }), []);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: ApiTokensQuery, context });
+  const [{ data, error, fetching }, refetch] = useQuery({ query: ApiTokensDocument, context });
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<{ value: string; name: string } | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const revocation = useDeleteNamed({
-    mutation: RevokeApiTokenMutation,
+    mutation: RevokeApiTokenDocument,
     additionalTypenames: ['ApiToken'],
     noun: 'Token',
     deletedNote: ': it no longer works',
@@ -117,14 +88,7 @@ export function TokensPage() {
 
   return (
     <>
-      <PageHeader
-        title="API tokens"
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-            New token
-          </Button>
-        }
-      />
+      <PageHeader title="API tokens" actions={<NewButton onClick={() => setCreating(true)}>New token</NewButton>} />
       <Text c="dimmed" mb="md" maw={760}>
         Tokens let your own programs use the admin API at /graphql with the header Authorization: Bearer followed by the
         token. Each acts as you; delete one and it stops working at once.
@@ -132,17 +96,10 @@ export function TokensPage() {
       <QueryStatus data={data} error={error} fetching={fetching} subject="tokens" />
       {data ? (
         <DataTable
-          empty={data.apiTokens.length === 0 ? <Text c="dimmed">No API tokens.</Text> : null}
+          empty={data.apiTokens.length === 0 ? 'No API tokens.' : null}
           minWidth={560}
           caption="API tokens that work now"
-          columns={
-            <>
-              <Table.Th scope="col">Name</Table.Th>
-              <Table.Th scope="col">Created</Table.Th>
-              <Table.Th scope="col">Last used</Table.Th>
-              <Table.Th scope="col">Actions</Table.Th>
-            </>
-          }
+          columns={<ColumnHeaders names={['Name', 'Created', 'Last used', 'Actions']} />}
         >
           {data.apiTokens.map((token) => (
             <Table.Tr key={token.id}>
@@ -152,9 +109,7 @@ export function TokensPage() {
               <Table.Td>{formatDateTime(token.createdAt)}</Table.Td>
               <Table.Td>{formatDateTime(token.lastUsedAt, 'Never')}</Table.Td>
               <Table.Td>
-                <Button size="xs" variant="light" color="red" onClick={() => revocation.ask(token)}>
-                  Delete
-                </Button>
+                <DeleteButton onClick={() => revocation.ask(token)} />
               </Table.Td>
             </Table.Tr>
           ))}

@@ -5,40 +5,8 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { graphql } from '../../gql';
+import { RedeliverDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
-
-export const DeliveryFieldsFragment = graphql(`
-  fragment DeliveryFields on Delivery {
-    id
-    eventType
-    channel
-    status
-    attemptCount
-    createdAt
-    completedAt
-    nextAttemptAt
-    recipients
-    attempts {
-      number
-      startedAt
-      statusCode
-      durationMs
-      error
-      response
-      succeeded
-    }
-  }
-`);
-
-const RedeliverMutation = graphql(`
-  mutation Redeliver($deliveryId: ID!) {
-    redeliver(deliveryId: $deliveryId) {
-      id
-      status
-    }
-  }
-`);
 
 export interface DeliveryRow {
   id: string;
@@ -117,7 +85,7 @@ interface DeliveryTableProps {
 }
 
 export function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empty }: DeliveryTableProps) {
-  const [, redeliver] = useMutation(RedeliverMutation);
+  const [, redeliver] = useMutation(RedeliverDocument);
   const [pendingId, setPendingId] = useState<string | null>(null);
 
   const replay = async (delivery: DeliveryRow) => {

@@ -17,7 +17,6 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconPlus } from '@tabler/icons-react';
 import { useId, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
@@ -26,8 +25,19 @@ import { CopyButton } from '../../components/copy-button';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { DeleteButton } from '../../components/row-actions';
+import { NewButton } from '../../components/new-button';
 import { QueryStatus } from '../../components/query-status';
-import { graphql } from '../../gql';
+import {
+  CreateWebhookDocument,
+  DeleteWebhookDocument,
+  EmailDeliveriesDocument,
+  FormWebhooksDocument,
+  RotateWebhookSecretDocument,
+  SendTestWebhookDocument,
+  SetWebhookEnabledDocument,
+  WebhookDeliveriesDocument,
+} from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
@@ -36,92 +46,6 @@ import { DeliveryTable } from './delivery-log';
 
 const POLL_INTERVAL_MS = 5000;
 const LOG_SIZE = 20;
-
-const WebhooksQuery = graphql(`
-  query FormWebhooks($formId: ID!) {
-    webhooks(formId: $formId) {
-      id
-      url
-      description
-      enabled
-      failingSince
-      disabledAt
-      disabledReason
-      lastSuccessAt
-      createdAt
-    }
-  }
-`);
-
-const WebhookDeliveriesQuery = graphql(`
-  query WebhookDeliveries($webhookId: ID!, $first: Int) {
-    deliveries(webhookId: $webhookId, first: $first) {
-      ...DeliveryFields
-    }
-  }
-`);
-
-const EmailDeliveriesQuery = graphql(`
-  query EmailDeliveries($formId: ID!, $first: Int) {
-    form(id: $formId) {
-      id
-      notifyEmails
-    }
-    emailDeliveries(formId: $formId, first: $first) {
-      ...DeliveryFields
-    }
-  }
-`);
-
-const CreateWebhookMutation = graphql(`
-  mutation CreateWebhook($input: CreateWebhookInput!) {
-    createWebhook(input: $input) {
-      secret
-      webhook {
-        id
-        url
-      }
-    }
-  }
-`);
-
-const UpdateWebhookMutation = graphql(`
-  mutation SetWebhookEnabled($id: ID!, $input: UpdateWebhookInput!) {
-    updateWebhook(id: $id, input: $input) {
-      id
-      enabled
-      disabledAt
-      disabledReason
-      failingSince
-    }
-  }
-`);
-
-const SendTestWebhookMutation = graphql(`
-  mutation SendTestWebhook($id: ID!) {
-    sendTestWebhook(id: $id) {
-      id
-      status
-    }
-  }
-`);
-
-const RotateWebhookSecretMutation = graphql(`
-  mutation RotateWebhookSecret($id: ID!) {
-    rotateWebhookSecret(id: $id) {
-      secret
-      webhook {
-        id
-      }
-    }
-  }
-`);
-
-const DeleteWebhookMutation = graphql(`
-  mutation DeleteWebhook($id: ID!) {
-    deleteWebhook(id: $id)
-  }
-`);
 
 interface WebhookRow {
   id: string;
@@ -168,7 +92,7 @@ function NewWebhookDialog({
   onClose: () => void;
   onCreated: (url: string, secret: string) => void;
 }) {
-  const [{ fetching, error }, createWebhook] = useMutation(CreateWebhookMutation);
+  const [{ fetching, error }, createWebhook] = useMutation(CreateWebhookDocument);
   const form = useForm({ mode: 'uncontrolled', initialValues: { url: '', description: '' } });
   const close = () => {
     form.reset();
@@ -241,7 +165,7 @@ function usePolledDeliveries<Data, Variables extends AnyVariables>(
 }
 
 function WebhookLog({ webhookId }: { webhookId: string }) {
-  const { data, error, fetching, refresh } = usePolledDeliveries(WebhookDeliveriesQuery, {
+  const { data, error, fetching, refresh } = usePolledDeliveries(WebhookDeliveriesDocument, {
     webhookId,
     first: LOG_SIZE,
   });
@@ -316,10 +240,10 @@ function WebhookCard({
   onChanged: () => void;
 }) {
   const titleId = useId();
-  const [update, updateWebhook] = useMutation(UpdateWebhookMutation);
-  const [test, sendTest] = useMutation(SendTestWebhookMutation);
-  const [rotation, rotateSecret] = useMutation(RotateWebhookSecretMutation);
-  const [deletion, deleteWebhook] = useMutation(DeleteWebhookMutation);
+  const [update, updateWebhook] = useMutation(SetWebhookEnabledDocument);
+  const [test, sendTest] = useMutation(SendTestWebhookDocument);
+  const [rotation, rotateSecret] = useMutation(RotateWebhookSecretDocument);
+  const [deletion, deleteWebhook] = useMutation(DeleteWebhookDocument);
   const [confirming, setConfirming] = useState<'rotate' | 'delete' | null>(null);
   // A webhook's URL and description are stored as the administrator typed them (not HTML-safe text
   // from the gateway): shown as they are.
@@ -391,9 +315,7 @@ function WebhookCard({
           <Button size="xs" variant="default" onClick={() => setConfirming('rotate')}>
             Rotate secret
           </Button>
-          <Button size="xs" variant="light" color="red" onClick={() => setConfirming('delete')}>
-            Delete
-          </Button>
+          <DeleteButton onClick={() => setConfirming('delete')} />
         </Group>
         <div>
           <Title order={3} size="h5" mb="xs">
@@ -429,7 +351,7 @@ function WebhookCard({
 }
 
 function EmailLog({ siteId, formId }: { siteId: string; formId: string }) {
-  const { data, error, fetching, refresh } = usePolledDeliveries(EmailDeliveriesQuery, { formId, first: LOG_SIZE });
+  const { data, error, fetching, refresh } = usePolledDeliveries(EmailDeliveriesDocument, { formId, first: LOG_SIZE });
   const recipients = data?.form?.notifyEmails ?? [];
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="email-log-title">
@@ -466,7 +388,11 @@ function EmailLog({ siteId, formId }: { siteId: string; formId: string }) {
 export function WebhooksPage() {
   const { siteId = '', formId = '' } = useParams();
   const context = useMemo(() => ({ additionalTypenames: ['Webhook'] }), []);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: WebhooksQuery, variables: { formId }, context });
+  const [{ data, error, fetching }, refetch] = useQuery({
+    query: FormWebhooksDocument,
+    variables: { formId },
+    context,
+  });
   const reload = () => refetch({ requestPolicy: 'network-only' });
   // Health (failing since, disabled after failures) changes as the worker delivers.
   usePolling(reload, POLL_INTERVAL_MS);
@@ -475,14 +401,7 @@ export function WebhooksPage() {
 
   return (
     <>
-      <PageHeader
-        title="Webhooks"
-        actions={
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-            New webhook
-          </Button>
-        }
-      />
+      <PageHeader title="Webhooks" actions={<NewButton onClick={() => setCreating(true)}>New webhook</NewButton>} />
       <Stack gap="lg">
         <Text size="sm" c="dimmed">
           Each new submission is POSTed to every enabled webhook as a signed <Code>submission.created</Code> event,

@@ -1,0 +1,20 @@
+// A list row's buttons: the row's own actions, then Delete, always last and always red.
+import { Button, Group } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export function DeleteButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button size="xs" variant="light" color="red" onClick={onClick}>
+      Delete
+    </Button>
+  );
+}
+
+export function RowActions({ children, onDelete }: { children?: ReactNode; onDelete: () => void }) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {children}
+      <DeleteButton onClick={onDelete} />
+    </Group>
+  );
+}
