@@ -16,6 +16,7 @@ import { columnKeys } from '../../lib/submission-values';
 import { usePolling } from '../../lib/use-polling';
 import { ExportButton } from '../submissions/export-button';
 import { SubmissionTable } from '../submissions/submission-rows';
+import { useSubmissionCount } from '../submissions/use-submission-count';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 5000;
@@ -35,6 +36,13 @@ function describeReason(reason: string | null | undefined): string {
   return REASONS[reason] ?? reason;
 }
 
+function spamCount(total: number | undefined): string {
+  if (total === undefined) {
+    return 'Counting…';
+  }
+  return total === 1 ? '1 spam submission' : `${total} spam submissions`;
+}
+
 export function SpamPage() {
   const { formId = '' } = useParams();
   return <SpamList key={formId} formId={formId} />;
@@ -50,7 +58,11 @@ function SpamList({ formId }: { formId: string }) {
     variables: { formId, first: PAGE_SIZE, after },
     context,
   });
-  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const count = useSubmissionCount({ formId, spam: true });
+  const refresh = () => {
+    refetch({ requestPolicy: 'network-only' });
+    count.refresh();
+  };
   usePolling(refresh, POLL_INTERVAL_MS);
   const [marking, markNotSpam] = useMutation(MarkNotSpamDocument);
   const [markingId, setMarkingId] = useState<string | null>(null);
@@ -96,13 +108,19 @@ function SpamList({ formId }: { formId: string }) {
       {connection ? (
         <>
           <Text mb="sm" data-testid="spam-count">
-            {connection.totalCount === 1 ? '1 spam submission' : `${connection.totalCount} spam submissions`}
-            {connection.totalCount > 0 ? `, newest first (page ${pageNumber})` : ''}
+            {spamCount(count.total)}
+            {rows.length > 0 ? `, newest first (page ${pageNumber})` : ''}
           </Text>
           <SubmissionTable
             rows={rows}
             keys={keys}
-            empty={connection.totalCount === 0 ? 'No spam. Submissions the spam protection catches appear here.' : null}
+            empty={
+              rows.length > 0
+                ? null
+                : pageNumber > 1
+                  ? 'No older spam.'
+                  : 'No spam. Submissions the spam protection catches appear here.'
+            }
             minWidth={Math.max(720, 420 + keys.length * 180)}
             caption="Spam submissions to this form, newest first, with why each was caught"
             pager={{ label: 'Pages of spam', cursors, setCursors, pageInfo: connection.pageInfo }}

@@ -23,6 +23,7 @@ import {
 } from '../../lib/submission-filter-params';
 import { SubmissionFilters } from './submission-filters';
 import { ExportButton } from './export-button';
+import { useSubmissionCount } from './use-submission-count';
 import { SubmissionTable } from './submission-rows';
 
 const PAGE_SIZE = 20;
@@ -78,16 +79,21 @@ function Inbox({
     variables: { formId, first: PAGE_SIZE, after: listedKey === filterKey ? after : null, filter: variables },
     context,
   });
-  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const count = useSubmissionCount({ formId, filter: variables });
+  const refresh = () => {
+    refetch({ requestPolicy: 'network-only' });
+    count.refresh();
+  };
   usePolling(refresh, POLL_INTERVAL_MS);
 
   const connection = data?.submissions;
+  const total = count.total;
   useEffect(() => {
-    if (connection && baseline.current === null) {
-      baseline.current = { total: connection.totalCount, ids: new Set(connection.edges.map((edge) => edge.node.id)) };
+    if (connection && total !== undefined && baseline.current === null) {
+      baseline.current = { total, ids: new Set(connection.edges.map((edge) => edge.node.id)) };
     }
-  }, [connection]);
-  const arrived = connection && baseline.current ? Math.max(0, connection.totalCount - baseline.current.total) : 0;
+  }, [connection, total]);
+  const arrived = total !== undefined && baseline.current ? Math.max(0, total - baseline.current.total) : 0;
   const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && cursors.length === 1;
 
   const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() => {
@@ -118,8 +124,8 @@ function Inbox({
         <>
           <Group justify="space-between" mb="sm" wrap="wrap">
             <Text data-testid="submission-count">
-              {submissionCount(connection.totalCount, filtered)}
-              {connection.totalCount > 0 ? `, newest first (page ${pageNumber})` : ''}
+              {total === undefined ? 'Counting…' : submissionCount(total, filtered)}
+              {rows.length > 0 ? `, newest first (page ${pageNumber})` : ''}
             </Text>
             {/* Announced politely as submissions arrive; the list refreshes itself every few seconds. */}
             <Group gap="xs" aria-live="polite" role="status">
@@ -139,9 +145,11 @@ function Inbox({
             rows={rows}
             keys={keys}
             empty={
-              connection.totalCount === 0 && filtered ? (
+              rows.length > 0 ? null : filtered ? (
                 'No submissions match these filters.'
-              ) : connection.totalCount === 0 ? (
+              ) : pageNumber > 1 ? (
+                'No older submissions.'
+              ) : (
                 <>
                   No submissions yet. They appear here a few seconds after the site&apos;s backend sends them to the
                   form&apos;s endpoint (see the site&apos;s{' '}
@@ -150,7 +158,7 @@ function Inbox({
                   </Anchor>{' '}
                   page).
                 </>
-              ) : null
+              )
             }
             minWidth={Math.max(640, 260 + keys.length * 180)}
             caption="Submissions to this form, newest first; open one to see every field and its files"

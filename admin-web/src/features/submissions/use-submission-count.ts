@@ -1,0 +1,25 @@
+// The count of the inbox or the Spam view, in its own request beside the page's (see the .graphql
+// file for why). `total` is undefined until the first answer for these variables.
+import { useMemo } from 'react';
+import { useQuery } from 'urql';
+import { SubmissionCountDocument, type SubmissionFilterInput } from '../../gql/graphql';
+
+interface CountedView {
+  formId: string;
+  spam?: boolean;
+  filter?: SubmissionFilterInput | null;
+}
+
+export function useSubmissionCount({ formId, spam = false, filter = null }: CountedView) {
+  // `Submission`: a deletion or a move out of Spam refetches the count too.
+  const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
+  const [{ data }, refetch] = useQuery({
+    query: SubmissionCountDocument,
+    variables: { formId, spam, filter },
+    context,
+  });
+  return {
+    total: data?.submissions.totalCount,
+    refresh: () => refetch({ requestPolicy: 'network-only' }),
+  };
+}
