@@ -11,6 +11,7 @@ import { RefreshButton } from '../../components/refresh-button';
 import { AuditLogDocument, type AuditActorKind, type AuditLogFilterInput } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
+import { useCursorPages } from '../../lib/use-cursor-pages';
 
 const PAGE_SIZE = 25;
 
@@ -71,8 +72,7 @@ export function AuditLogPage() {
   const [fields, setFields] = useState<FilterFields>(NO_FILTER);
   const [filter, setFilter] = useState<AuditLogFilterInput>({});
   // The `after` cursor of each page visited so far: the last one is the page shown.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1] ?? null;
+  const { cursors, setCursors, after, pageNumber } = useCursorPages();
   const [{ data, error, fetching }, refetch] = useQuery({
     query: AuditLogDocument,
     variables: { first: PAGE_SIZE, after, filter },
@@ -94,7 +94,6 @@ export function AuditLogPage() {
 
   const connection = data?.auditLog;
   const rows = connection?.edges.map((edge) => edge.node) ?? [];
-  const pageNumber = cursors.length;
 
   return (
     <>

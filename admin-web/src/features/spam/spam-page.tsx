@@ -13,10 +13,10 @@ import { useDeleteSubmission } from '../../components/use-delete-submission';
 import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
-import { usePolling } from '../../lib/use-polling';
 import { ExportButton } from '../submissions/export-button';
 import { SubmissionTable } from '../submissions/submission-rows';
-import { useSubmissionCount } from '../submissions/use-submission-count';
+import { usePolledPageAndCount, useSubmissionCount } from '../submissions/use-submission-count';
+import { useCursorPages } from '../../lib/use-cursor-pages';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 5000;
@@ -49,9 +49,7 @@ export function SpamPage() {
 }
 
 function SpamList({ formId }: { formId: string }) {
-  // The `after` cursor of each page visited so far: the last one is the page shown.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1] ?? null;
+  const { cursors, setCursors, after, pageNumber } = useCursorPages();
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({
     query: SpamSubmissionsDocument,
@@ -59,11 +57,7 @@ function SpamList({ formId }: { formId: string }) {
     context,
   });
   const count = useSubmissionCount({ formId, spam: true });
-  const refresh = () => {
-    refetch({ requestPolicy: 'network-only' });
-    count.refresh();
-  };
-  usePolling(refresh, POLL_INTERVAL_MS);
+  const refresh = usePolledPageAndCount(() => refetch({ requestPolicy: 'network-only' }), count, POLL_INTERVAL_MS);
   const [marking, markNotSpam] = useMutation(MarkNotSpamDocument);
   const [markingId, setMarkingId] = useState<string | null>(null);
   const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() => refresh());
@@ -86,7 +80,6 @@ function SpamList({ formId }: { formId: string }) {
     rows.map((row) => row.data as Record<string, unknown>),
     3,
   );
-  const pageNumber = cursors.length;
 
   return (
     <>

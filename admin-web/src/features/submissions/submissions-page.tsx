@@ -11,7 +11,6 @@ import { RefreshButton } from '../../components/refresh-button';
 import { SubmissionsInboxDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
-import { usePolling } from '../../lib/use-polling';
 import { columnKeys } from '../../lib/submission-values';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
 import {
@@ -23,7 +22,8 @@ import {
 } from '../../lib/submission-filter-params';
 import { SubmissionFilters } from './submission-filters';
 import { ExportButton } from './export-button';
-import { useSubmissionCount } from './use-submission-count';
+import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
+import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
 
 const PAGE_SIZE = 20;
@@ -56,9 +56,7 @@ function Inbox({
   filter: InboxFilter;
   onFilterChange: (filter: InboxFilter) => void;
 }) {
-  // The `after` cursor of each page visited so far: the last one is the page shown.
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const after = cursors[cursors.length - 1] ?? null;
+  const { cursors, setCursors, after, pageNumber } = useCursorPages();
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const filtered = isFiltered(filter);
   const variables = filtered ? toFilterVariables(filter) : null;
@@ -80,11 +78,7 @@ function Inbox({
     context,
   });
   const count = useSubmissionCount({ formId, filter: variables });
-  const refresh = () => {
-    refetch({ requestPolicy: 'network-only' });
-    count.refresh();
-  };
-  usePolling(refresh, POLL_INTERVAL_MS);
+  const refresh = usePolledPageAndCount(() => refetch({ requestPolicy: 'network-only' }), count, POLL_INTERVAL_MS);
 
   const connection = data?.submissions;
   const total = count.total;
@@ -94,7 +88,7 @@ function Inbox({
     }
   }, [connection, total]);
   const arrived = total !== undefined && baseline.current ? Math.max(0, total - baseline.current.total) : 0;
-  const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && cursors.length === 1;
+  const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && pageNumber === 1;
 
   const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() => {
     if (baseline.current) {
@@ -105,7 +99,6 @@ function Inbox({
 
   const rows = connection?.edges.map((edge) => edge.node) ?? [];
   const keys = columnKeys(rows.map((row) => row.data as Record<string, unknown>));
-  const pageNumber = cursors.length;
 
   return (
     <>

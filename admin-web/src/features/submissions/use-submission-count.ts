@@ -3,6 +3,7 @@
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
 import { SubmissionCountDocument, type SubmissionFilterInput } from '../../gql/graphql';
+import { usePolling } from '../../lib/use-polling';
 
 interface CountedView {
   formId: string;
@@ -22,4 +23,17 @@ export function useSubmissionCount({ formId, spam = false, filter = null }: Coun
     total: data?.submissions.totalCount,
     refresh: () => refetch({ requestPolicy: 'network-only' }),
   };
+}
+
+/**
+ * Refetches a view's page and its count together, every `intervalMs` while the tab is visible;
+ * returns that refresh for the Refresh button and after a change.
+ */
+export function usePolledPageAndCount(refetchPage: () => void, count: { refresh: () => void }, intervalMs: number) {
+  const refresh = () => {
+    refetchPage();
+    count.refresh();
+  };
+  usePolling(refresh, intervalMs);
+  return refresh;
 }
