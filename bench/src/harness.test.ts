@@ -3,6 +3,7 @@
 // servers (`npx tsc -b` first). The bench's own figures are never asserted: only that it measures.
 import { jest } from '@jest/globals';
 import { serverEntry, startBenchServer } from './child-server.js';
+import { measureFixedCosts } from './fixed-costs.js';
 import { measureLoad } from './load.js';
 import { PLAIN_FIELDS, pngUpload } from './payloads.js';
 import { packageOf, summarise } from './profile-summary.js';
@@ -92,5 +93,13 @@ describe('bench harness', () => {
     expect(summary.byPackage[0]).toMatchObject({ name: 'pg', ms: 3 });
     expect(summary.byTotal.find((row) => row.name.startsWith('handle'))?.ms).toBe(4);
     expect(packageOf('file:///x/node_modules/@mikro-orm/core/EntityManager.js', 'f')).toBe('@mikro-orm/core');
+  });
+
+  it('times the fixed work of a plain submission: a site token check and an access line', async () => {
+    const costs = await measureFixedCosts(0.2);
+    for (const micros of [costs.tokenCheckMicros, costs.accessLineMicros]) {
+      expect(Number.isFinite(micros)).toBe(true);
+      expect(micros).toBeGreaterThan(0);
+    }
   });
 });

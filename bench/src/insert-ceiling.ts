@@ -16,6 +16,8 @@ export interface InsertFigure {
   inserts: number;
   seconds: number;
   rowBytes: number;
+  /** CPU time of this process per insert: the `pg` client's work (PGlite's: the whole database's). */
+  cpuMicrosPerInsert: number;
 }
 
 const CREATE_TABLE =
@@ -46,6 +48,7 @@ async function drive(
   seconds: number,
 ): Promise<Omit<InsertFigure, 'rowBytes'>> {
   const latencies: number[] = [];
+  const cpuAtStart = process.cpuUsage();
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
@@ -58,6 +61,7 @@ async function drive(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuAtStart);
   latencies.sort((a, b) => a - b);
   return {
     perSecond: latencies.length / elapsed,
@@ -65,6 +69,7 @@ async function drive(
     p99: percentile(latencies, 99),
     inserts: latencies.length,
     seconds: elapsed,
+    cpuMicrosPerInsert: latencies.length > 0 ? (cpu.user + cpu.system) / latencies.length : 0,
   };
 }
 

@@ -1,5 +1,6 @@
 // The request-path part of the bench report: what was run against what, the ceilings, and each
 // Intake figure with its ratio to its ceiling and its target.
+import type { FixedCosts } from './fixed-costs.js';
 import type { InsertFigure } from './insert-ceiling.js';
 import type { ProcessCountFigure } from './gateway-processes.js';
 import type { LoadFigure } from './load.js';
@@ -22,6 +23,8 @@ export interface RequestPathResults {
   intake: IntakeFigure[];
   soak: SoakFigure | null;
   processes: ProcessTarget[];
+  /** The plain case's fixed work per request, timed apart: the floor beside its CPU target. */
+  fixedCosts: FixedCosts;
   /** start:gateway with GATEWAY_PROCESSES=1 and =2, same load (no target: what two give here). */
   gatewayProcesses: ProcessCountFigure[];
 }
@@ -66,7 +69,7 @@ function insertRow(name: string, figure: InsertFigure) {
     value: `${fixed(figure.perSecond)}/s`,
     'p50 ms': fixed(figure.p50, 1),
     'p99 ms': fixed(figure.p99, 1),
-    'CPU µs/req': '',
+    'CPU µs/req': fixed(figure.cpuMicrosPerInsert),
     failures: 0,
   };
 }
@@ -111,6 +114,7 @@ export function printRequestPath(results: RequestPathResults): void {
       met: figure.met === null ? '' : figure.met ? 'yes' : 'NO',
     })),
   );
+  printPlainJsonFloor(results);
   const soak = results.soak;
   if (soak) {
     console.log(`RSS soak (${run.soak})`);
@@ -150,4 +154,32 @@ export function printRequestPath(results: RequestPathResults): void {
       met: figure.met ? 'yes' : 'NO',
     })),
   );
+}
+
+/**
+ * The plain JSON case's target is a multiple of bare Koa's CPU per request. Beside it, the CPU of
+ * the work no accepted submission can skip, each part measured in this run: what bare Koa does,
+ * one site token check, the `pg` client's side of one insert, and one access line.
+ */
+function printPlainJsonFloor(results: RequestPathResults): void {
+  const koa = results.ceilings.koaJson.cpuMicrosPerRequest ?? 0;
+  const insert = results.ceilings.postgresInsert.cpuMicrosPerInsert;
+  const { tokenCheckMicros, accessLineMicros } = results.fixedCosts;
+  const floor = koa + tokenCheckMicros + insert + accessLineMicros;
+  const plain = results.intake.find(
+    (figure) => figure.database === 'postgresql' && figure.case === 'JSON, 3 plain fields',
+  );
+  console.log('Floor of the plain JSON case (CPU µs per request, each part measured apart in this run)');
+  console.table([
+    { part: 'bare Koa: read a JSON body, answer 201', 'CPU µs': fixed(koa, 1) },
+    { part: 'site token check (HMAC, then AES-GCM)', 'CPU µs': fixed(tokenCheckMicros, 1) },
+    { part: 'pg client, one insert', 'CPU µs': fixed(insert, 1) },
+    { part: 'one access line', 'CPU µs': fixed(accessLineMicros, 1) },
+    { part: 'floor: the sum', 'CPU µs': fixed(floor, 1) },
+    { part: 'target: 3 × bare Koa', 'CPU µs': fixed(3 * koa, 1) },
+    {
+      part: 'Intake, JSON with 3 plain fields (PostgreSQL)',
+      'CPU µs': plain ? fixed(plain.cpuMicrosPerRequest, 1) : '',
+    },
+  ]);
 }

@@ -13,6 +13,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { measureFixedCosts } from './fixed-costs.js';
 import { measureGatewayProcesses } from './gateway-processes.js';
 import { benchInspection, type InspectionFigure } from './inspection.js';
 import { LOAD_GENERATOR } from './load.js';
@@ -94,6 +95,8 @@ if (only === '' || only === 'requests') {
     const soak = settings.soakSubmissions > 0 ? await measureSoak('postgresql', scratch.url, settings, progress) : null;
     const gatewayProcesses = await measureGatewayProcesses(scratch.url, settings, progress);
     const processes = await measureProcessTargets(scratch.url, progress);
+    progress('fixed costs of a plain submission: token check, access line');
+    const fixedCosts = await measureFixedCosts(3);
     const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string })
       .version;
     requestPath = {
@@ -106,6 +109,7 @@ if (only === '' || only === 'requests') {
       intake,
       soak,
       processes,
+      fixedCosts,
       gatewayProcesses,
     };
     printRequestPath(requestPath);

@@ -1,0 +1,67 @@
+// The fixed work of every accepted plain submission, each timed apart in this process with
+// process.cpuUsage: the site token's check (jsonwebtoken's HMAC, then the AES-GCM opening of the
+// claims) and one access line through the service's logger. With bare Koa's CPU per request and the
+// `pg` client's per insert, measured in the same run, they make the floor the plain JSON case's CPU
+// target is compared with (report.ts).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { writeAccessLine } from '@intake/shared/http';
+import { createLogger } from '@intake/shared/logger';
+import { createSiteTokenCodec, generateControlCode } from '@intake/shared/site-token';
+
+export interface FixedCosts {
+  tokenCheckMicros: number;
+  accessLineMicros: number;
+}
+
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/** CPU µs per call of `work` over `seconds` of wall time, after one unmeasured second (JIT). */
+function perCall(work: () => void, seconds: number): number {
+  const run = (wallSeconds: number) => {
+    const deadline = performance.now() + wallSeconds * 1000;
+    const cpuAtStart = cpuMicros();
+    let calls = 0;
+    while (performance.now() < deadline) {
+      for (let i = 0; i < 100; i++) {
+        work();
+      }
+      calls += 100;
+    }
+    return (cpuMicros() - cpuAtStart) / calls;
+  };
+  run(1);
+  return run(seconds);
+}
+
+export async function measureFixedCosts(seconds: number): Promise<FixedCosts> {
+  const codec = createSiteTokenCodec({
+    jwtSecret: randomBytes(32).toString('base64url'),
+    encryptionKey: randomBytes(32),
+  });
+  const token = codec.issue(randomUUID(), generateControlCode());
+  const tokenCheckMicros = perCall(() => codec.decode(token), seconds);
+
+  // The gateway's line for an accepted submission, to a file that keeps nothing.
+  const sink = createWriteStream('/dev/null');
+  const logger = createLogger('info', { service: 'gateway' }, sink);
+  const observation = {
+    service: 'gateway',
+    requestId: randomUUID(),
+    method: 'POST',
+    route: '/api/v1/send/:code',
+    status: 201,
+    durationMs: 4.321,
+    aborted: false,
+    siteId: randomUUID(),
+    formId: randomUUID(),
+  };
+  const accessLineMicros = perCall(() => writeAccessLine(logger, observation), seconds);
+  sink.end();
+  await finished(sink);
+  return { tokenCheckMicros, accessLineMicros };
+}
