@@ -221,6 +221,15 @@ describe(`intake gateway on ${testDriverName()}`, () => {
       );
     });
 
+    it('400 body_invalid for a file whose field name is longer than its stored row holds, leaving nothing behind', async () => {
+      // Found by the fuzz run: a 1,000-character field name passed multer and broke the insert (500).
+      const { form, token } = await siteAndForm();
+      const before = await footprint(harness.services);
+      const body = multipart({ name: 'Ada' }, [{ field: 'f'.repeat(256), name: 'a.txt', bytes: Buffer.from('text') }]);
+      await expectProblem(await send(url, form.code, { apiKey, token, body }), 400, 'body_invalid');
+      expect(await footprint(harness.services)).toEqual(before);
+    });
+
     it('400 body_invalid for a malformed multipart body', async () => {
       const { form, token } = await siteAndForm();
       const response = await send(url, form.code, {

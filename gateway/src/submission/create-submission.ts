@@ -29,7 +29,7 @@ import {
   refusalOf,
   type FileRow,
 } from './still-accepting.js';
-import { validateFieldName, validateSubmissionBody } from './validate-body.js';
+import { validateFileFieldName, validateSubmissionBody } from './validate-body.js';
 
 export interface SubmissionInput {
   /** The request's EntityManager fork. */
@@ -93,7 +93,7 @@ export async function createSubmission(
 ): Promise<SubmissionAnswer> {
   const validated = validateSubmissionBody(input.fields);
   for (const file of input.files) {
-    validateFieldName(file.field);
+    validateFileFieldName(file.field);
   }
   if (input.replay) {
     return input.replay;

@@ -4,7 +4,9 @@ import {
   FORBIDDEN_KEYS,
   MAX_DEPTH,
   MAX_STRING_BYTES,
+  MAX_FILE_FIELD_NAME_LENGTH,
   validateFieldName,
+  validateFileFieldName,
   validateSubmissionBody,
 } from './validate-body.js';
 
@@ -260,6 +262,16 @@ describe('validateSubmissionBody', () => {
       expect(error.detail).not.toContain('leaf');
       expect(error.detail.length).toBeLessThan(80);
     });
+  });
+});
+
+describe('validateFileFieldName', () => {
+  it('refuses a field name its stored row cannot hold, and takes one that fits', () => {
+    expect(() => validateFileFieldName('f'.repeat(MAX_FILE_FIELD_NAME_LENGTH))).not.toThrow();
+    const error = refusal(() => validateFileFieldName('f'.repeat(MAX_FILE_FIELD_NAME_LENGTH + 1)));
+    expect(error.code).toBe('body_invalid');
+    expect(error.detail).toMatch(/longer than 255 characters/);
+    expect(refusal(() => validateFileFieldName('<file>')).detail).toMatch(/key holds markup/);
   });
 });
 

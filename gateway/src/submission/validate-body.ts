@@ -29,6 +29,7 @@ const DETAIL = {
   malformedString: 'A string holds U+0000 or a lone surrogate.',
   badNumber: 'A number is out of range.',
   badType: 'A value has an unsupported type.',
+  fileFieldTooLong: "A file's field name is longer than 255 characters.",
 } as const;
 
 function refuse(detail: string): never {
@@ -56,6 +57,17 @@ export function validateFieldName(key: string): void {
   checkString(key);
   if (KEY_QUOTE_OR_CONTROL.test(key)) {
     refuse(DETAIL.keyQuoteOrControl);
+  }
+}
+
+/** Longest field name of a file: what its stored row holds (`stored_files.field`). */
+export const MAX_FILE_FIELD_NAME_LENGTH = 255;
+
+/** A file's multipart field name: the rules of any key, and short enough to be stored. */
+export function validateFileFieldName(field: string): void {
+  validateFieldName(field);
+  if (field.length > MAX_FILE_FIELD_NAME_LENGTH) {
+    refuse(DETAIL.fileFieldTooLong);
   }
 }
 
