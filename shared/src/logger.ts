@@ -57,6 +57,21 @@ class StdoutLines implements DestinationStream {
 
 let stdoutLines: StdoutLines | undefined;
 
+/**
+ * A database error carries its statement with the values inlined (`query`, `params`) and
+ * PostgreSQL's `detail` (`Key (idempotency_key)=(…) already exists`): submitted values, which no log
+ * line may hold. The error's type, code, message and stack stay.
+ */
+const STATEMENT_FIELDS = ['query', 'params', 'queryOptions', 'detail', 'where', 'internalQuery', 'hint'];
+
+export function serializeError(error: Error): Record<string, unknown> {
+  const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
+  for (const field of STATEMENT_FIELDS) {
+    delete serialized[field];
+  }
+  return serialized;
+}
+
 /** `destination` defaults to stdout; tests pass a stream to read the lines back. */
 export function createLogger(
   level: string,
@@ -65,7 +80,12 @@ export function createLogger(
 ): Logger {
   // One of several gateway processes (GATEWAY_PROCESSES): its lines say which.
   const base = cluster.isWorker ? { gatewayProcess: cluster.worker?.id, ...bindings } : bindings;
-  const options = { level, base, redact: { paths: REDACT, censor: '[redacted]' } };
+  const options = {
+    level,
+    base,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    serializers: { err: serializeError },
+  };
   return pino(options, destination ?? (stdoutLines ??= new StdoutLines()));
 }
 
