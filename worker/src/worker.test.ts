@@ -361,6 +361,28 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     await services.db.em.fork().nativeUpdate(DeliverySchema, { id: delivery!.id }, { status: 'failed' });
   });
 
+  it('an attempt whose delivery was deleted meanwhile (erasure, a deleted submission) records nothing and throws nothing', async () => {
+    const form = await freshForm();
+    await makeWebhook(services, form, { url: receiver.url });
+    const submissionId = await submit(form);
+    const [delivery] = await deliveriesOf(submissionId);
+    const claim = await claimDueDeliveries(services.db.em.fork(), 100, 300);
+    expect(claim.deliveryIds).toContain(delivery!.id);
+    await services.db.em.fork().nativeDelete(DeliverySchema, { id: delivery!.id });
+    const result = await recordAttempt(services.db.em.fork(), {
+      deliveryId: delivery!.id,
+      lockToken: claim.lockToken,
+      webhookId: null,
+      attemptNumber: 1,
+      startedAt: new Date(),
+      outcome: { succeeded: true, statusCode: 200, error: null, response: 'after the erasure', durationMs: 1 },
+      retryDelayMs: null,
+      disableAfterMs: 1000,
+    });
+    expect(result).toEqual({ updated: false, webhookDisabled: false, deleted: true });
+    expect(await attemptsOf(delivery!.id)).toEqual([]);
+  });
+
   it('two workers running at once send each event exactly once', async () => {
     const form = await freshForm();
     const { secret } = await makeWebhook(services, form, { url: receiver.url });

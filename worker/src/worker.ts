@@ -189,7 +189,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
         error: outcome.error ?? undefined,
         durationMs: outcome.durationMs,
         retryInMs: delay ?? undefined,
-        leaseLost: result.updated ? undefined : true,
+        leaseLost: result.updated || result.deleted ? undefined : true,
+        deliveryDeleted: result.deleted ? true : undefined,
       },
       'delivery attempt',
     );

@@ -21,13 +21,25 @@ export interface AttemptRecord {
 }
 
 export interface RecordResult {
-  /** False when the lease had been lost: the row was not changed. */
+  /** False when the lease had been lost or the delivery deleted: the row was not changed. */
   updated: boolean;
   webhookDisabled: boolean;
+  /** The delivery was deleted during the attempt (its submission erased or deleted, its webhook deleted). */
+  deleted: boolean;
 }
 
 export async function recordAttempt(em: Em, record: AttemptRecord): Promise<RecordResult> {
   return em.transactional(async (tx) => {
+    // A delivery deleted while it was attempted leaves nothing to record (its attempt row would break
+    // the foreign key). The row lock keeps a deletion from slipping in before this commits.
+    const present = await tx.execute(
+      `select "id" from "deliveries" where "id" = ? for update`,
+      [record.deliveryId],
+      'all',
+    );
+    if (present.length === 0) {
+      return { updated: false, webhookDisabled: false, deleted: true };
+    }
     const { outcome } = record;
     tx.create(DeliveryAttemptSchema, {
       delivery: tx.getReference(DeliverySchema, record.deliveryId),
@@ -91,6 +103,6 @@ export async function recordAttempt(em: Em, record: AttemptRecord): Promise<Reco
         webhookDisabled = disabled.length > 0;
       }
     }
-    return { updated: changed.length > 0, webhookDisabled };
+    return { updated: changed.length > 0, webhookDisabled, deleted: false };
   });
 }
