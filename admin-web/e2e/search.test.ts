@@ -115,6 +115,9 @@ describeConsole('console: search and filters on the inbox', () => {
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
     await expectCount(/^4 submissions/);
+    // From no match to all four: another list, none of them new since it opened.
+    await page.waitForTimeout(500);
+    expect(await page.getByText(/new since you opened this page/).count()).toBe(0);
     expect(new URL(page.url()).search).toBe('');
   });
 

@@ -82,11 +82,14 @@ function Inbox({
 
   const connection = data?.submissions;
   const total = count.total;
+  // Taken from answers to this filter only: while a new filter's answers are on their way, urql still
+  // shows the previous filter's, and a baseline from those would count the difference as new.
+  const settled = connection !== undefined && total !== undefined && !fetching && !count.fetching;
   useEffect(() => {
-    if (connection && total !== undefined && baseline.current === null) {
+    if (settled && baseline.current === null) {
       baseline.current = { total, ids: new Set(connection.edges.map((edge) => edge.node.id)) };
     }
-  }, [connection, total]);
+  }, [settled, connection, total]);
   const arrived = total !== undefined && baseline.current ? Math.max(0, total - baseline.current.total) : 0;
   const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && pageNumber === 1;
 

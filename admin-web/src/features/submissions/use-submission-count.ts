@@ -14,13 +14,15 @@ interface CountedView {
 export function useSubmissionCount({ formId, spam = false, filter = null }: CountedView) {
   // `Submission`: a deletion or a move out of Spam refetches the count too.
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
-  const [{ data }, refetch] = useQuery({
+  const [{ data, fetching }, refetch] = useQuery({
     query: SubmissionCountDocument,
     variables: { formId, spam, filter },
     context,
   });
   return {
     total: data?.submissions.totalCount,
+    /** While true, `total` may still be the previous variables' count. */
+    fetching,
     refresh: () => refetch({ requestPolicy: 'network-only' }),
   };
 }
