@@ -1,5 +1,5 @@
-// The fixed work of every accepted plain submission, each timed apart in this process with
-// process.cpuUsage: the site token's check (jsonwebtoken's HMAC, then the AES-GCM opening of the
+// The fixed work of every accepted plain submission, each timed apart in this process
+// (cpu-per-call.ts): the site token's check (jsonwebtoken's HMAC, then the AES-GCM opening of the
 // claims) and one access line through the service's logger. With bare Koa's CPU per request and the
 // `pg` client's per insert, measured in the same run, they make the floor the plain JSON case's CPU
 // target is compared with (report.ts).
@@ -9,33 +9,11 @@ import { finished } from 'node:stream/promises';
 import { writeAccessLine } from '@intake/shared/http';
 import { createLogger } from '@intake/shared/logger';
 import { createSiteTokenCodec, generateControlCode } from '@intake/shared/site-token';
+import { cpuPerCall } from './cpu-per-call.js';
 
 export interface FixedCosts {
   tokenCheckMicros: number;
   accessLineMicros: number;
-}
-
-function cpuMicros(): number {
-  const { user, system } = process.cpuUsage();
-  return user + system;
-}
-
-/** CPU µs per call of `work` over `seconds` of wall time, after one unmeasured second (JIT). */
-function perCall(work: () => void, seconds: number): number {
-  const run = (wallSeconds: number) => {
-    const deadline = performance.now() + wallSeconds * 1000;
-    const cpuAtStart = cpuMicros();
-    let calls = 0;
-    while (performance.now() < deadline) {
-      for (let i = 0; i < 100; i++) {
-        work();
-      }
-      calls += 100;
-    }
-    return (cpuMicros() - cpuAtStart) / calls;
-  };
-  run(1);
-  return run(seconds);
 }
 
 export async function measureFixedCosts(seconds: number): Promise<FixedCosts> {
@@ -44,7 +22,7 @@ export async function measureFixedCosts(seconds: number): Promise<FixedCosts> {
     encryptionKey: randomBytes(32),
   });
   const token = codec.issue(randomUUID(), generateControlCode());
-  const tokenCheckMicros = perCall(() => codec.decode(token), seconds);
+  const tokenCheckMicros = cpuPerCall(() => codec.decode(token), seconds).micros;
 
   // The gateway's line for an accepted submission, to a file that keeps nothing.
   const sink = createWriteStream('/dev/null');
@@ -60,7 +38,7 @@ export async function measureFixedCosts(seconds: number): Promise<FixedCosts> {
     siteId: randomUUID(),
     formId: randomUUID(),
   };
-  const accessLineMicros = perCall(() => writeAccessLine(logger, observation), seconds);
+  const accessLineMicros = cpuPerCall(() => writeAccessLine(logger, observation), seconds).micros;
   sink.end();
   await finished(sink);
   return { tokenCheckMicros, accessLineMicros };
