@@ -29,19 +29,6 @@ describeConsole('console: erasure requests and form retention', () => {
       await checkAccessibility(page, where);
     });
 
-  async function makeForm(siteName: string, formName: string, notifyEmails: string[] = []) {
-    const site = await env.gql<{ createSite: { id: string } }>(
-      'mutation ($name: String!) { createSite(input: { name: $name }) { id } }',
-      { name: siteName },
-    );
-    const siteId = site.data!.createSite.id;
-    const form = await env.gql<{ createForm: { id: string; code: string } }>(
-      'mutation ($siteId: ID!, $name: String!, $emails: [String!]) { createForm(input: { siteId: $siteId, name: $name, notifyEmails: $emails }) { id code } }',
-      { siteId, name: formName, emails: notifyEmails },
-    );
-    return { siteId, formId: form.data!.createForm.id, formCode: form.data!.createForm.code };
-  }
-
   const emailsOf = async (formId: string): Promise<string[]> => {
     const result = await env.gql<{ submissions: { edges: { node: { data: { email: string } } }[] } }>(
       'query ($formId: ID!) { submissions(formId: $formId, first: 100) { edges { node { data } } } }',
@@ -55,8 +42,8 @@ describeConsole('console: erasure requests and form retention', () => {
     page = await env.newPage();
     await signIn(page, env.url);
     // Without a worker the notification e-mail stays in the outbox, pending: erasure removes it.
-    shop = await makeForm('Acme Shop', 'Contact', ['office@example.com']);
-    blog = await makeForm('Old Blog', 'Newsletter');
+    shop = await env.createSiteAndForm('Acme Shop', 'Contact', ['office@example.com']);
+    blog = await env.createSiteAndForm('Old Blog', 'Newsletter');
     const withFile = new FormData();
     withFile.append('email', 'grace.hopper@example.com');
     withFile.append('message', 'Please call me back');

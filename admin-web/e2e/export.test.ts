@@ -64,16 +64,7 @@ describeConsole('console: exporting a form’s submissions', () => {
     env = await startConsole();
     page = await env.newPage();
     await signIn(page, env.url);
-    const site = await env.gql<{ createSite: { id: string } }>(
-      'mutation { createSite(input: { name: "Shop" }) { id } }',
-    );
-    siteId = site.data!.createSite.id;
-    const form = await env.gql<{ createForm: { id: string; code: string } }>(
-      'mutation ($siteId: ID!) { createForm(input: { siteId: $siteId, name: "Contact" }) { id code } }',
-      { siteId },
-    );
-    formId = form.data!.createForm.id;
-    formCode = form.data!.createForm.code;
+    ({ siteId, formId, formCode } = await env.createSiteAndForm('Shop'));
     for (const body of SENT) {
       expect((await env.sendSubmission(siteId, formCode, body)).status).toBe(201);
     }

@@ -78,6 +78,12 @@ export interface ConsoleEnvironment {
    * JSON, or a FormData sent as multipart (files included). Returns the gateway's answer.
    */
   sendSubmission(siteId: string, formCode: string, body: Record<string, unknown> | FormData): Promise<Response>;
+  /** A new site with one form, through the admin API: what most tests start from. */
+  createSiteAndForm(
+    siteName: string,
+    formName?: string,
+    notifyEmails?: string[],
+  ): Promise<{ siteId: string; formId: string; formCode: string }>;
   close(): Promise<void>;
 }
 
@@ -156,6 +162,18 @@ export async function startConsole(
         headers,
         body: body instanceof FormData ? body : JSON.stringify(body),
       });
+    },
+    async createSiteAndForm(siteName, formName = 'Contact', notifyEmails = []) {
+      const site = await gql<{ createSite: { id: string } }>(
+        'mutation ($name: String!) { createSite(input: { name: $name }) { id } }',
+        { name: siteName },
+      );
+      const siteId = site.data!.createSite.id;
+      const form = await gql<{ createForm: { id: string; code: string } }>(
+        'mutation ($siteId: ID!, $name: String!, $emails: [String!]) { createForm(input: { siteId: $siteId, name: $name, notifyEmails: $emails }) { id code } }',
+        { siteId, name: formName, emails: notifyEmails },
+      );
+      return { siteId, formId: form.data!.createForm.id, formCode: form.data!.createForm.code };
     },
     async newPage() {
       const page = await context.newPage();

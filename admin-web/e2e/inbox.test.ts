@@ -69,15 +69,7 @@ describeConsole('console: a form inbox', () => {
       }
     });
     await signIn(page, env.url);
-    const site = await env.gql<{ createSite: { id: string } }>(
-      'mutation { createSite(input: { name: "Acme Shop" }) { id } }',
-    );
-    siteId = site.data!.createSite.id;
-    const form = await env.gql<{ createForm: { id: string } }>(
-      'mutation ($siteId: ID!) { createForm(input: { siteId: $siteId, name: "Contact" }) { id } }',
-      { siteId },
-    );
-    formId = form.data!.createForm.id;
+    ({ siteId, formId } = await env.createSiteAndForm('Acme Shop'));
   });
 
   afterAll(async () => {

@@ -49,16 +49,9 @@ describeConsole('console: search and filters on the inbox', () => {
     env = await startConsole();
     page = await env.newPage();
     await signIn(page, env.url);
-    const site = await env.gql<{ createSite: { id: string } }>(
-      'mutation { createSite(input: { name: "Acme Shop" }) { id } }',
-    );
-    siteId = site.data!.createSite.id;
-    const form = await env.gql<{ createForm: { id: string; code: string } }>(
-      'mutation ($siteId: ID!) { createForm(input: { siteId: $siteId, name: "Contact" }) { id code } }',
-      { siteId },
-    );
-    formId = form.data!.createForm.id;
-    const code = form.data!.createForm.code;
+    const created = await env.createSiteAndForm('Acme Shop');
+    ({ siteId, formId } = created);
+    const code = created.formCode;
     for (const body of [
       { name: 'Élodie Dupont', message: 'Bonjour' },
       { name: 'Marc Petit', company: 'Tom & Jerry' },

@@ -59,16 +59,7 @@ describeConsole('console: spam protection and the Spam view', () => {
     );
     page = await env.newPage();
     await signIn(page, env.url);
-    const site = await env.gql<{ createSite: { id: string } }>(
-      'mutation { createSite(input: { name: "Acme Shop" }) { id } }',
-    );
-    siteId = site.data!.createSite.id;
-    const form = await env.gql<{ createForm: { id: string; code: string } }>(
-      'mutation ($siteId: ID!) { createForm(input: { siteId: $siteId, name: "Contact" }) { id code } }',
-      { siteId },
-    );
-    formId = form.data!.createForm.id;
-    formCode = form.data!.createForm.code;
+    ({ siteId, formId, formCode } = await env.createSiteAndForm('Acme Shop'));
     const hook = await env.gql<{ createWebhook: { webhook: { id: string }; secret: string } }>(
       'mutation ($formId: ID!, $url: String!) { createWebhook(input: { formId: $formId, url: $url }) { webhook { id } secret } }',
       { formId, url: `${receiver.url}/intake` },

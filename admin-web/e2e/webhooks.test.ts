@@ -65,16 +65,7 @@ describeConsole('console: webhooks and delivery logs', () => {
     );
     page = await env.newPage();
     await signIn(page, env.url);
-    const site = await env.gql<{ createSite: { id: string } }>(
-      'mutation { createSite(input: { name: "Acme Shop" }) { id } }',
-    );
-    siteId = site.data!.createSite.id;
-    const form = await env.gql<{ createForm: { id: string; code: string } }>(
-      'mutation ($siteId: ID!) { createForm(input: { siteId: $siteId, name: "Contact", notifyEmails: ["team@example.com"] }) { id code } }',
-      { siteId },
-    );
-    formId = form.data!.createForm.id;
-    formCode = form.data!.createForm.code;
+    ({ siteId, formId, formCode } = await env.createSiteAndForm('Acme Shop', 'Contact', ['team@example.com']));
   });
 
   afterAll(async () => {
