@@ -94,15 +94,18 @@ export async function startBenchServer(entry: string, options: StartOptions = {}
         child.on('message', onMessage);
         send({ type: 'memory', id, gc, resetPeak });
       }),
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        return;
-      }
-      const exited = once(child, 'exit');
-      send({ type: 'stop' });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(child, () => send({ type: 'stop' })),
   };
+}
+
+/** Asks a child to stop (SIGTERM unless `ask` says otherwise) and waits for it; SIGKILL after 15 s. */
+export async function stopChild(child: ChildProcess, ask: () => void = () => child.kill('SIGTERM')): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return;
+  }
+  const exited = once(child, 'exit');
+  ask();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
 }

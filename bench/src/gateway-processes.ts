@@ -17,6 +17,7 @@ import { FormSchema, SiteSchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { createServices } from '@intake/shared/services';
 import { generateControlCode, generateFormCode } from '@intake/shared/site-token';
+import { stopChild } from './child-server.js';
 import { measureLoad, type LoadFigure } from './load.js';
 import { PLAIN_FIELDS } from './payloads.js';
 import type { BenchSettings } from './request-path.js';
@@ -68,16 +69,6 @@ async function listening(child: ChildProcess, count: number): Promise<string> {
   const url = await Promise.race([urls, exited]);
   child.stdout!.resume();
   return url;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const gone = once(child, 'exit');
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-    await gone;
-    clearTimeout(timer);
-  }
 }
 
 export async function measureGatewayProcesses(
@@ -161,7 +152,7 @@ export async function measureGatewayProcesses(
         failures: figure.failures,
       });
     } finally {
-      await stop(child);
+      await stopChild(child);
       await rm(cwd, { recursive: true, force: true });
     }
   }

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { migrate, openDatabase } from '@intake/shared/db';
+import { stopChild } from './child-server.js';
 import { HTML_FIELDS } from './payloads.js';
 import { sanitiserCost } from './sanitiser-cost.js';
 
@@ -134,13 +135,7 @@ async function measureProcess(input: {
     };
   } finally {
     clearInterval(sampler);
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = once(child, 'exit');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await gone;
-      clearTimeout(timer);
-    }
+    await stopChild(child);
     if (input.cwd === undefined) {
       await rm(cwd, { recursive: true, force: true });
     }
