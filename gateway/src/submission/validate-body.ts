@@ -19,6 +19,9 @@ export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constr
 const KEY_MARKUP = /[<>]/;
 const KEY_QUOTE_OR_CONTROL = /["'\u0000-\u001F\u007F-\u009F]/;
 
+/** Longest field name of a file: what its stored row holds (`stored_files.field`). */
+export const MAX_FILE_FIELD_NAME_LENGTH = 255;
+
 const DETAIL = {
   notObject: 'The body must be an object of fields.',
   forbiddenKey: 'The body holds a forbidden key.',
@@ -29,7 +32,7 @@ const DETAIL = {
   malformedString: 'A string holds U+0000 or a lone surrogate.',
   badNumber: 'A number is out of range.',
   badType: 'A value has an unsupported type.',
-  fileFieldTooLong: "A file's field name is longer than 255 characters.",
+  fileFieldTooLong: `A file's field name is longer than ${MAX_FILE_FIELD_NAME_LENGTH} characters.`,
 } as const;
 
 function refuse(detail: string): never {
@@ -59,9 +62,6 @@ export function validateFieldName(key: string): void {
     refuse(DETAIL.keyQuoteOrControl);
   }
 }
-
-/** Longest field name of a file: what its stored row holds (`stored_files.field`). */
-export const MAX_FILE_FIELD_NAME_LENGTH = 255;
 
 /** A file's multipart field name: the rules of any key, and short enough to be stored. */
 export function validateFileFieldName(field: string): void {
