@@ -5,7 +5,7 @@
 // even when the news has not reached this process yet. On the single-statement path the check rides
 // inside the INSERT itself: no extra round trip.
 import { randomUUID } from 'node:crypto';
-import type { Database, Em } from '@intake/shared/db';
+import { executePrepared, type Database, type Em, type PreparedStatement } from '@intake/shared/db';
 import type { Site, Submission } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 
@@ -63,15 +63,21 @@ export interface SingleStatementSubmission {
   files: readonly FileRow[];
 }
 
+const INSERT_SUBMISSION: PreparedStatement = { name: 'intake_insert_submission', text: GUARDED_INSERT };
+
 /** The guarded INSERT feeding the file rows' INSERT: both land, or neither (one statement). */
-function insertWithFiles(fileCount: number): string {
+function insertWithFiles(fileCount: number): PreparedStatement {
   const values = Array.from({ length: fileCount }, () => '(?::uuid, ?::int, ?, ?, ?, ?::int, ?, ?)').join(', ');
-  return `with "submission" as (${GUARDED_INSERT} returning "id")
+  // One prepared statement per file count; the count per submission is bounded (MAX_FILES).
+  return {
+    name: `intake_insert_submission_${fileCount}_files`,
+    text: `with "submission" as (${GUARDED_INSERT} returning "id")
   insert into "stored_files"
     ("id", "submission_id", "position", "field", "name", "mime_type", "size", "sha256", "storage_key", "created_at")
   select f."id", s."id", f."position", f."field", f."name", f."mime_type", f."size", f."sha256", f."storage_key", ?::timestamptz
   from "submission" s cross join (values ${values})
-    as f("id", "position", "field", "name", "mime_type", "size", "sha256", "storage_key")`;
+    as f("id", "position", "field", "name", "mime_type", "size", "sha256", "storage_key")`,
+  };
 }
 
 export interface InsertedSubmission {
@@ -85,8 +91,8 @@ export interface InsertedSubmission {
  * The busiest writes without the ORM's entity machinery (an entity, a form reference and an
  * EntityManager fork cost about a third of a plain submission's CPU; with files, BEGIN, the
  * acceptance check, two INSERTs and COMMIT were five round trips): the guarded INSERT, with its
- * file rows in the same statement, straight through the driver's connection, which MikroORM keeps
- * (pooled on PostgreSQL, its turn-taking on PGlite's single connection). Returns the ids and time,
+ * file rows in the same statement, prepared once per connection (planning it cost more than running
+ * it), through the driver MikroORM holds (its pool on PostgreSQL, PGlite's single connection). Returns the ids and time,
  * or null when the form or site no longer accepts it. Errors are converted as from a flush (a
  * repeated idempotency key is a UniqueConstraintViolationException).
  */
@@ -121,15 +127,13 @@ export async function insertSingleStatementIfAccepting(
     file.storageKey,
   ]);
   try {
-    const result = await db.driver
-      .getConnection()
-      .execute<{ affectedRows: number }>(
-        row.files.length === 0 ? GUARDED_INSERT : insertWithFiles(row.files.length),
-        row.files.length === 0 ? submissionParams : [...submissionParams, createdAt, ...fileParams],
-        'run',
-      );
+    const affectedRows = await executePrepared(
+      db,
+      row.files.length === 0 ? INSERT_SUBMISSION : insertWithFiles(row.files.length),
+      row.files.length === 0 ? submissionParams : [...submissionParams, createdAt, ...fileParams],
+    );
     // With files, the rows counted are the files': all of them, or none when the guard refused.
-    return result.affectedRows === Math.max(1, row.files.length) ? { id, createdAt, fileIds } : null;
+    return affectedRows === Math.max(1, row.files.length) ? { id, createdAt, fileIds } : null;
   } catch (error) {
     throw db.driver.convertException(error as Error);
   }
