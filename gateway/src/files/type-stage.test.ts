@@ -34,6 +34,7 @@ import {
 } from '@intake/test-files';
 import { buildRar } from '../test/rar-writer.js';
 import { sevenZipOf } from '../test/sevenzip-samples.js';
+import { ZIP_END_SEARCH_BYTES } from './archive/zip-end.js';
 
 let dir: string;
 
@@ -341,6 +342,20 @@ describe('archives appended to images and PDFs (polyglots)', () => {
     expect(await refusal('photo.png', Buffer.concat([png(), rar]))).toMatchObject({ code: 'file_type_mismatch' });
     const sevenZ = await sevenZipOf([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
     expect(await refusal('photo.jpg', Buffer.concat([jpeg(), sevenZ]))).toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('finds a RAR across the boundary of two reads of a big file, and far into it', async () => {
+    const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    // The scan reads windows of the ZIP end search's size plus the 5 bytes carried between them.
+    const window = ZIP_END_SEARCH_BYTES + 5;
+    for (const at of [window - 3, 3 * window + 1000]) {
+      const before = Buffer.alloc(at - png().length, 0x20);
+      // Padding after it keeps the RAR out of the last bytes, which are read on their own first.
+      const file = Buffer.concat([png(), before, rar, Buffer.alloc(ZIP_END_SEARCH_BYTES, 0x20)]);
+      expect(await refusal('photo.png', file)).toMatchObject({ code: 'file_type_mismatch' });
+    }
+    const clean = Buffer.concat([png(), Buffer.alloc(4 * window, 0x20)]);
+    await expect(typeOf('photo.png', clean)).resolves.toMatchObject({ mimeType: MIME_PNG });
   });
 
   it('accepts stray bytes after IEND, an incremental PDF update, and a zip inside a PDF stream', async () => {
