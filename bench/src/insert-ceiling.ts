@@ -42,7 +42,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Runs `callers` loops of `insertOne` for `seconds`; latencies in ms. */
-async function drive(
+export async function drive(
   insertOne: () => Promise<unknown>,
   callers: number,
   seconds: number,

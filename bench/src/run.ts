@@ -14,6 +14,7 @@ import { cpus } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { measureFixedCosts } from './fixed-costs.js';
+import { measureIntakeInserts } from './intake-insert.js';
 import { measureGatewayProcesses } from './gateway-processes.js';
 import { benchInspection, type InspectionFigure } from './inspection.js';
 import { LOAD_GENERATOR } from './load.js';
@@ -97,6 +98,8 @@ if (only === '' || only === 'requests') {
     const processes = await measureProcessTargets(scratch.url, progress);
     progress('fixed costs of a plain submission: token check, access line');
     const fixedCosts = await measureFixedCosts(3);
+    progress("Intake's own INSERT, timed apart, on PostgreSQL and PGlite");
+    const intakeInserts = await measureIntakeInserts(serverUrl, settings);
     const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string })
       .version;
     requestPath = {
@@ -110,6 +113,7 @@ if (only === '' || only === 'requests') {
       soak,
       processes,
       fixedCosts,
+      intakeInserts,
       gatewayProcesses,
     };
     printRequestPath(requestPath);
