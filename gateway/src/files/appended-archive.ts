@@ -22,6 +22,12 @@ function signatureIn(bytes: Buffer): AppendedArchive | null {
   return SIGNATURES.find((signature) => bytes.includes(signature.bytes))?.kind ?? null;
 }
 
+/** The archive a whole file's content of a non-archive type also is, or null. */
+export function appendedArchiveIn(content: Buffer): AppendedArchive | null {
+  const tail = content.subarray(Math.max(0, content.length - ZIP_END_SEARCH_BYTES));
+  return bytesAfterZipEnd(tail) !== null ? 'zip' : signatureIn(content);
+}
+
 /**
  * Reads the file window by window into the one buffer, the last few bytes of each carried to the
  * front of the next. One buffer per file rather than one per chunk: every upload passes here, and
@@ -59,10 +65,10 @@ export async function findAppendedArchive(path: string): Promise<AppendedArchive
     const tailLength = Math.min(size, ZIP_END_SEARCH_BYTES);
     const { bytesRead } = await handle.read(window, 0, tailLength, size - tailLength);
     const tail = window.subarray(0, bytesRead);
-    if (bytesAfterZipEnd(tail) !== null) {
-      return 'zip';
+    if (size <= tailLength) {
+      return appendedArchiveIn(tail);
     }
-    return size <= tailLength ? signatureIn(tail) : await findSignature(handle, size, window);
+    return bytesAfterZipEnd(tail) !== null ? 'zip' : await findSignature(handle, size, window);
   } finally {
     await handle.close();
   }

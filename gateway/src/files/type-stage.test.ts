@@ -99,6 +99,33 @@ describe('detectType: the 12 default types', () => {
   });
 });
 
+describe('detectType: a small file is read whole, once', () => {
+  it('judges each file as it does when streaming it', async () => {
+    const cases: [string, Buffer][] = [
+      ...(await Promise.all(
+        SAMPLE_TYPES.map(async (sample): Promise<[string, Buffer]> => [
+          `sample.${sample.extension}`,
+          await sample.build(),
+        ]),
+      )),
+      ['photo.jpg', png()],
+      ['photo.png', Buffer.concat([png(), await zipOf({ 'run.exe': EXECUTABLE_HEADS.pe })])],
+      ['anim.gif', Buffer.concat([gif(), buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }])])],
+      ['empty.png', Buffer.alloc(0)],
+    ];
+    const verdict = (file: ReceivedFile) =>
+      detectType(file, DEFAULT_ALLOWED_MIME_TYPES).then(
+        (typed) => typed.mimeType,
+        (error: { code: string }) => error.code,
+      );
+    for (const [name, bytes] of cases) {
+      const file = await received(name, bytes);
+      // A size past the whole-read limit makes the same file go the streaming way.
+      expect([name, await verdict(file)]).toEqual([name, await verdict({ ...file, size: Number.MAX_SAFE_INTEGER })]);
+    }
+  });
+});
+
 describe('detectType: many files at once', () => {
   it('tells each file its own type when detections overlap (as concurrent uploads do)', async () => {
     const samples: [string, Buffer, string][] = [
@@ -350,8 +377,8 @@ describe('archives appended to images and PDFs (polyglots)', () => {
     const window = ZIP_END_SEARCH_BYTES + 5;
     for (const at of [window - 3, 3 * window + 1000]) {
       const before = Buffer.alloc(at - png().length, 0x20);
-      // Padding after it keeps the RAR out of the last bytes, which are read on their own first.
-      const file = Buffer.concat([png(), before, rar, Buffer.alloc(ZIP_END_SEARCH_BYTES, 0x20)]);
+      // A file this big is streamed. Padding after the RAR keeps it out of the last bytes, read first.
+      const file = Buffer.concat([png(), before, rar, Buffer.alloc(2 * ZIP_END_SEARCH_BYTES, 0x20)]);
       expect(await refusal('photo.png', file)).toMatchObject({ code: 'file_type_mismatch' });
     }
     const clean = Buffer.concat([png(), Buffer.alloc(4 * window, 0x20)]);
