@@ -25,3 +25,26 @@ export function cpuPerCall(work: () => void, seconds: number): { calls: number; 
   run(work, 1);
   return run(work, seconds);
 }
+
+/**
+ * CPU µs per call of asynchronous `work`, one call after another, over `seconds` after one
+ * unmeasured second. The process's CPU covers libuv's threads too: file-system work counts where
+ * it is done.
+ */
+export async function cpuPerAsyncCall(
+  work: () => Promise<unknown>,
+  seconds: number,
+): Promise<{ calls: number; micros: number }> {
+  const runFor = async (wallSeconds: number) => {
+    const deadline = performance.now() + wallSeconds * 1000;
+    const cpuAtStart = cpuMicros();
+    let calls = 0;
+    while (performance.now() < deadline) {
+      await work();
+      calls++;
+    }
+    return { calls, micros: (cpuMicros() - cpuAtStart) / calls };
+  };
+  await runFor(1);
+  return runFor(seconds);
+}

@@ -3,6 +3,7 @@
 import type { FixedCosts } from './fixed-costs.js';
 import type { InsertFigure } from './insert-ceiling.js';
 import type { IntakeInsertFigures } from './intake-insert.js';
+import type { UploadCosts } from './upload-costs.js';
 import type { ProcessCountFigure } from './gateway-processes.js';
 import type { LoadFigure } from './load.js';
 import type { ProcessTarget } from './process-memory.js';
@@ -26,6 +27,8 @@ export interface RequestPathResults {
   processes: ProcessTarget[];
   /** The plain case's fixed work per request, timed apart: the floor beside its CPU target. */
   fixedCosts: FixedCosts;
+  /** What a checked, durable 100 KB PNG adds to bare multer, timed apart: with the above, its floor. */
+  uploadCosts: UploadCosts;
   /** Intake's own INSERT of a plain submission, timed apart: the floor beside the throughput targets. */
   intakeInserts: IntakeInsertFigures;
   /** start:gateway with GATEWAY_PROCESSES=1 and =2, same load (no target: what two give here). */
@@ -119,6 +122,7 @@ export function printRequestPath(results: RequestPathResults): void {
   );
   printPlainJsonFloor(results);
   printThroughputFloor(results);
+  printPngFloor(results);
   const soak = results.soak;
   if (soak) {
     console.log(`RSS soak (${run.soak})`);
@@ -160,32 +164,72 @@ export function printRequestPath(results: RequestPathResults): void {
   );
 }
 
+interface FloorPart {
+  part: string;
+  micros: number;
+}
+
+/** A CPU target beside the work no such request can skip, each part measured apart in this run. */
+function printCpuFloor(title: string, parts: FloorPart[], target: FloorPart, measured: FloorPart | null): void {
+  const floor = parts.reduce((sum, part) => sum + part.micros, 0);
+  console.log(`${title} (CPU µs per request, each part measured apart in this run)`);
+  console.table(
+    [...parts, { part: 'floor: the sum', micros: floor }, target, ...(measured ? [measured] : [])].map((row) => ({
+      part: row.part,
+      'CPU µs': fixed(row.micros, 1),
+    })),
+  );
+}
+
+function postgresCase(results: RequestPathResults, name: string): IntakeFigure | undefined {
+  return results.intake.find((figure) => figure.database === 'postgresql' && figure.case === name);
+}
+
 /**
- * The plain JSON case's target is a multiple of bare Koa's CPU per request. Beside it, the CPU of
- * the work no accepted submission can skip, each part measured in this run: what bare Koa does,
- * one site token check, the `pg` client's side of one insert, and one access line.
+ * The plain JSON case's target is a multiple of bare Koa's CPU per request. Its floor: what bare
+ * Koa does, one site token check, the `pg` client's side of one insert, and one access line.
  */
 function printPlainJsonFloor(results: RequestPathResults): void {
   const koa = results.ceilings.koaJson.cpuMicrosPerRequest ?? 0;
-  const insert = results.ceilings.postgresInsert.cpuMicrosPerInsert;
   const { tokenCheckMicros, accessLineMicros } = results.fixedCosts;
-  const floor = koa + tokenCheckMicros + insert + accessLineMicros;
-  const plain = results.intake.find(
-    (figure) => figure.database === 'postgresql' && figure.case === 'JSON, 3 plain fields',
+  const plain = postgresCase(results, 'JSON, 3 plain fields');
+  printCpuFloor(
+    'Floor of the plain JSON case',
+    [
+      { part: 'bare Koa: read a JSON body, answer 201', micros: koa },
+      { part: 'site token check (HMAC, then AES-GCM)', micros: tokenCheckMicros },
+      { part: 'pg client, one insert', micros: results.ceilings.postgresInsert.cpuMicrosPerInsert },
+      { part: 'one access line', micros: accessLineMicros },
+    ],
+    { part: 'target: 3 × bare Koa', micros: 3 * koa },
+    plain ? { part: 'Intake, JSON with 3 plain fields (PostgreSQL)', micros: plain.cpuMicrosPerRequest } : null,
   );
-  console.log('Floor of the plain JSON case (CPU µs per request, each part measured apart in this run)');
-  console.table([
-    { part: 'bare Koa: read a JSON body, answer 201', 'CPU µs': fixed(koa, 1) },
-    { part: 'site token check (HMAC, then AES-GCM)', 'CPU µs': fixed(tokenCheckMicros, 1) },
-    { part: 'pg client, one insert', 'CPU µs': fixed(insert, 1) },
-    { part: 'one access line', 'CPU µs': fixed(accessLineMicros, 1) },
-    { part: 'floor: the sum', 'CPU µs': fixed(floor, 1) },
-    { part: 'target: 3 × bare Koa', 'CPU µs': fixed(3 * koa, 1) },
-    {
-      part: 'Intake, JSON with 3 plain fields (PostgreSQL)',
-      'CPU µs': plain ? fixed(plain.cpuMicrosPerRequest, 1) : '',
-    },
-  ]);
+}
+
+/**
+ * The 100 KB PNG case's target is twice bare multer's CPU per request. Its floor: what bare multer
+ * does, what a checked and durable upload adds to it (upload-costs.ts), and the plain case's
+ * token check, insert and access line.
+ */
+function printPngFloor(results: RequestPathResults): void {
+  const multer = results.ceilings.multerPng.cpuMicrosPerRequest ?? 0;
+  const { tokenCheckMicros, accessLineMicros } = results.fixedCosts;
+  const { fileChecksMicros, hashMicros, durableStoreMicros } = results.uploadCosts;
+  const png = postgresCase(results, 'multipart, 100 KB PNG');
+  printCpuFloor(
+    'Floor of the 100 KB PNG case',
+    [
+      { part: 'bare multer: receive the body, write the file', micros: multer },
+      { part: 'file checks: type by name and content, appended archive', micros: fileChecksMicros },
+      { part: 'sha256 of the file, as it streams in', micros: hashMicros },
+      { part: 'durable in storage: fsync, rename', micros: durableStoreMicros },
+      { part: 'site token check (HMAC, then AES-GCM)', micros: tokenCheckMicros },
+      { part: 'pg client, one insert', micros: results.ceilings.postgresInsert.cpuMicrosPerInsert },
+      { part: 'one access line', micros: accessLineMicros },
+    ],
+    { part: 'target: 2 × bare multer', micros: 2 * multer },
+    png ? { part: 'Intake, multipart with a 100 KB PNG (PostgreSQL)', micros: png.cpuMicrosPerRequest } : null,
+  );
 }
 
 /**

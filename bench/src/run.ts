@@ -15,6 +15,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { measureFixedCosts } from './fixed-costs.js';
 import { measureIntakeInserts } from './intake-insert.js';
+import { measureUploadCosts } from './upload-costs.js';
 import { measureGatewayProcesses } from './gateway-processes.js';
 import { benchInspection, type InspectionFigure } from './inspection.js';
 import { LOAD_GENERATOR } from './load.js';
@@ -98,6 +99,8 @@ if (only === '' || only === 'requests') {
     const processes = await measureProcessTargets(scratch.url, progress);
     progress('fixed costs of a plain submission: token check, access line');
     const fixedCosts = await measureFixedCosts(3);
+    progress('what a checked, durable 100 KB PNG adds: file checks, sha256, fsync and rename');
+    const uploadCosts = await measureUploadCosts(3);
     progress("Intake's own INSERT, timed apart, on PostgreSQL and PGlite");
     const intakeInserts = await measureIntakeInserts(serverUrl, settings);
     const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string })
@@ -113,6 +116,7 @@ if (only === '' || only === 'requests') {
       soak,
       processes,
       fixedCosts,
+      uploadCosts,
       intakeInserts,
       gatewayProcesses,
     };
