@@ -99,7 +99,7 @@ if (only === '' || only === 'requests') {
     const processes = await measureProcessTargets(scratch.url, progress);
     progress('fixed costs of a plain submission: token check, access line');
     const fixedCosts = await measureFixedCosts(3);
-    progress('what a checked, durable 100 KB PNG adds: file checks, sha256, fsync and rename');
+    progress('what a checked, durable upload adds: file checks, sha256, fsync and rename (PNG, 10 MB PDF)');
     const uploadCosts = await measureUploadCosts(3);
     progress("Intake's own INSERT, timed apart, on PostgreSQL and PGlite");
     const intakeInserts = await measureIntakeInserts(serverUrl, settings);
