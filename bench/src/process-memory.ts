@@ -74,7 +74,7 @@ const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts `entry` in `cwd` (a fresh folder, removed after, when not given), waits for a `listening`
- * line of each service, lets it idle, reads its memory, stops it.
+ * line (or `readyMessage`) of each service, lets it idle, reads its memory, stops it.
  */
 async function measureProcess(input: {
   name: string;
@@ -83,7 +83,9 @@ async function measureProcess(input: {
   services: string[];
   settleSeconds: number;
   cwd?: string;
+  readyMessage?: string;
 }): Promise<ProcessMemoryFigure> {
+  const readyMessage = input.readyMessage ?? 'listening';
   const cwd = input.cwd ?? (await mkdtemp(path.join(tmpdir(), 'intake-bench-start-')));
   const started = performance.now();
   const child = spawn(process.execPath, [input.entry], {
@@ -99,7 +101,7 @@ async function measureProcess(input: {
     const waiting = new Set(input.services);
     const lines = createInterface({ input: child.stdout });
     const exited = once(child, 'exit').then(([code]) => {
-      throw new Error(`bench: ${input.name} exited with ${String(code)} before it listened`);
+      throw new Error(`bench: ${input.name} exited with ${String(code)} before it logged ${readyMessage}`);
     });
     const listening = (async () => {
       for await (const line of lines) {
@@ -110,7 +112,7 @@ async function measureProcess(input: {
             return {};
           }
         })();
-        if (entry.msg === 'listening' && entry.service !== undefined) {
+        if (entry.msg === readyMessage && entry.service !== undefined) {
           waiting.delete(entry.service);
           if (waiting.size === 0) {
             return;
@@ -162,6 +164,21 @@ export async function idleGatewayOnPostgres(databaseUrl: string, settleSeconds =
     env: { NODE_ENV: 'production', HOST: '127.0.0.1', GATEWAY_PORT: '0', DATABASE_URL: databaseUrl, ...secrets() },
     services: ['gateway'],
     settleSeconds,
+  });
+}
+
+/**
+ * The floor under the idle gateway: its code loaded and its database opened, nothing started
+ * (servers/gateway-loaded.ts), on the same database, read as the gateway is.
+ */
+export async function loadedGatewayOnPostgres(databaseUrl: string, settleSeconds = 5): Promise<ProcessMemoryFigure> {
+  return measureProcess({
+    name: 'gateway code loaded, database opened, nothing started',
+    entry: path.join(ROOT, 'bench/dist/servers/gateway-loaded.js'),
+    env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, ...secrets() },
+    services: ['gateway'],
+    settleSeconds,
+    readyMessage: 'loaded',
   });
 }
 
@@ -235,8 +252,9 @@ export async function measureProcessTargets(
 ): Promise<ProcessTarget[]> {
   progress('sanitiser CPU per HTML form');
   const sanitiser = sanitiserCost(HTML_FIELDS, 3);
-  progress('idle gateway on PostgreSQL');
+  progress('idle gateway on PostgreSQL, and its code alone');
   const gateway = await idleGatewayOnPostgres(databaseUrl);
+  const loaded = await loadedGatewayOnPostgres(databaseUrl);
   progress('npm start on PGlite');
   const quick = await quickStartOnPglite();
   return [
@@ -249,10 +267,12 @@ export async function measureProcessTargets(
     },
     {
       case: gateway.name,
-      measured: `${mb(gateway.idleRssMb)} idle after ${gateway.settleSeconds} s (peak ${mb(gateway.peakRssMb)})`,
+      measured:
+        `${mb(gateway.idleRssMb)} idle after ${gateway.settleSeconds} s (peak ${mb(gateway.peakRssMb)}); ` +
+        `floor, ${loaded.name}: ${mb(loaded.idleRssMb)}`,
       target: 'RSS ≤ 120 MB',
       met: gateway.idleRssMb <= 120,
-      figures: { ...gateway },
+      figures: { ...gateway, floorIdleRssMb: loaded.idleRssMb },
     },
     ...quickStartTargets(quick),
   ];
