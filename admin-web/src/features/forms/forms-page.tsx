@@ -5,16 +5,14 @@ import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { CreateNamedDialog } from '../../components/create-named-dialog';
-import { DataTable } from '../../components/data-table';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { RowActions } from '../../components/row-actions';
 import { NameCell } from '../../components/name-cell';
 import { NewButton } from '../../components/new-button';
-import { ColumnHeaders } from '../../components/column-headers';
-import { QueryStatus } from '../../components/query-status';
+import { ListTable } from '../../components/list-table';
 import { useDeleteNamed } from '../../components/use-delete-named';
-import { CreateFormDocument, DeleteFormDocument, SiteFormsDocument } from '../../gql/graphql';
+import { CreateFormDocument, DeleteFormDocument, SiteFormsDocument, type SiteFormsQuery } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 
@@ -52,6 +50,43 @@ function NewFormDialog({
   );
 }
 
+interface FormRowProps {
+  form: SiteFormsQuery['forms'][number];
+  siteId: string;
+  onDelete: () => void;
+}
+
+function FormRow({ form, siteId, onDelete }: FormRowProps) {
+  return (
+    <Table.Tr>
+      <NameCell name={form.name} to={paths.formSubmissions(siteId, form.id)} />
+      <Table.Td>
+        <Code>{form.code}</Code>
+      </Table.Td>
+      <Table.Td>
+        <Badge color={form.enabled ? 'green' : 'gray'} variant="dot" w="max-content">
+          {form.enabled ? 'Enabled' : 'Disabled'}
+        </Badge>
+      </Table.Td>
+      <Table.Td>{form.submissionCount}</Table.Td>
+      <Table.Td>{formatDateTime(form.lastSubmissionAt, 'None yet')}</Table.Td>
+      <Table.Td>
+        <RowActions onDelete={onDelete}>
+          <Button size="xs" variant="light" component={Link} to={paths.formSubmissions(siteId, form.id)}>
+            Submissions
+          </Button>
+          <Button size="xs" variant="light" component={Link} to={paths.formWebhooks(siteId, form.id)}>
+            Webhooks
+          </Button>
+          <Button size="xs" variant="default" component={Link} to={paths.formSettings(siteId, form.id)}>
+            Settings
+          </Button>
+        </RowActions>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
 export function FormsPage() {
   const { siteId = '' } = useParams();
   const context = useMemo(() => ({ additionalTypenames: ['Form'] }), []);
@@ -70,49 +105,18 @@ export function FormsPage() {
   return (
     <>
       <PageHeader title="Forms" actions={<NewButton onClick={() => setCreating(true)}>New form</NewButton>} />
-      <QueryStatus data={data} error={error} fetching={fetching} subject="forms" />
-      {data ? (
-        <DataTable
-          empty={
-            data.forms.length === 0
-              ? 'This site has no forms yet. Each form gets a code its backend sends submissions to.'
-              : null
-          }
-          minWidth={860}
-          highlightOnHover
-          caption="The forms of this site"
-          columns={<ColumnHeaders names={['Name', 'Code', 'Status', 'Submissions', 'Last submission', 'Actions']} />}
-        >
-          {data.forms.map((form) => (
-            <Table.Tr key={form.id}>
-              <NameCell name={form.name} to={paths.formSubmissions(siteId, form.id)} />
-              <Table.Td>
-                <Code>{form.code}</Code>
-              </Table.Td>
-              <Table.Td>
-                <Badge color={form.enabled ? 'green' : 'gray'} variant="dot" w="max-content">
-                  {form.enabled ? 'Enabled' : 'Disabled'}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{form.submissionCount}</Table.Td>
-              <Table.Td>{formatDateTime(form.lastSubmissionAt, 'None yet')}</Table.Td>
-              <Table.Td>
-                <RowActions onDelete={() => deletion.ask(form)}>
-                  <Button size="xs" variant="light" component={Link} to={paths.formSubmissions(siteId, form.id)}>
-                    Submissions
-                  </Button>
-                  <Button size="xs" variant="light" component={Link} to={paths.formWebhooks(siteId, form.id)}>
-                    Webhooks
-                  </Button>
-                  <Button size="xs" variant="default" component={Link} to={paths.formSettings(siteId, form.id)}>
-                    Settings
-                  </Button>
-                </RowActions>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
-      ) : null}
+      <ListTable
+        items={data?.forms}
+        error={error}
+        fetching={fetching}
+        subject="forms"
+        row={(form) => <FormRow key={form.id} form={form} siteId={siteId} onDelete={() => deletion.ask(form)} />}
+        empty="This site has no forms yet. Each form gets a code its backend sends submissions to."
+        caption="The forms of this site"
+        columns={['Name', 'Code', 'Status', 'Submissions', 'Last submission', 'Actions']}
+        minWidth={860}
+        highlightOnHover
+      />
 
       <NewFormDialog siteId={siteId} opened={creating} onClose={() => setCreating(false)} onCreated={reload} />
       {deletion.dialog}

@@ -5,15 +5,18 @@ import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { CopyButton } from '../../components/copy-button';
 import { CreateNamedDialog } from '../../components/create-named-dialog';
-import { DataTable } from '../../components/data-table';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { DeleteButton } from '../../components/row-actions';
 import { NewButton } from '../../components/new-button';
-import { ColumnHeaders } from '../../components/column-headers';
-import { QueryStatus } from '../../components/query-status';
+import { ListTable } from '../../components/list-table';
 import { useDeleteNamed } from '../../components/use-delete-named';
-import { ApiTokensDocument, CreateApiTokenDocument, RevokeApiTokenDocument } from '../../gql/graphql';
+import {
+  ApiTokensDocument,
+  CreateApiTokenDocument,
+  RevokeApiTokenDocument,
+  type ApiTokenFieldsFragment,
+} from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 
@@ -71,6 +74,21 @@ function SecretDialog({ secret, onClose }: { secret: { value: string; name: stri
   );
 }
 
+function TokenRow({ token, onDelete }: { token: ApiTokenFieldsFragment; onDelete: () => void }) {
+  return (
+    <Table.Tr>
+      <Table.Th scope="row" fw="normal">
+        {decodeStoredText(token.name)}
+      </Table.Th>
+      <Table.Td>{formatDateTime(token.createdAt)}</Table.Td>
+      <Table.Td>{formatDateTime(token.lastUsedAt, 'Never')}</Table.Td>
+      <Table.Td>
+        <DeleteButton onClick={onDelete} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
 export function TokensPage() {
   const context = useMemo(() => ({ additionalTypenames: ['ApiToken'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({ query: ApiTokensDocument, context });
@@ -93,28 +111,17 @@ export function TokensPage() {
         Tokens let your own programs use the admin API at /graphql with the header Authorization: Bearer followed by the
         token. Each acts as you; delete one and it stops working at once.
       </Text>
-      <QueryStatus data={data} error={error} fetching={fetching} subject="tokens" />
-      {data ? (
-        <DataTable
-          empty={data.apiTokens.length === 0 ? 'No API tokens.' : null}
-          minWidth={560}
-          caption="API tokens that work now"
-          columns={<ColumnHeaders names={['Name', 'Created', 'Last used', 'Actions']} />}
-        >
-          {data.apiTokens.map((token) => (
-            <Table.Tr key={token.id}>
-              <Table.Th scope="row" fw="normal">
-                {decodeStoredText(token.name)}
-              </Table.Th>
-              <Table.Td>{formatDateTime(token.createdAt)}</Table.Td>
-              <Table.Td>{formatDateTime(token.lastUsedAt, 'Never')}</Table.Td>
-              <Table.Td>
-                <DeleteButton onClick={() => revocation.ask(token)} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </DataTable>
-      ) : null}
+      <ListTable
+        items={data?.apiTokens}
+        error={error}
+        fetching={fetching}
+        subject="tokens"
+        row={(token) => <TokenRow key={token.id} token={token} onDelete={() => revocation.ask(token)} />}
+        empty="No API tokens."
+        caption="API tokens that work now"
+        columns={['Name', 'Created', 'Last used', 'Actions']}
+        minWidth={560}
+      />
 
       <NewTokenDialog
         opened={creating}
