@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-interface ConfirmDialogProps {
+export interface ConfirmDialogProps {
   opened: boolean;
   /** The dialog's heading, e.g. `Delete site Shop?` */
   title: string;

@@ -10,3 +10,17 @@ export function notifySuccess(message: string): void {
 export function notifyError(error: CombinedError | undefined, title = 'That did not work'): void {
   notifications.show({ color: 'red', title, message: describeError(error) || 'Unknown error.', autoClose: 10000 });
 }
+
+/** A mutation's outcome: `succeeded` when it answered, else its error titled `failed`. The answer, if any. */
+export function notifyOutcome<Data>(
+  result: { data?: Data; error?: CombinedError },
+  failed: string,
+  succeeded: string,
+): Data | undefined {
+  if (result.error || !result.data) {
+    notifyError(result.error, failed);
+    return undefined;
+  }
+  notifySuccess(succeeded);
+  return result.data;
+}

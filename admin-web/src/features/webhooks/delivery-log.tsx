@@ -1,9 +1,11 @@
 // A delivery log: each event sent to a webhook (or as notification e-mails), its status and every
-// attempt (when, the answer's status, how long, the error, the start of the answer), and Redeliver.
-import { Badge, Button, Code, Group, Stack, Table, Text } from '@mantine/core';
+// attempt (when, the answer's status, how long, the error, the start of the answer), and Redeliver;
+// until it has loaded, its spinner or its error.
+import { Badge, Button, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useMutation } from 'urql';
+import { useMutation, type CombinedError } from 'urql';
+import { ErrorAlert } from '../../components/error-alert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { RedeliverDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
@@ -84,7 +86,7 @@ interface DeliveryTableProps {
   empty: string;
 }
 
-export function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empty }: DeliveryTableProps) {
+function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empty }: DeliveryTableProps) {
   const [, redeliver] = useMutation(RedeliverDocument);
   const [pendingId, setPendingId] = useState<string | null>(null);
 
@@ -175,5 +177,41 @@ export function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empt
         </Table.ScrollContainer>
       )}
     </Stack>
+  );
+}
+
+/** A polled delivery log: its entries once loaded, how loading went, and a refresh. */
+export interface PolledDeliveries {
+  deliveries?: readonly DeliveryRow[];
+  error?: CombinedError;
+  fetching: boolean;
+  refresh: () => void;
+}
+
+interface DeliveryLogProps {
+  log: PolledDeliveries;
+  /** The log's name after `the`, for its spinner and its error: `delivery log`. */
+  subject: string;
+  caption: string;
+  empty: string;
+}
+
+/** A delivery log's table once it has loaded; until then its spinner, or its error. */
+export function DeliveryLog({ log, subject, caption, empty }: DeliveryLogProps) {
+  if (!log.deliveries) {
+    return log.error ? (
+      <ErrorAlert error={log.error} title={`The ${subject} could not be loaded`} />
+    ) : (
+      <Loader size="sm" aria-label={`Loading the ${subject}`} />
+    );
+  }
+  return (
+    <DeliveryTable
+      caption={caption}
+      deliveries={log.deliveries}
+      onRefresh={log.refresh}
+      refreshing={log.fetching}
+      empty={empty}
+    />
   );
 }

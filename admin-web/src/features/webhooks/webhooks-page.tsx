@@ -7,7 +7,6 @@ import {
   Button,
   Code,
   Group,
-  Loader,
   Modal,
   Paper,
   SimpleGrid,
@@ -15,15 +14,16 @@ import {
   Text,
   TextInput,
   Title,
+  type TextProps,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery, type AnyVariables, type TypedDocumentNode } from 'urql';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog, type ConfirmDialogProps } from '../../components/confirm-dialog';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorAlert } from '../../components/error-alert';
-import { notifyError, notifySuccess } from '../../components/notify';
+import { notifyOutcome, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { DeleteButton } from '../../components/row-actions';
 import { NewButton } from '../../components/new-button';
@@ -42,7 +42,7 @@ import { fieldErrors } from '../../lib/api-errors';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
-import { DeliveryTable } from './delivery-log';
+import { DeliveryLog, type DeliveryRow } from './delivery-log';
 
 const POLL_INTERVAL_MS = 5000;
 const LOG_SIZE = 20;
@@ -156,79 +156,68 @@ function NewWebhookDialog({
 function usePolledDeliveries<Data, Variables extends AnyVariables>(
   query: TypedDocumentNode<Data, Variables>,
   variables: Variables,
+  deliveriesOf: (data: Data) => readonly DeliveryRow[],
 ) {
   const context = useMemo(() => ({ additionalTypenames: ['Delivery'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery<Data, Variables>({ query, variables, context });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
   usePolling(refresh, POLL_INTERVAL_MS);
-  return { data, error, fetching, refresh };
+  return { data, deliveries: data ? deliveriesOf(data) : undefined, error, fetching, refresh };
 }
 
 function WebhookLog({ webhookId }: { webhookId: string }) {
-  const { data, error, fetching, refresh } = usePolledDeliveries(WebhookDeliveriesDocument, {
-    webhookId,
-    first: LOG_SIZE,
-  });
-  if (!data) {
-    return error ? (
-      <ErrorAlert error={error} title="The delivery log could not be loaded" />
-    ) : (
-      <Loader size="sm" aria-label="Loading the delivery log" />
-    );
-  }
+  const variables = { webhookId, first: LOG_SIZE };
+  const log = usePolledDeliveries(WebhookDeliveriesDocument, variables, (data) => data.deliveries);
   return (
-    <DeliveryTable
+    <DeliveryLog
+      log={log}
+      subject="delivery log"
       caption="Deliveries to this webhook, newest first"
-      deliveries={data.deliveries}
-      onRefresh={refresh}
-      refreshing={fetching}
       empty="Nothing sent yet: events appear here when a submission arrives or you send a test."
     />
+  );
+}
+
+/** One fact of a webhook's health: its name, then its value. */
+function Fact({ name, children, ...valueProps }: { name: string; children: ReactNode } & TextProps) {
+  return (
+    <div>
+      <Text component="dt" size="xs" c="dimmed">
+        {name}
+      </Text>
+      <Text component="dd" m={0} {...valueProps}>
+        {children}
+      </Text>
+    </div>
   );
 }
 
 function Health({ webhook }: { webhook: WebhookRow }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="xs" component="dl" m={0}>
-      <div>
-        <Text component="dt" size="xs" c="dimmed">
-          Status
-        </Text>
-        <Text component="dd" m={0}>
-          <Badge color={webhook.enabled ? 'green' : 'gray'} variant="dot">
-            {webhook.enabled ? 'Enabled' : 'Disabled'}
-          </Badge>
-        </Text>
-      </div>
-      <div>
-        <Text component="dt" size="xs" c="dimmed">
-          Last success
-        </Text>
-        <Text component="dd" m={0} size="sm">
-          {formatDateTime(webhook.lastSuccessAt, 'Never')}
-        </Text>
-      </div>
-      <div>
-        <Text component="dt" size="xs" c="dimmed">
-          Failing since
-        </Text>
-        <Text component="dd" m={0} size="sm" c={webhook.failingSince ? 'red.9' : undefined}>
-          {formatDateTime(webhook.failingSince, 'Not failing')}
-        </Text>
-      </div>
-      <div>
-        <Text component="dt" size="xs" c="dimmed">
-          Disabled at
-        </Text>
-        <Text component="dd" m={0} size="sm">
-          {webhook.enabled
-            ? 'No'
-            : `${formatDateTime(webhook.disabledAt, 'Yes')}${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`}
-        </Text>
-      </div>
+      <Fact name="Status">
+        <Badge color={webhook.enabled ? 'green' : 'gray'} variant="dot">
+          {webhook.enabled ? 'Enabled' : 'Disabled'}
+        </Badge>
+      </Fact>
+      <Fact name="Last success" size="sm">
+        {formatDateTime(webhook.lastSuccessAt, 'Never')}
+      </Fact>
+      <Fact name="Failing since" size="sm" c={webhook.failingSince ? 'red.9' : undefined}>
+        {formatDateTime(webhook.failingSince, 'Not failing')}
+      </Fact>
+      <Fact name="Disabled at" size="sm">
+        {webhook.enabled
+          ? 'No'
+          : `${formatDateTime(webhook.disabledAt, 'Yes')}${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}`}
+      </Fact>
     </SimpleGrid>
   );
 }
+
+/** The card's actions that ask first. */
+const CONFIRMABLE = ['rotate', 'delete'] as const;
+type Confirmable = (typeof CONFIRMABLE)[number];
 
 function WebhookCard({
   webhook,
@@ -244,7 +233,7 @@ function WebhookCard({
   const [test, sendTest] = useMutation(SendTestWebhookDocument);
   const [rotation, rotateSecret] = useMutation(RotateWebhookSecretDocument);
   const [deletion, deleteWebhook] = useMutation(DeleteWebhookDocument);
-  const [confirming, setConfirming] = useState<'rotate' | 'delete' | null>(null);
+  const [confirming, setConfirming] = useState<Confirmable | null>(null);
   // A webhook's URL and description are stored as the administrator typed them (not HTML-safe text
   // from the gateway): shown as they are.
   const url = webhook.url;
@@ -252,43 +241,66 @@ function WebhookCard({
   const toggle = async () => {
     const enabled = !webhook.enabled;
     const result = await updateWebhook({ id: webhook.id, input: { enabled } });
-    if (result.error) {
-      notifyError(result.error, enabled ? 'The webhook was not enabled' : 'The webhook was not disabled');
-      return;
+    const changed = enabled
+      ? notifyOutcome(result, 'The webhook was not enabled', 'Webhook enabled')
+      : notifyOutcome(result, 'The webhook was not disabled', 'Webhook disabled: no events are sent to it');
+    if (changed) {
+      onChanged();
     }
-    notifySuccess(enabled ? 'Webhook enabled' : 'Webhook disabled: no events are sent to it');
-    onChanged();
   };
 
   const sendTestEvent = async () => {
     const result = await sendTest({ id: webhook.id }, { additionalTypenames: ['Delivery'] });
-    if (result.error) {
-      notifyError(result.error, 'The test event was not queued');
-      return;
-    }
-    notifySuccess('Test event queued; it appears in the delivery log in a moment');
+    notifyOutcome(
+      result,
+      'The test event was not queued',
+      'Test event queued; it appears in the delivery log in a moment',
+    );
   };
 
   const confirmRotate = async () => {
     const result = await rotateSecret({ id: webhook.id });
     setConfirming(null);
-    if (result.error || !result.data) {
-      notifyError(result.error, 'The secret was not rotated');
-      return;
+    const rotated = notifyOutcome(
+      result,
+      'The secret was not rotated',
+      'New signing secret issued; the old one no longer signs',
+    );
+    if (rotated) {
+      onSecret(url, rotated.rotateWebhookSecret.secret);
     }
-    notifySuccess('New signing secret issued; the old one no longer signs');
-    onSecret(url, result.data.rotateWebhookSecret.secret);
   };
 
   const confirmDelete = async () => {
     const result = await deleteWebhook({ id: webhook.id }, { additionalTypenames: ['Webhook'] });
     setConfirming(null);
-    if (result.error) {
-      notifyError(result.error, 'The webhook was not deleted');
-      return;
+    if (notifyOutcome(result, 'The webhook was not deleted', 'Webhook deleted')) {
+      onChanged();
     }
-    notifySuccess('Webhook deleted');
-    onChanged();
+  };
+
+  // What each action that asks first says, and what confirming it does.
+  const confirmations: Record<Confirmable, Omit<ConfirmDialogProps, 'opened' | 'onClose'>> = {
+    rotate: {
+      title: 'Rotate the signing secret?',
+      confirmLabel: 'Rotate secret',
+      pending: rotation.fetching,
+      onConfirm: confirmRotate,
+      children:
+        'The current secret stops signing at once: the receiver refuses new events until it has the new secret, which is shown next, once.',
+    },
+    delete: {
+      title: 'Delete this webhook?',
+      confirmLabel: 'Delete webhook',
+      pending: deletion.fetching,
+      onConfirm: confirmDelete,
+      children: (
+        <>
+          No more events are sent to <Code style={{ wordBreak: 'break-all' }}>{url}</Code>; its pending deliveries and
+          its delivery log are deleted too.
+        </>
+      ),
+    },
   };
 
   return (
@@ -324,35 +336,22 @@ function WebhookCard({
           <WebhookLog webhookId={webhook.id} />
         </div>
       </Stack>
-      <ConfirmDialog
-        opened={confirming === 'rotate'}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate secret"
-        pending={rotation.fetching}
-        onConfirm={confirmRotate}
-        onClose={() => setConfirming(null)}
-      >
-        The current secret stops signing at once: the receiver refuses new events until it has the new secret, which is
-        shown next, once.
-      </ConfirmDialog>
-      <ConfirmDialog
-        opened={confirming === 'delete'}
-        title="Delete this webhook?"
-        confirmLabel="Delete webhook"
-        pending={deletion.fetching}
-        onConfirm={confirmDelete}
-        onClose={() => setConfirming(null)}
-      >
-        No more events are sent to <Code style={{ wordBreak: 'break-all' }}>{url}</Code>; its pending deliveries and its
-        delivery log are deleted too.
-      </ConfirmDialog>
+      {CONFIRMABLE.map((action) => (
+        <ConfirmDialog
+          key={action}
+          opened={confirming === action}
+          onClose={() => setConfirming(null)}
+          {...confirmations[action]}
+        />
+      ))}
     </Paper>
   );
 }
 
 function EmailLog({ siteId, formId }: { siteId: string; formId: string }) {
-  const { data, error, fetching, refresh } = usePolledDeliveries(EmailDeliveriesDocument, { formId, first: LOG_SIZE });
-  const recipients = data?.form?.notifyEmails ?? [];
+  const variables = { formId, first: LOG_SIZE };
+  const log = usePolledDeliveries(EmailDeliveriesDocument, variables, (data) => data.emailDeliveries);
+  const recipients = log.data?.form?.notifyEmails ?? [];
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="email-log-title">
       <Stack gap="sm">
@@ -367,19 +366,12 @@ function EmailLog({ siteId, formId }: { siteId: string; formId: string }) {
             Change the addresses in the form&apos;s settings
           </Anchor>
         </Text>
-        {data ? (
-          <DeliveryTable
-            caption="Notification e-mails of this form, newest first"
-            deliveries={data.emailDeliveries}
-            onRefresh={refresh}
-            refreshing={fetching}
-            empty="No notification e-mail sent yet."
-          />
-        ) : error ? (
-          <ErrorAlert error={error} title="The e-mail log could not be loaded" />
-        ) : (
-          <Loader size="sm" aria-label="Loading the e-mail log" />
-        )}
+        <DeliveryLog
+          log={log}
+          subject="e-mail log"
+          caption="Notification e-mails of this form, newest first"
+          empty="No notification e-mail sent yet."
+        />
       </Stack>
     </Paper>
   );
