@@ -20,7 +20,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
@@ -37,6 +37,8 @@ import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes, formatDate } from '../../lib/format';
 
 const MIB = 1024 * 1024;
+/** The longest duplicate window the API accepts, 30 days (its DUPLICATE_WINDOW_MAX_SECONDS). */
+const DUPLICATE_WINDOW_MAX_SECONDS = 30 * 24 * 60 * 60;
 const FIELDS = [
   'name',
   'enabled',
@@ -150,6 +152,33 @@ function LinesTextarea({
       key={form.key(name)}
       {...form.getInputProps(name)}
     />
+  );
+}
+
+/** A titled part of the settings: a region named by its heading, with what it is about under it. */
+function SettingsSection({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
+  const headingId = useId();
+  const heading = (
+    <Title order={2} size="h4" id={headingId}>
+      {title}
+    </Title>
+  );
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby={headingId}>
+      <Stack>
+        {intro ? (
+          <div>
+            {heading}
+            <Text size="sm" c="dimmed">
+              {intro}
+            </Text>
+          </div>
+        ) : (
+          heading
+        )}
+        {children}
+      </Stack>
+    </Paper>
   );
 }
 
@@ -397,122 +426,108 @@ export function FormSettingsPage() {
             </Stack>
           </Paper>
 
-          <Paper withBorder p="lg" component="section" aria-labelledby="spam-protection-heading">
-            <Stack>
-              <div>
-                <Title order={2} size="h4" id="spam-protection-heading">
-                  Spam protection
-                </Title>
-                <Text size="sm" c="dimmed">
-                  All off until you turn them on. Spam is answered like any other submission, kept in the form&apos;s
-                  Spam view for 30 days (less if the retention below is shorter) and not delivered until you say it is
-                  not spam.
-                </Text>
-              </div>
-              <LinesTextarea
-                form={form}
-                name="honeypotFields"
-                label="Honeypot fields"
-                description="Field names a person never fills (hidden from people in your HTML form, not type=hidden): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
-              />
-              <NativeSelect
-                label="CAPTCHA provider"
-                description="Your site's backend forwards the visitor's answer; Intake checks it with the provider."
-                data={[{ value: '', label: 'None' }, ...PROVIDERS.map(({ value, label }) => ({ value, label }))]}
-                key={form.key('captchaProvider')}
-                {...form.getInputProps('captchaProvider')}
-              />
-              {captcha ? (
-                <>
-                  <PasswordInput
-                    label="Secret key"
-                    description={
-                      current.captchaSecretSet && current.captchaProvider === captcha.value
-                        ? 'A secret is stored. Leave empty to keep it, or enter a new one to replace it.'
-                        : "The provider's secret key for your site: required. It is stored encrypted and never shown again."
-                    }
-                    autoComplete="off"
-                    key={form.key('captchaSecret')}
-                    {...form.getInputProps('captchaSecret')}
-                  />
-                  <TextInput
-                    label="Answer field"
-                    description="The field holding the visitor's answer; removed before the submission is stored. Empty: the provider's usual field."
-                    placeholder={captcha.defaultField}
-                    key={form.key('captchaResponseField')}
-                    {...form.getInputProps('captchaResponseField')}
-                  />
-                  {captcha.value === 'RECAPTCHA_V3' ? (
-                    <NumberInput
-                      label="Minimum score"
-                      description="reCAPTCHA v3 scores from 0 (a bot) to 1 (a person); lower is refused. Empty: 0.5."
-                      placeholder="0.5"
-                      min={0}
-                      max={1}
-                      step={0.1}
-                      decimalScale={2}
-                      w={280}
-                      key={form.key('captchaMinScore')}
-                      {...form.getInputProps('captchaMinScore')}
-                    />
-                  ) : null}
-                  <Checkbox
-                    label="Accept submissions as spam when the provider cannot be reached"
-                    description="Otherwise they are refused with 503 and the site's backend should retry."
-                    key={form.key('captchaUnavailableAsSpam')}
-                    {...form.getInputProps('captchaUnavailableAsSpam', { type: 'checkbox' })}
-                  />
-                </>
-              ) : null}
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                <NumberInput
-                  label="Duplicate window (seconds)"
-                  description="The same submission again within this time is not stored twice. Empty: off."
-                  min={1}
-                  max={2592000}
-                  allowDecimal={false}
-                  key={form.key('duplicateWindowSeconds')}
-                  {...form.getInputProps('duplicateWindowSeconds')}
+          <SettingsSection
+            title="Spam protection"
+            intro="All off until you turn them on. Spam is answered like any other submission, kept in the form's Spam view for 30 days (less if the retention below is shorter) and not delivered until you say it is not spam."
+          >
+            <LinesTextarea
+              form={form}
+              name="honeypotFields"
+              label="Honeypot fields"
+              description="Field names a person never fills (hidden from people in your HTML form, not type=hidden): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
+            />
+            <NativeSelect
+              label="CAPTCHA provider"
+              description="Your site's backend forwards the visitor's answer; Intake checks it with the provider."
+              data={[{ value: '', label: 'None' }, ...PROVIDERS.map(({ value, label }) => ({ value, label }))]}
+              key={form.key('captchaProvider')}
+              {...form.getInputProps('captchaProvider')}
+            />
+            {captcha ? (
+              <>
+                <PasswordInput
+                  label="Secret key"
+                  description={
+                    current.captchaSecretSet && current.captchaProvider === captcha.value
+                      ? 'A secret is stored. Leave empty to keep it, or enter a new one to replace it.'
+                      : "The provider's secret key for your site: required. It is stored encrypted and never shown again."
+                  }
+                  autoComplete="off"
+                  key={form.key('captchaSecret')}
+                  {...form.getInputProps('captchaSecret')}
                 />
-                <NumberInput
-                  label="Maximum number of links"
-                  description="More links than this across all values is spam. Empty: off."
-                  min={0}
-                  max={1000}
-                  allowDecimal={false}
-                  key={form.key('maxLinks')}
-                  {...form.getInputProps('maxLinks')}
+                <TextInput
+                  label="Answer field"
+                  description="The field holding the visitor's answer; removed before the submission is stored. Empty: the provider's usual field."
+                  placeholder={captcha.defaultField}
+                  key={form.key('captchaResponseField')}
+                  {...form.getInputProps('captchaResponseField')}
                 />
-              </SimpleGrid>
-              <LinesTextarea
-                form={form}
-                name="blockedWords"
-                label="Blocked words or phrases"
-                description="A value containing one of them as a whole word (any case) is spam: one a line, at most 200. Empty: off."
-              />
-            </Stack>
-          </Paper>
-
-          <Paper withBorder p="lg" component="section" aria-labelledby="retention-heading">
-            <Stack>
-              <Title order={2} size="h4" id="retention-heading">
-                Retention
-              </Title>
+                {captcha.value === 'RECAPTCHA_V3' ? (
+                  <NumberInput
+                    label="Minimum score"
+                    description="reCAPTCHA v3 scores from 0 (a bot) to 1 (a person); lower is refused. Empty: 0.5."
+                    placeholder="0.5"
+                    min={0}
+                    max={1}
+                    step={0.1}
+                    decimalScale={2}
+                    w={280}
+                    key={form.key('captchaMinScore')}
+                    {...form.getInputProps('captchaMinScore')}
+                  />
+                ) : null}
+                <Checkbox
+                  label="Accept submissions as spam when the provider cannot be reached"
+                  description="Otherwise they are refused with 503 and the site's backend should retry."
+                  key={form.key('captchaUnavailableAsSpam')}
+                  {...form.getInputProps('captchaUnavailableAsSpam', { type: 'checkbox' })}
+                />
+              </>
+            ) : null}
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NumberInput
-                label="Keep submissions for (days)"
-                description="Older submissions, spam included, are deleted with their files and deliveries within the hour after they expire. 1 to 3650; empty: kept until someone deletes them."
+                label="Duplicate window (seconds)"
+                description="The same submission again within this time is not stored twice. Empty: off."
                 min={1}
-                max={3650}
+                max={DUPLICATE_WINDOW_MAX_SECONDS}
                 allowDecimal={false}
-                w={{ base: '100%', sm: 520 }}
-                key={form.key('retentionDays')}
-                {...form.getInputProps('retentionDays')}
+                key={form.key('duplicateWindowSeconds')}
+                {...form.getInputProps('duplicateWindowSeconds')}
               />
-              <Text size="sm" data-testid="retention-next-deletion">
-                {retentionLine(current.retentionDays ?? null, current.retentionNextDeletionAt ?? null)}
-              </Text>
-            </Stack>
-          </Paper>
+              <NumberInput
+                label="Maximum number of links"
+                description="More links than this across all values is spam. Empty: off."
+                min={0}
+                max={1000}
+                allowDecimal={false}
+                key={form.key('maxLinks')}
+                {...form.getInputProps('maxLinks')}
+              />
+            </SimpleGrid>
+            <LinesTextarea
+              form={form}
+              name="blockedWords"
+              label="Blocked words or phrases"
+              description="A value containing one of them as a whole word (any case) is spam: one a line, at most 200. Empty: off."
+            />
+          </SettingsSection>
+
+          <SettingsSection title="Retention">
+            <NumberInput
+              label="Keep submissions for (days)"
+              description="Older submissions, spam included, are deleted with their files and deliveries within the hour after they expire. 1 to 3650; empty: kept until someone deletes them."
+              min={1}
+              max={3650}
+              allowDecimal={false}
+              w={{ base: '100%', sm: 520 }}
+              key={form.key('retentionDays')}
+              {...form.getInputProps('retentionDays')}
+            />
+            <Text size="sm" data-testid="retention-next-deletion">
+              {retentionLine(current.retentionDays ?? null, current.retentionNextDeletionAt ?? null)}
+            </Text>
+          </SettingsSection>
 
           <ErrorAlert error={saving.error} fieldsShownElsewhere={FIELDS} title="Settings not saved" />
           <Group>
