@@ -8,19 +8,12 @@ import { PageHeader } from '../../components/page-header';
 import { ColumnHeaders } from '../../components/column-headers';
 import { QueryStatus } from '../../components/query-status';
 import { RefreshButton } from '../../components/refresh-button';
-import { AuditLogDocument, type AuditActorKind, type AuditLogFilterInput } from '../../gql/graphql';
+import { AuditLogDocument, type AuditActorKind, type AuditLogFilterInput, type AuditLogQuery } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 
 const PAGE_SIZE = 25;
-
-const ACTOR_KINDS: Record<AuditActorKind, string> = {
-  ADMIN: 'Administrator',
-  API_TOKEN: 'API token',
-  SYSTEM: 'System',
-  ANONYMOUS: 'Not signed in',
-};
 
 interface FilterFields {
   actor: string;
@@ -66,6 +59,62 @@ function toFilter(fields: FilterFields): AuditLogFilterInput {
     filter.to = to;
   }
   return filter;
+}
+
+/** Who acts, in words; a kind a newer server adds shows as it is. */
+const ACTOR_KINDS: Record<AuditActorKind, string> = {
+  ADMIN: 'Administrator',
+  API_TOKEN: 'API token',
+  SYSTEM: 'System',
+  ANONYMOUS: 'Not signed in',
+};
+
+type AuditEntry = AuditLogQuery['auditLog']['edges'][number]['node'];
+
+/** An entry: when, who, which action on which object, from where, and whether it succeeded. */
+function AuditRow({ entry }: { entry: AuditEntry }) {
+  return (
+    <Table.Tr>
+      <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
+        {formatDateTime(entry.at)}
+      </Table.Th>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+        <Text size="sm">{decodeStoredText(entry.actor.name)}</Text>
+        <Text size="xs" c="dimmed">
+          {ACTOR_KINDS[entry.actor.kind] ?? entry.actor.kind}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" ff="monospace">
+          {entry.action}
+        </Text>
+      </Table.Td>
+      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+        {entry.objectType || entry.objectId ? (
+          <>
+            <Text size="sm">{entry.objectType ?? '—'}</Text>
+            <Text size="xs" c="dimmed" ff="monospace">
+              {entry.objectId ?? ''}
+            </Text>
+          </>
+        ) : (
+          '—'
+        )}
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{entry.address ?? '—'}</Table.Td>
+      <Table.Td>
+        {entry.outcome === 'SUCCESS' ? (
+          <Badge color="green" variant="dot">
+            Succeeded
+          </Badge>
+        ) : (
+          <Badge color="red" variant="dot">
+            Failed{entry.errorCode ? `: ${entry.errorCode}` : ''}
+          </Badge>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
 }
 
 export function AuditLogPage() {
@@ -138,46 +187,7 @@ export function AuditLogPage() {
             pager={{ label: 'Pages of the audit log', cursors, setCursors, pageInfo: connection.pageInfo }}
           >
             {rows.map((row) => (
-              <Table.Tr key={row.id}>
-                <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
-                  {formatDateTime(row.at)}
-                </Table.Th>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  <Text size="sm">{decodeStoredText(row.actor.name)}</Text>
-                  <Text size="xs" c="dimmed">
-                    {ACTOR_KINDS[row.actor.kind] ?? row.actor.kind}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" ff="monospace">
-                    {row.action}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  {row.objectType || row.objectId ? (
-                    <>
-                      <Text size="sm">{row.objectType ?? '—'}</Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {row.objectId ?? ''}
-                      </Text>
-                    </>
-                  ) : (
-                    '—'
-                  )}
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.address ?? '—'}</Table.Td>
-                <Table.Td>
-                  {row.outcome === 'SUCCESS' ? (
-                    <Badge color="green" variant="dot">
-                      Succeeded
-                    </Badge>
-                  ) : (
-                    <Badge color="red" variant="dot">
-                      Failed{row.errorCode ? `: ${row.errorCode}` : ''}
-                    </Badge>
-                  )}
-                </Table.Td>
-              </Table.Tr>
+              <AuditRow key={row.id} entry={row} />
             ))}
           </PagedTable>
         </>
