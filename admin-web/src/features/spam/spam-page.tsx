@@ -6,14 +6,11 @@ import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { notifyError, notifySuccess } from '../../components/notify';
-import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
-import { RefreshButton } from '../../components/refresh-button';
-import { useDeleteSubmission } from '../../components/use-delete-submission';
 import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
-import { ExportButton } from '../submissions/export-button';
+import { SubmissionListHeader } from '../submissions/submission-list-header';
 import { SubmissionTable } from '../submissions/submission-rows';
 import { usePolledPageAndCount, useSubmissionCount } from '../submissions/use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
@@ -60,7 +57,6 @@ function SpamList({ formId }: { formId: string }) {
   const refresh = usePolledPageAndCount(() => refetch({ requestPolicy: 'network-only' }), count, POLL_INTERVAL_MS);
   const [marking, markNotSpam] = useMutation(MarkNotSpamDocument);
   const [markingId, setMarkingId] = useState<string | null>(null);
-  const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() => refresh());
 
   const notSpam = async (id: string) => {
     setMarkingId(id);
@@ -83,15 +79,7 @@ function SpamList({ formId }: { formId: string }) {
 
   return (
     <>
-      <PageHeader
-        title="Spam"
-        actions={
-          <>
-            <RefreshButton onClick={refresh} />
-            <ExportButton formId={formId} spam />
-          </>
-        }
-      />
+      <SubmissionListHeader title="Spam" onRefresh={refresh} formId={formId} spam />
       <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} mb="md">
         Submissions caught by this form&apos;s spam protection (see its settings). They were answered like any other,
         but are not delivered to webhooks or e-mailed. Spam is kept 30 days after it arrived, then deleted with its
@@ -136,11 +124,10 @@ function SpamList({ formId }: { formId: string }) {
                 Not spam
               </Button>
             )}
-            onDelete={(row) => askDelete({ id: row.id, fileCount: row.files.length })}
+            onDeleted={refresh}
           />
         </>
       ) : null}
-      {deleteDialog}
     </>
   );
 }

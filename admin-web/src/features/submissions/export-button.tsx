@@ -30,7 +30,7 @@ const FORMATS: { value: SubmissionExportFormat; label: string; description: stri
   },
 ];
 
-interface ExportButtonProps {
+export interface ExportButtonProps {
   formId: string;
   /** The list's current filter: the export holds what the list shows. */
   filter?: SubmissionFilterInput | null;

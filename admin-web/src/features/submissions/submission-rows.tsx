@@ -1,10 +1,11 @@
 // The paged table the inbox and the Spam view share: when it came, one column per data key, its
-// files and its actions, ending with Delete. Each view adds its own cells and buttons.
+// files and its actions, ending with Delete (which asks first). Each view adds its own cells and buttons.
 import { Table } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PagedTable } from '../../components/paged-table';
 import type { NewerOlderPagerProps } from '../../components/newer-older-pager';
 import { RowActions } from '../../components/row-actions';
+import { useDeleteSubmission } from '../../components/use-delete-submission';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { compactValue } from '../../lib/submission-values';
 
@@ -77,7 +78,8 @@ interface SubmissionTableProps<Row extends ListedSubmission> {
   extraColumn?: { header: string; cell: (row: Row) => ReactNode };
   received: (row: Row) => ReactNode;
   actions: (row: Row) => ReactNode;
-  onDelete: (row: Row) => void;
+  /** After a row's submission was deleted (confirmed and notified). */
+  onDeleted: () => void;
 }
 
 export function SubmissionTable<Row extends ListedSubmission>({
@@ -86,31 +88,35 @@ export function SubmissionTable<Row extends ListedSubmission>({
   extraColumn,
   received,
   actions,
-  onDelete,
+  onDeleted,
   ...table
 }: SubmissionTableProps<Row>) {
+  const deletion = useDeleteSubmission(onDeleted);
   return (
-    <PagedTable
-      {...table}
-      highlightOnHover
-      columns={
-        <SubmissionColumns
-          keys={keys}
-          afterReceived={extraColumn ? <Table.Th scope="col">{extraColumn.header}</Table.Th> : undefined}
-        />
-      }
-    >
-      {rows.map((row) => (
-        <SubmissionRow
-          key={row.id}
-          submission={row}
-          keys={keys}
-          received={received(row)}
-          afterReceived={extraColumn ? <Table.Td>{extraColumn.cell(row)}</Table.Td> : undefined}
-          actions={actions(row)}
-          onDelete={() => onDelete(row)}
-        />
-      ))}
-    </PagedTable>
+    <>
+      <PagedTable
+        {...table}
+        highlightOnHover
+        columns={
+          <SubmissionColumns
+            keys={keys}
+            afterReceived={extraColumn ? <Table.Th scope="col">{extraColumn.header}</Table.Th> : undefined}
+          />
+        }
+      >
+        {rows.map((row) => (
+          <SubmissionRow
+            key={row.id}
+            submission={row}
+            keys={keys}
+            received={received(row)}
+            afterReceived={extraColumn ? <Table.Td>{extraColumn.cell(row)}</Table.Td> : undefined}
+            actions={actions(row)}
+            onDelete={() => deletion.ask({ id: row.id, fileCount: row.files.length })}
+          />
+        ))}
+      </PagedTable>
+      {deletion.dialog}
+    </>
   );
 }

@@ -5,14 +5,11 @@ import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
-import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
-import { RefreshButton } from '../../components/refresh-button';
 import { SubmissionsInboxDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { columnKeys } from '../../lib/submission-values';
-import { useDeleteSubmission } from '../../components/use-delete-submission';
 import {
   isFiltered,
   readInboxFilter,
@@ -21,7 +18,7 @@ import {
   type InboxFilter,
 } from '../../lib/submission-filter-params';
 import { SubmissionFilters } from './submission-filters';
-import { ExportButton } from './export-button';
+import { SubmissionListHeader } from './submission-list-header';
 import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
@@ -93,27 +90,20 @@ function Inbox({
   const arrived = total !== undefined && baseline.current ? Math.max(0, total - baseline.current.total) : 0;
   const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && pageNumber === 1;
 
-  const { ask: askDelete, dialog: deleteDialog } = useDeleteSubmission(() => {
+  // The total drops by the deleted one: the baseline too, so the count of new ones stays right.
+  const afterDeletion = () => {
     if (baseline.current) {
       baseline.current.total -= 1;
     }
     refresh();
-  });
+  };
 
   const rows = connection?.edges.map((edge) => edge.node) ?? [];
   const keys = columnKeys(rows.map((row) => row.data as Record<string, unknown>));
 
   return (
     <>
-      <PageHeader
-        title="Submissions"
-        actions={
-          <>
-            <RefreshButton onClick={refresh} />
-            <ExportButton formId={formId} filter={variables} />
-          </>
-        }
-      />
+      <SubmissionListHeader title="Submissions" onRefresh={refresh} formId={formId} filter={variables} />
       <SubmissionFilters filter={filter} onChange={onFilterChange} />
       <QueryStatus data={data} error={error} fetching={fetching} subject="submissions" />
       {connection ? (
@@ -176,11 +166,10 @@ function Inbox({
                 Open
               </Button>
             )}
-            onDelete={(row) => askDelete({ id: row.id, fileCount: row.files.length })}
+            onDeleted={afterDeletion}
           />
         </>
       ) : null}
-      {deleteDialog}
     </>
   );
 }
