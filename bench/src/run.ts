@@ -15,7 +15,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { measureFixedCosts } from './fixed-costs.js';
 import { measureIntakeInserts } from './intake-insert.js';
-import { measureUploadCosts } from './upload-costs.js';
+import { measureUploadCostsApart } from './upload-costs.js';
 import { measureGatewayProcesses } from './gateway-processes.js';
 import { benchInspection, type InspectionFigure } from './inspection.js';
 import { LOAD_GENERATOR } from './load.js';
@@ -100,7 +100,7 @@ if (only === '' || only === 'requests') {
     progress('fixed costs of a plain submission: token check, access line');
     const fixedCosts = await measureFixedCosts(3);
     progress('what a checked, durable upload adds: file checks, sha256, fsync and rename (PNG, 10 MB PDF)');
-    const uploadCosts = await measureUploadCosts(3);
+    const uploadCosts = await measureUploadCostsApart(3);
     progress("Intake's own INSERT, timed apart, on PostgreSQL and PGlite");
     const intakeInserts = await measureIntakeInserts(serverUrl, settings);
     const autocannonVersion = (createRequire(import.meta.url)('autocannon/package.json') as { version: string })

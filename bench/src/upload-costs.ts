@@ -5,10 +5,13 @@
 // upload streams in, and making the file durable in local storage (fsync, then rename into
 // DATA_DIR/files). With bare multer's CPU per request, and the plain case's fixed costs, they make
 // the floors the upload cases are compared with (report.ts).
+import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MIME_PDF, MIME_PNG } from '@intake/shared/mime-types';
 import { createLocalStorage } from '@intake/shared/storage';
 import { pdf } from '@intake/test-files';
@@ -37,6 +40,19 @@ interface Sample {
   bytes: Buffer;
   /** Moves into storage timed, after a few unmeasured: a count, as each consumes a prepared file. */
   storeCalls: number;
+}
+
+/** measureUploadCosts in a fresh process of its own (upload-costs-process.ts), as the bench runs it. */
+export async function measureUploadCostsApart(seconds: number): Promise<UploadCosts> {
+  const entry = fileURLToPath(new URL('./upload-costs-process.js', import.meta.url));
+  const child = fork(entry, [String(seconds)], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const exited = once(child, 'exit');
+  const [costs] = (await Promise.race([
+    once(child, 'message'),
+    exited.then(([code]) => Promise.reject(new Error(`bench: the upload costs' process exited with ${String(code)}`))),
+  ])) as [UploadCosts];
+  await exited;
+  return costs;
 }
 
 export async function measureUploadCosts(seconds: number): Promise<UploadCosts> {
