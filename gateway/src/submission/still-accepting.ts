@@ -92,9 +92,9 @@ export interface InsertedSubmission {
  * EntityManager fork cost about a third of a plain submission's CPU; with files, BEGIN, the
  * acceptance check, two INSERTs and COMMIT were five round trips): the guarded INSERT, with its
  * file rows in the same statement, prepared once per connection (planning it cost more than running
- * it), through the driver MikroORM holds (its pool on PostgreSQL, PGlite's single connection). Returns the ids and time,
- * or null when the form or site no longer accepts it. Errors are converted as from a flush (a
- * repeated idempotency key is a UniqueConstraintViolationException).
+ * it), through the driver MikroORM holds (its pool on PostgreSQL, PGlite's single connection).
+ * Returns the ids and time, or null when the form or site no longer accepts it. Errors are
+ * converted as from a flush (a repeated idempotency key is a UniqueConstraintViolationException).
  */
 export async function insertSingleStatementIfAccepting(
   db: Database,
