@@ -1,9 +1,9 @@
 import { SiteSchema, StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
 import { generateControlCode } from '@intake/shared/site-token';
-import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
+import { makeForm, makeSite, rawRequest, testDriverName } from '@intake/shared/test';
 import { createHash } from 'node:crypto';
 import { startGateway } from './index.js';
-import { footprint, rawRequest, send, startTestGateway, withConfig } from './test/harness.js';
+import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
 import { pdf, png } from '@intake/test-files';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;

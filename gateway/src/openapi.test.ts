@@ -10,7 +10,7 @@ import { FormSchema } from '@intake/shared/entities';
 import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
 import { createCaptchaSecretBox } from '@intake/shared/spam';
 import { createLocalStorage } from '@intake/shared/storage';
-import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
+import { makeForm, makeSite, rawRequest, testDriverName } from '@intake/shared/test';
 import { startGateway } from './index.js';
 import { PARSER_PROBLEMS, ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
 import {
@@ -25,7 +25,7 @@ import {
   zipOf,
 } from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
-import { rawRequest, send, startTestGateway, withConfig } from './test/harness.js';
+import { send, startTestGateway, withConfig } from './test/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 type JsonSchema = Record<string, unknown>;

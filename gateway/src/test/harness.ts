@@ -1,6 +1,4 @@
-import { once } from 'node:events';
 import { readdir } from 'node:fs/promises';
-import { connect } from 'node:net';
 import path from 'node:path';
 import type { Config } from '@intake/shared/config';
 import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
@@ -72,27 +70,6 @@ async function countFiles(dir: string): Promise<number> {
 }
 
 /** Rows and files that a request could leave behind: compared before and after a refusal. */
-/**
- * Sends raw bytes on a fresh connection and reads the answer up to the server's close: for requests
- * fetch refuses to send, such as a malformed header line.
- */
-export async function rawRequest(origin: string, request: string): Promise<Response> {
-  const { hostname, port } = new URL(origin);
-  const socket = connect(Number(port), hostname);
-  const chunks: Buffer[] = [];
-  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.write(request);
-  await once(socket, 'close');
-  const raw = Buffer.concat(chunks).toString('utf8');
-  const headEnd = raw.indexOf('\r\n\r\n');
-  const [statusLine = '', ...headerLines] = raw.slice(0, headEnd).split('\r\n');
-  const headers = headerLines.map((line) => {
-    const colon = line.indexOf(':');
-    return [line.slice(0, colon), line.slice(colon + 1).trim()] as [string, string];
-  });
-  return new Response(raw.slice(headEnd + 4), { status: Number(statusLine.split(' ')[1]), headers });
-}
-
 export async function footprint(
   services: Services,
 ): Promise<{ submissions: number; files: number; objects: number; uploads: number }> {

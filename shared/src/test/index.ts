@@ -11,3 +11,4 @@ export * from './graphql.js';
 export * from './outage-database.js';
 export * from './real-part.js';
 export * from './redis.js';
+export * from './raw-request.js';
