@@ -2,7 +2,7 @@
 // blocked word set in the form's settings; a good submission and two spam ones all answered 201 alike;
 // the spam is kept out of the inbox and away from the webhook receiver and shown in the Spam view with
 // its reason; Not spam moves one to the inbox (seen without a reload) and delivers it; Delete removes
-// the other.
+// the other; new spam shows in the Spam tab's count and list without a reload.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { startWebhookReceiver, type WebhookReceiver } from '@intake/shared/test';
 import type { Page } from 'playwright-core';
@@ -232,5 +232,17 @@ describeConsole('console: spam protection and the Spam view', () => {
     await accessible('spam view, empty');
     // Still nothing delivered for the deleted one.
     expect(JSON.stringify(receiver.received)).not.toContain('Bot One');
+  });
+
+  it('counts new spam in the form header and lists it, without a reload', async () => {
+    await page.getByRole('link', { name: 'Spam (0)' }).waitFor();
+    await page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+    const response = await env.sendSubmission(siteId, formCode, { name: 'Bot Three', website: 'https://spam.example' });
+    expect(response.status).toBe(201);
+    await page.getByRole('link', { name: 'Spam (1)' }).waitFor({ timeout: 30000 });
+    await page.getByRole('row', { name: /Bot Three/ }).waitFor({ timeout: 30000 });
+    expect(await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage)).toBe(
+      true,
+    );
   });
 });

@@ -6,11 +6,16 @@ import { ErrorAlert } from '../../components/error-alert';
 import { FormHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
+import { usePolling } from '../../lib/use-polling';
 import { SectionNav } from './section-nav';
+
+// The Spam tab's count follows new spam as the Spam view's list does (it polls every 5 s).
+const POLL_INTERVAL_MS = 5000;
 
 export function FormLayout() {
   const { siteId = '', formId = '' } = useParams();
-  const [{ data, error, fetching }] = useQuery({ query: FormHeaderDocument, variables: { id: formId } });
+  const [{ data, error, fetching }, refetch] = useQuery({ query: FormHeaderDocument, variables: { id: formId } });
+  usePolling(() => refetch({ requestPolicy: 'network-only' }), POLL_INTERVAL_MS);
   if (error && !data) {
     return <ErrorAlert error={error} title="The form could not be loaded" />;
   }
