@@ -61,8 +61,8 @@ export async function findAppendedArchive(path: string): Promise<AppendedArchive
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
-    const window = Buffer.allocUnsafe(Math.min(size, ZIP_END_SEARCH_BYTES) + OVERLAP_BYTES);
     const tailLength = Math.min(size, ZIP_END_SEARCH_BYTES);
+    const window = Buffer.allocUnsafe(tailLength + OVERLAP_BYTES);
     const { bytesRead } = await handle.read(window, 0, tailLength, size - tailLength);
     const tail = window.subarray(0, bytesRead);
     if (size <= tailLength) {

@@ -5,7 +5,7 @@
 // even when the news has not reached this process yet. On the single-statement path the check rides
 // inside the INSERT itself: no extra round trip.
 import { randomUUID } from 'node:crypto';
-import { executePrepared, type Database, type Em, type PreparedStatement } from '@intake/shared/db';
+import { executePrepared, preparedStatement, type Database, type Em, type PreparedStatement } from '@intake/shared/db';
 import type { Site, Submission } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 
@@ -63,21 +63,29 @@ export interface SingleStatementSubmission {
   files: readonly FileRow[];
 }
 
-const INSERT_SUBMISSION: PreparedStatement = { name: 'intake_insert_submission', text: GUARDED_INSERT };
+const INSERT_SUBMISSION = preparedStatement('intake_insert_submission', GUARDED_INSERT);
+
+// One prepared statement per file count, made on first use; the count per submission is bounded (MAX_FILES).
+const insertsWithFiles = new Map<number, PreparedStatement>();
 
 /** The guarded INSERT feeding the file rows' INSERT: both land, or neither (one statement). */
 function insertWithFiles(fileCount: number): PreparedStatement {
+  const made = insertsWithFiles.get(fileCount);
+  if (made) {
+    return made;
+  }
   const values = Array.from({ length: fileCount }, () => '(?::uuid, ?::int, ?, ?, ?, ?::int, ?, ?)').join(', ');
-  // One prepared statement per file count; the count per submission is bounded (MAX_FILES).
-  return {
-    name: `intake_insert_submission_${fileCount}_files`,
-    text: `with "submission" as (${GUARDED_INSERT} returning "id")
+  const statement = preparedStatement(
+    `intake_insert_submission_${fileCount}_files`,
+    `with "submission" as (${GUARDED_INSERT} returning "id")
   insert into "stored_files"
     ("id", "submission_id", "position", "field", "name", "mime_type", "size", "sha256", "storage_key", "created_at")
   select f."id", s."id", f."position", f."field", f."name", f."mime_type", f."size", f."sha256", f."storage_key", ?::timestamptz
   from "submission" s cross join (values ${values})
     as f("id", "position", "field", "name", "mime_type", "size", "sha256", "storage_key")`,
-  };
+  );
+  insertsWithFiles.set(fileCount, statement);
+  return statement;
 }
 
 export interface InsertedSubmission {

@@ -1,4 +1,4 @@
 export * from './orm.js';
 export * from './change-feed.js';
 export { keepWasmOnBaselineCompiler } from './pglite-memory.js';
-export { executePrepared, type PreparedStatement } from './prepared-statement.js';
+export { executePrepared, preparedStatement, type PreparedStatement } from './prepared-statement.js';

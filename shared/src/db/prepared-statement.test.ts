@@ -1,18 +1,18 @@
 import { createTestDatabase, testDriverName, type TestDatabase } from '../test/database.js';
-import { executePrepared, numberPlaceholders, type PreparedStatement } from './prepared-statement.js';
+import { executePrepared, numberPlaceholders, preparedStatement } from './prepared-statement.js';
 
 // Seen from inside: the session's own prepared statements are listed in pg_prepared_statements, so
 // this statement inserts one row when it runs prepared under its name and none when it runs unnamed.
-const SEES_ITSELF: PreparedStatement = {
-  name: 'intake_test_sees_itself',
-  text: `insert into prepared_statement_test (id)
+const SEES_ITSELF = preparedStatement(
+  'intake_test_sees_itself',
+  `insert into prepared_statement_test (id)
     select ?::int from pg_prepared_statements where name = 'intake_test_sees_itself'`,
-};
+);
 
-const INSERT_IF: PreparedStatement = {
-  name: 'intake_test_insert_if',
-  text: 'insert into prepared_statement_test (id) select ?::int where ?::boolean',
-};
+const INSERT_IF = preparedStatement(
+  'intake_test_insert_if',
+  'insert into prepared_statement_test (id) select ?::int where ?::boolean',
+);
 
 describe(`prepared statements on ${testDriverName()}`, () => {
   let testDb: TestDatabase;
@@ -30,8 +30,13 @@ describe(`prepared statements on ${testDriverName()}`, () => {
     await testDb.close();
   });
 
-  it('numbers the placeholders in order', () => {
+  it('numbers the placeholders in order, and executes with one per parameter on PGlite', () => {
     expect(numberPlaceholders('select ?::int, ? where ? = 1')).toBe('select $1::int, $2 where $3 = 1');
+    expect(preparedStatement('three', 'select ?::int, ? where ? = 1')).toEqual({
+      name: 'three',
+      numberedText: 'select $1::int, $2 where $3 = 1',
+      executeText: 'execute three(?, ?, ?)',
+    });
   });
 
   it('runs the statement prepared under its name, on every connection it is given', async () => {

@@ -15,8 +15,20 @@ import type { Database } from './orm.js';
 export interface PreparedStatement {
   /** Unique per statement text: a server keeps one plan per name. */
   name: string;
-  /** The statement, with `?` placeholders as everywhere else in the services. */
-  text: string;
+  /** The statement with numbered placeholders (`$1`, `$2`, …), as PostgreSQL's protocol and PREPARE take it. */
+  numberedText: string;
+  /** PGlite's way to run it: `EXECUTE name(?, …)`, one `?` per parameter. */
+  executeText: string;
+}
+
+/**
+ * A statement to prepare, written with `?` placeholders as everywhere else in the services. Its
+ * texts are made here, once, not on every execution: the gateway runs it for every submission.
+ */
+export function preparedStatement(name: string, text: string): PreparedStatement {
+  const numberedText = numberPlaceholders(text);
+  const parameters = text.split('?').length - 1;
+  return { name, numberedText, executeText: `execute ${name}(${Array(parameters).fill('?').join(', ')})` };
 }
 
 interface PooledClient {
@@ -45,7 +57,7 @@ export async function executePrepared(db: Database, statement: PreparedStatement
     const pool = (await connection.getNativeClient()) as unknown as PgPool;
     const client = await pool.connect();
     try {
-      const result = await client.query({ name: statement.name, text: numberPlaceholders(statement.text), values });
+      const result = await client.query({ name: statement.name, text: statement.numberedText, values });
       return result.rowCount ?? 0;
     } finally {
       client.release();
@@ -53,12 +65,7 @@ export async function executePrepared(db: Database, statement: PreparedStatement
   }
   if (connection instanceof PgliteConnection) {
     await prepareOnPglite(connection, statement);
-    const placeholders = values.map(() => '?').join(', ');
-    const result = await connection.execute<{ affectedRows: number }>(
-      `execute ${statement.name}(${placeholders})`,
-      values,
-      'run',
-    );
+    const result = await connection.execute<{ affectedRows: number }>(statement.executeText, values, 'run');
     return result.affectedRows;
   }
   throw new Error('executePrepared: unsupported database driver');
@@ -74,7 +81,7 @@ async function prepareOnPglite(connection: PgliteConnection, statement: Prepared
   let done = prepared.get(statement.name);
   if (!done) {
     done = connection
-      .execute(`prepare ${statement.name} as ${numberPlaceholders(statement.text)}`, [], 'run')
+      .execute(`prepare ${statement.name} as ${statement.numberedText}`, [], 'run')
       .then(() => undefined);
     // A failed PREPARE (the database away) is tried again by the next call.
     done.catch(() => prepared.delete(statement.name));
