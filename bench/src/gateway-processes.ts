@@ -13,10 +13,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseConfig } from '@intake/shared/config';
 import { migrate, openDatabase } from '@intake/shared/db';
-import { FormSchema, SiteSchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { createServices } from '@intake/shared/services';
-import { generateControlCode, generateFormCode } from '@intake/shared/site-token';
+import { createBenchForm } from './bench-form.js';
 import { stopChild } from './child-server.js';
 import { measureLoad, type LoadFigure } from './load.js';
 import { PLAIN_FIELDS } from './payloads.js';
@@ -95,10 +94,7 @@ export async function measureGatewayProcesses(
   let formCode: string;
   try {
     await migrate(db);
-    const em = db.em.fork();
-    const site = em.create(SiteSchema, { name: 'Bench pool', domain: 'pool.test', controlCode: generateControlCode() });
-    const form = em.create(FormSchema, { site, name: 'Contact', code: generateFormCode(), enabled: true });
-    await em.flush();
+    const { site, form } = await createBenchForm(db, { name: 'Bench pool', domain: 'pool.test' });
     token = createServices(config, db, createLogger('silent')).siteTokens.issue(site.id, site.controlCode);
     formCode = form.code;
   } finally {

@@ -8,9 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, openDatabase, type Database } from '@intake/shared/db';
-import { FormSchema, SiteSchema } from '@intake/shared/entities';
-import { generateControlCode, generateFormCode } from '@intake/shared/site-token';
 import { insertSingleStatementIfAccepting } from '@intake/gateway/submission-insert';
+import { createBenchForm } from './bench-form.js';
 import { ceilingRow, drive, type InsertFigure } from './insert-ceiling.js';
 import { createScratchDatabase } from './scratch-postgres.js';
 
@@ -25,10 +24,7 @@ async function driveIntakeInserts(
   options: { seconds: number; warmupSeconds: number },
 ): Promise<InsertFigure> {
   await migrate(db);
-  const em = db.em.fork();
-  const site = em.create(SiteSchema, { name: 'Bench', domain: 'bench.test', controlCode: generateControlCode() });
-  const form = em.create(FormSchema, { site, name: 'Contact', code: generateFormCode(), enabled: true });
-  await em.flush();
+  const { site, form } = await createBenchForm(db);
   const row = ceilingRow();
   const data = JSON.parse(row) as Record<string, unknown>;
   const insertOne = () =>

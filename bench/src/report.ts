@@ -182,8 +182,8 @@ function printCpuFloor(title: string, parts: FloorPart[], target: FloorPart, mea
   );
 }
 
-function postgresCase(results: RequestPathResults, name: string): IntakeFigure | undefined {
-  return results.intake.find((figure) => figure.database === 'postgresql' && figure.case === name);
+function intakeCase(results: RequestPathResults, name: string, database = 'postgresql'): IntakeFigure | undefined {
+  return results.intake.find((figure) => figure.database === database && figure.case === name);
 }
 
 /**
@@ -193,7 +193,7 @@ function postgresCase(results: RequestPathResults, name: string): IntakeFigure |
 function printPlainJsonFloor(results: RequestPathResults): void {
   const koa = results.ceilings.koaJson.cpuMicrosPerRequest ?? 0;
   const { tokenCheckMicros, accessLineMicros } = results.fixedCosts;
-  const plain = postgresCase(results, 'JSON, 3 plain fields');
+  const plain = intakeCase(results, 'JSON, 3 plain fields');
   printCpuFloor(
     'Floor of the plain JSON case',
     [
@@ -225,7 +225,7 @@ function uploadParts(multerMicros: number, cost: UploadCost): FloorPart[] {
 function printPngFloor(results: RequestPathResults): void {
   const multer = results.ceilings.multerPng.cpuMicrosPerRequest ?? 0;
   const { tokenCheckMicros, accessLineMicros } = results.fixedCosts;
-  const png = postgresCase(results, 'multipart, 100 KB PNG');
+  const png = intakeCase(results, 'multipart, 100 KB PNG');
   printCpuFloor(
     'Floor of the 100 KB PNG case',
     [
@@ -247,7 +247,7 @@ function printPngFloor(results: RequestPathResults): void {
  */
 function printPdfFloor(results: RequestPathResults): void {
   const multer = results.ceilings.multerPdf.cpuMicrosPerRequest ?? 0;
-  const pdf = postgresCase(results, '20 × 10 MB PDF uploads');
+  const pdf = intakeCase(results, '20 × 10 MB PDF uploads');
   printCpuFloor(
     'Floor of the 20 × 10 MB case',
     uploadParts(multer, results.uploadCosts.pdf),
@@ -266,12 +266,10 @@ function printThroughputFloor(results: RequestPathResults): void {
   const { ceilings, intakeInserts, fixedCosts } = results;
   const fixedWork =
     (ceilings.koaJson.cpuMicrosPerRequest ?? 0) + fixedCosts.tokenCheckMicros + fixedCosts.accessLineMicros;
-  const plainOn = (database: string) =>
-    results.intake.find((figure) => figure.database === database && figure.case === 'JSON, 3 plain fields');
   const share = (value: number, raw: InsertFigure) =>
     `${fixed(raw.perSecond > 0 ? (value / raw.perSecond) * 100 : 0)} %`;
   const rowOf = (database: string, raw: InsertFigure, intake: InsertFigure, atMost: number | null) => {
-    const plain = plainOn(database);
+    const plain = intakeCase(results, 'JSON, 3 plain fields', database);
     return {
       database,
       'raw insert/s': fixed(raw.perSecond),

@@ -3,11 +3,10 @@
 // made for the run. Configuration comes from the environment the runner sets, as in production.
 import { parseConfig } from '@intake/shared/config';
 import { migrate } from '@intake/shared/db';
-import { FormSchema, SiteSchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { createServices, openConfiguredDatabase } from '@intake/shared/services';
-import { generateControlCode, generateFormCode } from '@intake/shared/site-token';
 import { startGateway } from '@intake/gateway';
+import { createBenchForm } from '../bench-form.js';
 import { serveInChild } from '../child-protocol.js';
 
 await serveInChild(async () => {
@@ -15,10 +14,7 @@ await serveInChild(async () => {
   const db = await openConfiguredDatabase(config);
   await migrate(db);
   const services = createServices(config, db, createLogger(config.logLevel));
-  const em = db.em.fork();
-  const site = em.create(SiteSchema, { name: 'Bench', domain: 'bench.test', controlCode: generateControlCode() });
-  const form = em.create(FormSchema, { site, name: 'Contact', code: generateFormCode(), enabled: true });
-  await em.flush();
+  const { site, form } = await createBenchForm(db);
   const gateway = await startGateway(services);
   return {
     url: gateway.url,
