@@ -21,7 +21,7 @@ import {
 import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
 import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
 import { iso9660 } from './test/disk-images.js';
-import { buildRar } from './test/rar-writer.js';
+import { buildRar, buildRar4 } from './test/rar-writer.js';
 import { sevenZipOf } from './test/sevenzip-samples.js';
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
@@ -115,6 +115,16 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'a traversal entry in a RAR',
       'files.rar',
       () => buildRar([{ name: '../evil.txt', data: Buffer.from('x') }]),
+      'archive_path_traversal',
+    ],
+    [
+      'a Unix symlink in a RAR 4 archive',
+      'files.rar',
+      () =>
+        buildRar4([
+          { name: 'notes.txt', data: Buffer.from('x') },
+          { name: 'link', symlinkTarget: '/etc/passwd' },
+        ]),
       'archive_path_traversal',
     ],
   ];

@@ -135,3 +135,77 @@ export function buildRar(entries: readonly RarEntry[]): Buffer {
   const end = block(Buffer.concat([vint(HEADER_END), vint(0), vint(0)]));
   return Buffer.concat([SIGNATURE, main, ...entries.map(fileBlock), end]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// RAR 4.x (RAR 2.9–4.20), still what older tools and libarchive's test corpus write. Layout from
+// the RAR 4.x technical note (`technote.txt` of RAR 4): marker block, archive header, one file
+// header per entry followed by its data, end of archive. Every header is `HEAD_CRC u16` (the low
+// half of the CRC32 of the rest of the header), `HEAD_TYPE u8`, `HEAD_FLAGS u16`, `HEAD_SIZE u16`.
+// A Unix symlink is a file entry from a Unix host whose mode says S_IFLNK and whose stored data is
+// the link's target.
+// ---------------------------------------------------------------------------------------------
+
+const RAR4_MARKER = Buffer.from([0x52, 0x61, 0x72, 0x21, 0x1a, 0x07, 0x00]);
+const RAR4_ARCHIVE_HEADER = 0x73;
+const RAR4_FILE_HEADER = 0x74;
+const RAR4_END = 0x7b;
+/** Set on every file header: PACK_SIZE bytes of data follow the header. */
+const RAR4_LONG_BLOCK = 0x8000;
+const RAR4_DIRECTORY = 0x00e0;
+const RAR4_METHOD_STORE = 0x30;
+
+export const RAR4_HOST_WINDOWS = 2;
+export const RAR4_HOST_UNIX = 3;
+
+export interface Rar4Entry {
+  name: string;
+  data?: Uint8Array;
+  directory?: boolean;
+  /** 2 Win32 (default), 3 Unix. */
+  hostOs?: number;
+  /** Windows attributes or a Unix mode, as the host OS says; a sensible default otherwise. */
+  attributes?: number;
+  /** A Unix symlink to this target: mode 0o120777, the target as the entry's data. */
+  symlinkTarget?: string;
+}
+
+function rar4Block(type: number, flags: number, fields: Buffer): Buffer {
+  const rest = Buffer.alloc(5);
+  rest[0] = type;
+  rest.writeUInt16LE(flags, 1);
+  rest.writeUInt16LE(7 + fields.length, 3);
+  const body = Buffer.concat([rest, fields]);
+  const crc = Buffer.alloc(2);
+  crc.writeUInt16LE(crc32(body) & 0xffff);
+  return Buffer.concat([crc, body]);
+}
+
+function rar4FileBlock(entry: Rar4Entry): Buffer {
+  const symlink = entry.symlinkTarget !== undefined;
+  const hostOs = symlink ? RAR4_HOST_UNIX : (entry.hostOs ?? RAR4_HOST_WINDOWS);
+  const data = Buffer.from(symlink ? Buffer.from(entry.symlinkTarget ?? '', 'utf8') : (entry.data ?? new Uint8Array()));
+  const name = Buffer.from(entry.name, 'latin1');
+  const unix = hostOs === RAR4_HOST_UNIX;
+  const attributes =
+    entry.attributes ??
+    (symlink ? 0o120777 : unix ? (entry.directory ? 0o040755 : 0o100644) : entry.directory ? 0x10 : 0x20);
+  const fields = Buffer.alloc(25);
+  fields.writeUInt32LE(data.length, 0); // PACK_SIZE
+  fields.writeUInt32LE(data.length, 4); // UNP_SIZE
+  fields[8] = hostOs;
+  fields.writeUInt32LE(crc32(data) >>> 0, 9); // FILE_CRC
+  fields.writeUInt32LE(0x5b7a0000, 13); // FTIME (MS-DOS date and time, 2025-11-26)
+  fields[17] = 29; // UNP_VER: RAR 2.9
+  fields[18] = RAR4_METHOD_STORE;
+  fields.writeUInt16LE(name.length, 19);
+  fields.writeUInt32LE(attributes >>> 0, 21);
+  const flags = RAR4_LONG_BLOCK | (entry.directory ? RAR4_DIRECTORY : 0);
+  return Buffer.concat([rar4Block(RAR4_FILE_HEADER, flags, Buffer.concat([fields, name])), data]);
+}
+
+/** A whole RAR 4.x archive holding `entries`, in order, every one stored. */
+export function buildRar4(entries: readonly Rar4Entry[]): Buffer {
+  const archive = rar4Block(RAR4_ARCHIVE_HEADER, 0, Buffer.alloc(6));
+  const end = rar4Block(RAR4_END, 0x4000, Buffer.alloc(0));
+  return Buffer.concat([RAR4_MARKER, archive, ...entries.map(rar4FileBlock), end]);
+}

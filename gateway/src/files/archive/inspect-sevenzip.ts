@@ -15,7 +15,9 @@ import { ArchiveBudget, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { HEAD_BYTES, archiveKind, checkEntryHead, isOle2Magic } from './entry-rules.js';
 import { inspectZipBuffer } from './inspect-zip.js';
 import { inspectOle2 } from './ole2.js';
+import { checkRar4UnixLinks } from './rar4-headers.js';
 import { parseListing } from './sevenzip-listing.js';
+import type { SevenZipListing } from './sevenzip-listing.js';
 import type { SevenZipPool, SevenZipSession } from './sevenzip-pool.js';
 import { SevenZipWorkerError, sevenZipPool } from './sevenzip-pool.js';
 import type { NestedFile } from './sevenzip-rules.js';
@@ -40,6 +42,11 @@ const FORMATS: ReadonlyMap<string, readonly string[]> = new Map([
   [MIME_RAR, ['Rar', 'Rar5']],
 ]);
 
+/** 7-Zip lists no mode for RAR 4 entries from a Unix host: their headers are read for symlinks. */
+function hasRar4UnixEntries(listing: SevenZipListing): boolean {
+  return listing.type === 'Rar' && listing.entries.some((entry) => entry.hostOs === 'Unix');
+}
+
 /** Lists, checks and extracts one archive of the worker's memory, then its nested files. */
 async function inspectInWorker(
   session: SevenZipSession,
@@ -56,6 +63,9 @@ async function inspectInWorker(
   }
   const listing = parseListing(list.lines);
   checkListing(listing, budget, expectedTypes);
+  if (hasRar4UnixEntries(listing)) {
+    checkRar4UnixLinks(await session.read(file));
+  }
   const extracted = await session.extract({
     file,
     maxTotalBytes: extractionCap(listing, budget),

@@ -18,7 +18,7 @@ import {
   zipOf,
 } from '@intake/test-files';
 import { iso9660, v7Tar } from '../../test/disk-images.js';
-import { buildRar, RAR_HOST_UNIX } from '../../test/rar-writer.js';
+import { buildRar, buildRar4, RAR4_HOST_UNIX, RAR_HOST_UNIX } from '../../test/rar-writer.js';
 import type { RarEntry } from '../../test/rar-writer.js';
 import { renameEntry, sevenZipOf } from '../../test/sevenzip-samples.js';
 import type { SampleEntry, SevenZipSampleOptions } from '../../test/sevenzip-samples.js';
@@ -327,6 +327,19 @@ describe('inspectSevenZip — RAR', () => {
     );
     expect(await rar([{ name: 'link', symlinkTarget: 'a.txt', hostOs: RAR_HOST_UNIX }])).toBe('archive_path_traversal');
     expect(await rar([{ name: 'junction', data: text, attributes: 0x420 }])).toBe('archive_path_traversal');
+  });
+
+  it('refuses a RAR 4 Unix symlink, whose mode 7-Zip does not list, and passes its plain Unix files', async () => {
+    const rar4 = (entries: Parameters<typeof buildRar4>[0]): Promise<string> => verdict(buildRar4(entries), MIME_RAR);
+    const plain = [
+      { name: 'docs', directory: true, hostOs: RAR4_HOST_UNIX },
+      { name: 'docs/a.txt', data: text, hostOs: RAR4_HOST_UNIX },
+      { name: 'b.txt', data: text },
+    ];
+    expect(await rar4(plain)).toBe('ok');
+    // As libarchive's test_read_format_rar.rar: a file, then a link to it, archived on Unix.
+    expect(await rar4([...plain, { name: 'testlink', symlinkTarget: 'docs/a.txt' }])).toBe('archive_path_traversal');
+    expect(await rar4([{ name: 'passwd', symlinkTarget: '/etc/passwd' }])).toBe('archive_path_traversal');
   });
 
   it('refuses an encrypted entry as unreadable', async () => {

@@ -17,6 +17,8 @@ export interface SevenZipEntry {
   block: string | undefined;
   isLink: boolean;
   isEncrypted: boolean;
+  /** `Host OS` of RAR entries (`Win32`, `Unix`…), undefined for other formats. */
+  hostOs: string | undefined;
 }
 
 /** The listing's verdict on the archive as a whole. */
@@ -83,6 +85,7 @@ function toEntry(block: Block): SevenZipEntry {
       mode.startsWith('l') ||
       LINK_KEYS.some((key) => (block.get(key) ?? '') !== ''),
     isEncrypted: block.get('Encrypted') === '+',
+    hostOs: block.get('Host OS') || undefined,
   };
 }
 
