@@ -10,8 +10,10 @@ import {
   docxWithExternalLink,
   lyingSizeBomb,
   nestedZipBomb,
+  pptWithStorage,
   rawZip,
   sharedLocalHeaderZip,
+  vbaProjectOle2,
   xlsWorkbook,
   docx,
   pdf,
@@ -85,6 +87,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'an Excel 4.0 macro sheet in a .xls inside a zip',
       'files.zip',
       () => zipOf({ 'book.xls': xlsWorkbook([{ name: 'Auto_Open', type: 1 }]) }),
+      'archive_macro',
+    ],
+    [
+      'a .ppt inside a zip whose VBA project is zlib data without its Adler-32',
+      'files.zip',
+      async () => zipOf({ 'deck.ppt': pptWithStorage(vbaProjectOle2(), { withoutAdler32: true }) }),
       'archive_macro',
     ],
     [

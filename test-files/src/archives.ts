@@ -452,13 +452,19 @@ function pptRecord(version: number, instance: number, type: number, data: Buffer
 /**
  * A PowerPoint 97–2003 presentation whose `PowerPoint Document` stream holds, after the document
  * container, an ExOleObjStg record with `storage` zlib-compressed (as PowerPoint keeps its VBA
- * project and embedded objects).
+ * project and embedded objects). `withoutAdler32` drops the zlib stream's closing checksum, as in
+ * files PowerPoint writes and opens (Apache Tika's `testPPT_macros.ppt`).
  */
-export function pptWithStorage(storage: Buffer, options: { insideAnotherAtom?: boolean } = {}): Buffer {
+export function pptWithStorage(
+  storage: Buffer,
+  options: { insideAnotherAtom?: boolean; withoutAdler32?: boolean } = {},
+): Buffer {
   const size = Buffer.alloc(4);
   size.writeUInt32LE(storage.length);
   const document = pptRecord(0xf, 0, 0x03e8, pptRecord(0, 0, 0x03e9, Buffer.alloc(40)));
-  let exOleObjStg = pptRecord(0, 1, 0x1011, Buffer.concat([size, deflateSync(storage)]));
+  const compressed = deflateSync(storage);
+  const zlibData = options.withoutAdler32 === true ? compressed.subarray(0, compressed.length - 4) : compressed;
+  let exOleObjStg = pptRecord(0, 1, 0x1011, Buffer.concat([size, zlibData]));
   if (options.insideAnotherAtom === true) {
     // A walk from the start skips it as another atom's data; the persist directory can still point at it.
     exOleObjStg = pptRecord(0, 0, 0x0fba, Buffer.concat([Buffer.alloc(10), exOleObjStg]));

@@ -483,6 +483,11 @@ describe('inspectZip refuses macros (archive_macro)', () => {
     await expectRefused(zipOf({ 'deck.ppt': hidden }), 'archive_macro');
   });
 
+  it('refuses a PowerPoint 97–2003 VBA project whose zlib data lacks its closing Adler-32', async () => {
+    const truncated = pptWithStorage(vbaProjectOle2(), { withoutAdler32: true });
+    await expectRefused(zipOf({ 'deck.ppt': truncated }), 'archive_macro');
+  });
+
   it('refuses a VBA module in a stream of its own (Visio) and a dir stream under another storage name', async () => {
     await expectRefused(zipOf({ 'drawing.vsd': visioWithVbaModule() }), 'archive_macro');
     await expectRefused(zipOf({ 'old.doc': renamedVbaStorageOle2() }), 'archive_macro');

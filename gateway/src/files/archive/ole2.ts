@@ -2,7 +2,7 @@
 // OOXML `embeddings/*.bin`, `.msi`). The name of such an entry can be anything; its structure
 // cannot, so we parse it with `cfb` and look for VBA projects, installers, encrypted packages and
 // "Package" objects (`\x01Ole10Native`) that wrap a file.
-import { inflateSync } from 'node:zlib';
+import { constants as zlibConstants, inflateSync } from 'node:zlib';
 import { AppError } from '@intake/shared/errors';
 import CFB from 'cfb';
 import type { CFB$Blob, CFB$Container } from 'cfb';
@@ -107,8 +107,13 @@ function storageAt(stream: Buffer, offset: number): Buffer | null {
   let storage = data;
   if (instance === 1) {
     try {
-      // The first four bytes give the inflated size; the compound file is never larger than a nested archive.
-      storage = inflateSync(data.subarray(4), { maxOutputLength: MAX_NESTED_ARCHIVE_BYTES });
+      // The first four bytes give the inflated size; the compound file is never larger than a nested
+      // archive. PowerPoint reads the zlib data without checking its end: files whose stream stops
+      // before the closing Adler-32 (or is cut short) open, so a sync flush takes what inflates.
+      storage = inflateSync(data.subarray(4), {
+        maxOutputLength: MAX_NESTED_ARCHIVE_BYTES,
+        finishFlush: zlibConstants.Z_SYNC_FLUSH,
+      });
     } catch (error) {
       if (error instanceof RangeError) {
         throw new AppError('archive_bomb', 'An embedded document expands beyond the limits.', { cause: error });
