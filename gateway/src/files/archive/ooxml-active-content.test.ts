@@ -50,6 +50,45 @@ describe('ActiveContentScanner', () => {
     expect(everyChunking('document', body(commented))).toBe('document_active_content');
   });
 
+  it.each([
+    [
+      'a simple INCLUDEPICTURE',
+      '<w:fldSimple w:instr=" INCLUDEPICTURE  &quot;http://x.invalid/p.png&quot; \\* MERGEFORMATINET \\d "/>',
+    ],
+    ['an INCLUDEPICTURE split over runs', complexField([' INCLUDE', 'PICTURE "ht', 'tps://x.invalid/p.png" \\d'])],
+    ['a bare IMPORT', complexField([' import http://x.invalid/p.png '])],
+    ['an INCLUDETEXT from a share', complexField([' INCLUDETEXT "\\\\\\\\host\\\\share\\\\a.docx" '])],
+    ['an INCLUDE in curly quotes', complexField([' INCLUDE \u201chttps://x.invalid/a.docx\u201d '])],
+    [
+      'a LINK to a remote workbook',
+      complexField([' LINK Excel.Sheet.12 "https://x.invalid/b.xlsx" "Sheet1!R1C1" \\a \\f 4 ']),
+    ],
+    ['an RD to a remote document', '<w:fldSimple w:instr="RD &quot;file://host/share/c.docx&quot;"/>'],
+    ['a DATABASE query', complexField([' DATABASE \\d "C:\\\\data\\\\q.mdb" \\s "select * from t" '])],
+  ])('refuses a field that fetches on open: %s', (_label, paragraph) => {
+    expect(everyChunking('document', body(paragraph))).toBe('document_active_content');
+  });
+
+  it('refuses a fetching field whose file name another field computes', () => {
+    const computed = complexField([' INCLUDEPICTURE "', '" \\d ']).replace(
+      '<w:r><w:fldChar w:fldCharType="separate"/></w:r>',
+      `${complexField([' MERGEFIELD PhotoUrl '])}<w:r><w:fldChar w:fldCharType="separate"/></w:r>`,
+    );
+    expect(everyChunking('document', body(computed))).toBe('document_active_content');
+  });
+
+  it('passes fields that read local files, hyperlinks and ordinary fields', () => {
+    for (const paragraph of [
+      complexField([' INCLUDEPICTURE "C:\\\\Pictures\\\\logo.png" \\* MERGEFORMAT ']),
+      complexField([' INCLUDETEXT "chapter2.docx" ']),
+      complexField([' LINK Excel.Sheet.12 "C:\\\\Data\\\\figures.xlsx" "Sheet1!R1C1:R4C3" \\a \\f 4 \\h ']),
+      '<w:fldSimple w:instr=" HYPERLINK &quot;https://example.org/&quot; "/>',
+      complexField([' MERGEFIELD Name \\* MERGEFORMAT ']),
+    ]) {
+      expect(everyChunking('document', body(paragraph))).toBe('ok');
+    }
+  });
+
   it('ignores fields written inside comments, CDATA text and processing instructions', () => {
     const fake = '<w:fldSimple w:instr="DDEAUTO cmd"/>';
     expect(everyChunking('document', body(`<!-- ${fake} -->`))).toBe('ok');
@@ -91,6 +130,14 @@ describe('ActiveContentScanner', () => {
       everyChunking('relationships', rels(`TargetMode='External' Target='https://x.invalid/t' Type='${type}' Id='r'`)),
     ).toBe('document_active_content');
     expect(everyChunking('relationships', rels(`Id="r" Type="${type}" Target="https://x.invalid/t"`))).toBe('ok');
+    const image = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/image';
+    expect(
+      everyChunking(
+        'relationships',
+        rels(`Id="r" Type="${image}" Target="https://x.invalid/p.png" TargetMode="External"`),
+      ),
+    ).toBe('document_active_content');
+    expect(everyChunking('relationships', rels(`Id="r" Type="${image}" Target="media/image1.png"`))).toBe('ok');
     expect(
       everyChunking(
         'relationships',

@@ -31,8 +31,13 @@ export function activeContentPartKind(name: string): ActiveContentPartKind | nul
   return null;
 }
 
-/** Relationship types (last URI segment) that Office follows on opening when the target is external. */
-const FETCHED_ON_OPEN = new Set(['attachedtemplate', 'oleobject', 'subdocument', 'frame']);
+/**
+ * Relationship types (last URI segment) that Office follows on opening when the target is external:
+ * templates, linked objects, subdocuments and frames, a picture linked rather than embedded
+ * (`<a:blip r:link>`, which Word and PowerPoint fetch to draw it), and a workbook's link to another
+ * workbook (`externalLinkPath`, which Excel reads to update the cached values).
+ */
+const FETCHED_ON_OPEN = new Set(['attachedtemplate', 'oleobject', 'subdocument', 'frame', 'image', 'externallinkpath']);
 
 /** URI schemes that hand the target to a protocol handler, whatever the relationship type. */
 const HANDLER_SCHEME = /^\s*(?:mhtml|ms-msdt|search-ms|ms-search|ms-officecmd|ms-word|ms-excel|ms-powerpoint)\s*:/iu;
@@ -50,9 +55,42 @@ export function isRemoteTarget(target: string): boolean {
   return /^[a-z][a-z0-9+.-]+:/iu.test(value) || /^[\\/]{2}/u.test(value);
 }
 
-/** The first word of a Word field instruction names the field; DDE and DDEAUTO run a program. */
-function isDdeInstruction(instruction: string): boolean {
-  return /^[\s\\]*dde(?:auto)?(?:\s|$)/iu.test(instruction);
+/** The first word of a Word field instruction names the field (case-insensitive). */
+function fieldName(instruction: string): string {
+  return /^[\s\\]*([a-z]+)/iu.exec(instruction)?.[1]?.toLowerCase() ?? '';
+}
+
+/** Fields that start a program: DDE and DDEAUTO. */
+const PROGRAM_FIELDS = new Set(['dde', 'ddeauto']);
+
+/** A field that queries a database through ODBC or OLE DB, by a connection string, on every update. */
+const DATABASE_FIELD = 'database';
+
+/**
+ * Fields that read another file when Word updates them, which it does on opening for pictures and
+ * linked content: INCLUDEPICTURE (IMPORT in old documents), INCLUDETEXT (INCLUDE), LINK (an OLE
+ * link, with its server program's class first) and RD (a referenced document for indexes and
+ * tables of contents). Refused when a file they name is remote.
+ */
+const FETCHING_FIELDS = new Set(['includepicture', 'import', 'includetext', 'include', 'link', 'rd']);
+
+/**
+ * The arguments of a field instruction after its name, switches (`\d`, `\* MERGEFORMATINET`)
+ * skipped: quoted text (straight or curly quotes) or a bare word; a bare word starting with two
+ * backslashes is a UNC path, not a switch. Each is given as written and with `\\` and `\"`
+ * unescaped as Word reads quoted text, so either reading of a path is judged.
+ */
+function fieldArguments(instruction: string): string[] {
+  const rest = instruction.replace(/^[\s\\]*[a-z]+/iu, '');
+  const values: string[] = [];
+  for (const match of rest.matchAll(/"((?:[^"\\]|\\.)*)"?|\u201c([^\u201d]*)\u201d?|(\S+)/gu)) {
+    const value = match[1] ?? match[2] ?? match[3] ?? '';
+    if (match[3] !== undefined && value.startsWith('\\') && !value.startsWith('\\\\')) {
+      continue;
+    }
+    values.push(value, value.replace(/\\(.)/gu, '$1'));
+  }
+  return values;
 }
 
 /**
@@ -113,8 +151,11 @@ export class ActiveContentScanner {
   private pending = '';
   /** The text of the `instrText` or `f` element being read, references decoded. */
   private capture: { element: 'instrText' | 'f'; text: string } | null = null;
-  /** The instruction of each Word field being read (nested fields stack up). */
-  private readonly fields: { instruction: string; judged: boolean }[] = [];
+  /**
+   * The instruction of each Word field being read (nested fields stack up); `computed` when a
+   * nested field supplies part of it, so its arguments are only known once Word updates it.
+   */
+  private readonly fields: { instruction: string; judged: boolean; computed: boolean }[] = [];
 
   constructor(private readonly kind: ActiveContentPartKind) {}
 
@@ -255,7 +296,11 @@ export class ActiveContentScanner {
 
   private fieldCharacter(type: string | undefined): void {
     if (type === 'begin') {
-      this.fields.push({ instruction: '', judged: false });
+      const parent = this.fields[this.fields.length - 1];
+      if (parent !== undefined && !parent.judged) {
+        parent.computed = true;
+      }
+      this.fields.push({ instruction: '', judged: false, computed: false });
       return;
     }
     if (type !== 'separate' && type !== 'end') {
@@ -264,7 +309,7 @@ export class ActiveContentScanner {
     const field = this.fields[this.fields.length - 1];
     if (field !== undefined && !field.judged) {
       field.judged = true;
-      this.judgeInstruction(field.instruction);
+      this.judgeInstruction(field.instruction, field.computed);
     }
     if (type === 'end') {
       this.fields.pop();
@@ -286,9 +331,22 @@ export class ActiveContentScanner {
     }
   }
 
-  private judgeInstruction(instruction: string): void {
-    if (isDdeInstruction(instruction)) {
+  private judgeInstruction(instruction: string, computed = false): void {
+    const name = fieldName(instruction);
+    if (PROGRAM_FIELDS.has(name)) {
       throw activeContent('The document holds a DDE field, which starts a program.');
+    }
+    if (name === DATABASE_FIELD) {
+      throw activeContent('The document holds a field that queries an external database.');
+    }
+    if (!FETCHING_FIELDS.has(name)) {
+      return;
+    }
+    if (computed) {
+      throw activeContent('The document holds a field that reads a file whose name another field computes.');
+    }
+    if (fieldArguments(instruction).some((argument) => isRemoteTarget(argument))) {
+      throw activeContent('The document holds a field that fetches a remote file when opened.');
     }
   }
 }
