@@ -15,6 +15,7 @@ import {
   rawZip,
   sharedLocalHeaderZip,
   vbaProjectOle2,
+  visioDrawing,
   xlsWorkbook,
   xlsxWithExternalWorkbook,
   docx,
@@ -95,6 +96,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'a .ppt inside a zip whose VBA project is zlib data without its Adler-32',
       'files.zip',
       async () => zipOf({ 'deck.ppt': pptWithStorage(vbaProjectOle2(), { withoutAdler32: true }) }),
+      'archive_macro',
+    ],
+    [
+      'a Visio 2003 drawing inside a zip whose VBA project sits in a compressed stream',
+      'files.zip',
+      async () => zipOf({ 'drawing.vsd': visioDrawing(vbaProjectOle2()) }),
       'archive_macro',
     ],
     [

@@ -486,6 +486,58 @@ export function visioWithVbaModule(): Buffer {
   return ole2({ '/VisioDocument': drawing, '/\u0005SummaryInformation': Buffer.alloc(64) });
 }
 
+/**
+ * Visio's LZ77 with literals only (a flag byte with its eight bits set, then eight bytes): a valid
+ * compressed stream, which Visio and every reader inflate, for any bytes.
+ */
+export function visioCompressLiterals(data: Buffer): Buffer {
+  const pieces: Buffer[] = [];
+  for (let offset = 0; offset < data.length; offset += 8) {
+    pieces.push(Buffer.from([0xff]), data.subarray(offset, offset + 8));
+  }
+  return Buffer.concat(pieces);
+}
+
+function visioPointer(type: number, offset: number, length: number, format: number): Buffer {
+  const pointer = Buffer.alloc(18);
+  pointer.writeUInt32LE(type, 0);
+  pointer.writeUInt32LE(offset, 8);
+  pointer.writeUInt32LE(length, 12);
+  pointer.writeUInt16LE(format, 16);
+  return pointer;
+}
+
+/**
+ * A Visio 2003 drawing (version 11) whose `VisioDocument` stream keeps `embedded`, a whole compound
+ * file, in a stream of its own (compressed with Visio's LZ77 unless `compressed` is false) that the
+ * trailer points at: how Visio stores a drawing's VBA project (Apache POI's `SimpleMacro.vsd`) and
+ * its embedded objects. Visio's own streams (pages, fonts, styles) are left out.
+ */
+export function visioDrawing(embedded: Buffer, options: { compressed?: boolean } = {}): Buffer {
+  const compressed = options.compressed !== false;
+  const headerLength = 0x40;
+  const trailerLength = 12 + 18;
+  const blockHeader = Buffer.from([0x00, 0x00, 0x00, 0x00]);
+  const stream = compressed ? visioCompressLiterals(Buffer.concat([blockHeader, embedded])) : embedded;
+  const streamOffset = headerLength + trailerLength;
+  const trailer = Buffer.alloc(12);
+  trailer.writeUInt32LE(4, 0); // the pointer count sits at 4; the pointers follow 8 bytes after
+  trailer.writeUInt32LE(1, 4);
+  const trailerStream = Buffer.concat([
+    trailer,
+    visioPointer(0x1f, streamOffset, stream.length, compressed ? 0x02 : 0x00),
+  ]);
+  const header = Buffer.alloc(headerLength);
+  Buffer.from('Visio (TM) Drawing\r\n', 'latin1').copy(header);
+  header.writeUInt16LE(11, 0x1a);
+  header.writeUInt32LE(streamOffset + stream.length, 0x1c);
+  visioPointer(20, headerLength, trailerLength, 0x50).copy(header, 0x24);
+  return ole2({
+    '/VisioDocument': Buffer.concat([header, trailerStream, stream]),
+    '/\u0005SummaryInformation': Buffer.alloc(64),
+  });
+}
+
 /** A compound file with a VBA `dir` stream under a storage of another name. */
 export function renamedVbaStorageOle2(): Buffer {
   return ole2({

@@ -29,6 +29,7 @@ import {
   sharedLocalHeaderZip,
   unicodePathExtra,
   vbaProjectOle2,
+  visioDrawing,
   visioWithVbaModule,
   xlsWorkbook,
   xlsxWithExternalWorkbook,
@@ -494,6 +495,24 @@ describe('inspectZip refuses macros (archive_macro)', () => {
   it('refuses a VBA module in a stream of its own (Visio) and a dir stream under another storage name', async () => {
     await expectRefused(zipOf({ 'drawing.vsd': visioWithVbaModule() }), 'archive_macro');
     await expectRefused(zipOf({ 'old.doc': renamedVbaStorageOle2() }), 'archive_macro');
+  });
+
+  it('refuses a VBA project a Visio 2003 drawing keeps as a compound file in its own streams', async () => {
+    await expectRefused(zipOf({ 'drawing.vsd': visioDrawing(vbaProjectOle2()) }), 'archive_macro');
+    await expectRefused(
+      zipOf({ 'drawing.vsd': visioDrawing(vbaProjectOle2(), { compressed: false }) }),
+      'archive_macro',
+    );
+    const embedded = packagedObjectOle2('notes.txt', EXECUTABLE_HEADS.pe);
+    await expectRefused(zipOf({ 'drawing.vsd': visioDrawing(embedded) }), 'archive_executable');
+  });
+
+  it('passes a Visio 2003 drawing embedding a plain document, and refuses one too old to walk', async () => {
+    await expect(inspect(await zipOf({ 'drawing.vsd': visioDrawing(plainOle2()) }))).resolves.toBeUndefined();
+    const visio5 = visioDrawing(plainOle2());
+    const at = visio5.indexOf(Buffer.from('Visio (TM) Drawing\r\n', 'latin1'));
+    visio5.writeUInt16LE(5, at + 0x1a);
+    await expectRefused(zipOf({ 'drawing.vsd': visio5 }), 'archive_unreadable');
   });
 
   it('passes a .xls of worksheets and a .ppt embedding a plain document', async () => {

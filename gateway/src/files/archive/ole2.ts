@@ -8,6 +8,7 @@ import CFB from 'cfb';
 import type { CFB$Blob, CFB$Container } from 'cfb';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { checkEntryName, isOle2Magic } from './entry-rules.js';
+import { isVisioDocument, visioStorages } from './visio.js';
 
 const STREAM = 2;
 
@@ -279,6 +280,11 @@ export function inspectOle2(bytes: Buffer, depth = 1): Ole2Payload[] {
     }
     if (segments.length === 1 && name === 'powerpoint document') {
       for (const storage of powerPointStorages(content)) {
+        payloads.push(...inspectOle2(storage, depth + 1));
+      }
+    }
+    if (segments.length === 1 && name === 'visiodocument' && isVisioDocument(content)) {
+      for (const storage of visioStorages(content)) {
         payloads.push(...inspectOle2(storage, depth + 1));
       }
     }
