@@ -138,6 +138,10 @@ describe('ActiveContentScanner', () => {
       ),
     ).toBe('document_active_content');
     expect(everyChunking('relationships', rels(`Id="r" Type="${image}" Target="media/image1.png"`))).toBe('ok');
+    const dataSource = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/mailMergeSource';
+    const mailMerge = (target: string) => rels(`Id="r" Type="${dataSource}" Target="${target}" TargetMode="External"`);
+    expect(everyChunking('relationships', mailMerge('\\\\host\\share\\list.xlsx'))).toBe('document_active_content');
+    expect(everyChunking('relationships', mailMerge('file:///C:\\Users\\me\\list.xlsx'))).toBe('ok');
     expect(
       everyChunking(
         'relationships',

@@ -34,10 +34,20 @@ export function activeContentPartKind(name: string): ActiveContentPartKind | nul
 /**
  * Relationship types (last URI segment) that Office follows on opening when the target is external:
  * templates, linked objects, subdocuments and frames, a picture linked rather than embedded
- * (`<a:blip r:link>`, which Word and PowerPoint fetch to draw it), and a workbook's link to another
- * workbook (`externalLinkPath`, which Excel reads to update the cached values).
+ * (`<a:blip r:link>`, which Word and PowerPoint fetch to draw it), a workbook's link to another
+ * workbook (`externalLinkPath`, which Excel reads to update the cached values), and a mail-merge
+ * main document's data source (Word runs its query on opening).
  */
-const FETCHED_ON_OPEN = new Set(['attachedtemplate', 'oleobject', 'subdocument', 'frame', 'image', 'externallinkpath']);
+const FETCHED_ON_OPEN = new Set([
+  'attachedtemplate',
+  'oleobject',
+  'subdocument',
+  'frame',
+  'image',
+  'externallinkpath',
+  'mailmergesource',
+  'mailmergeheadersource',
+]);
 
 /** URI schemes that hand the target to a protocol handler, whatever the relationship type. */
 const HANDLER_SCHEME = /^\s*(?:mhtml|ms-msdt|search-ms|ms-search|ms-officecmd|ms-word|ms-excel|ms-powerpoint)\s*:/iu;

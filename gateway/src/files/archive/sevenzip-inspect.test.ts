@@ -340,6 +340,7 @@ describe('inspectSevenZip — RAR', () => {
     // As libarchive's test_read_format_rar.rar: a file, then a link to it, archived on Unix.
     expect(await rar4([...plain, { name: 'testlink', symlinkTarget: 'docs/a.txt' }])).toBe('archive_path_traversal');
     expect(await rar4([{ name: 'passwd', symlinkTarget: '/etc/passwd' }])).toBe('archive_path_traversal');
+    expect(await rar4([{ name: 'junction', data: text, attributes: 0x420 }])).toBe('archive_path_traversal');
   });
 
   it('refuses an encrypted entry as unreadable', async () => {
