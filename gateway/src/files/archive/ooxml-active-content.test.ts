@@ -82,6 +82,7 @@ describe('ActiveContentScanner', () => {
       complexField([' INCLUDEPICTURE "C:\\\\Pictures\\\\logo.png" \\* MERGEFORMAT ']),
       complexField([' INCLUDETEXT "chapter2.docx" ']),
       complexField([' LINK Excel.Sheet.12 "C:\\\\Data\\\\figures.xlsx" "Sheet1!R1C1:R4C3" \\a \\f 4 \\h ']),
+      complexField([' LINK Excel.Sheet.12 "figures.xlsx" "R1C1:R4C3" \\a ']),
       '<w:fldSimple w:instr=" HYPERLINK &quot;https://example.org/&quot; "/>',
       complexField([' MERGEFIELD Name \\* MERGEFORMAT ']),
     ]) {

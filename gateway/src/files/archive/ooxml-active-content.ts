@@ -73,6 +73,19 @@ function fieldName(instruction: string): string {
 /** Fields that start a program: DDE and DDEAUTO. */
 const PROGRAM_FIELDS = new Set(['dde', 'ddeauto']);
 
+/**
+ * A field argument naming a remote file: a URL with an authority (`http://`, `ftp://`,
+ * `file://host/`), a UNC path or a protocol handler. Narrower than `isRemoteTarget`, since field
+ * arguments also hold spreadsheet ranges (`"R1C1:R4C3"`), which look like a scheme.
+ */
+function isRemoteFieldTarget(argument: string): boolean {
+  const value = argument.trim();
+  return (
+    isRemoteTarget(value) &&
+    (/^[a-z][a-z0-9+.-]*:\/\//iu.test(value) || /^[\\/]{2}/u.test(value) || HANDLER_SCHEME.test(value))
+  );
+}
+
 /** A field that queries a database through ODBC or OLE DB, by a connection string, on every update. */
 const DATABASE_FIELD = 'database';
 
@@ -355,7 +368,7 @@ export class ActiveContentScanner {
     if (computed) {
       throw activeContent('The document holds a field that reads a file whose name another field computes.');
     }
-    if (fieldArguments(instruction).some((argument) => isRemoteTarget(argument))) {
+    if (fieldArguments(instruction).some((argument) => isRemoteFieldTarget(argument))) {
       throw activeContent('The document holds a field that fetches a remote file when opened.');
     }
   }
