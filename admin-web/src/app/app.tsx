@@ -1,4 +1,4 @@
-import { MantineProvider, Modal, Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { MantineProvider, Notification, createTheme, type CSSVariablesResolver, type ModalProps } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { RouterProvider } from 'react-router';
 import { router } from './router';
@@ -10,8 +10,10 @@ const theme = createTheme({
   primaryShade: 8,
   defaultRadius: 'sm',
   components: {
-    // Mantine's close buttons are an icon alone: give them a name screen readers announce.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    // Mantine's close buttons are an icon alone: give them a name screen readers announce. The
+    // Modal's as a plain object: `Modal.extend` would bring the Modal, its scroll lock and its
+    // scroll area into the first chunk, which the sign-in page loads too.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } satisfies Partial<ModalProps> },
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
   },
 });
