@@ -1,0 +1,135 @@
+import { describe, expect, it } from '@jest/globals';
+import type { FormSettingsFieldsFragment } from '../../../gql/graphql';
+import { settingsChanges } from './settings-changes.js';
+import { MIB, settingsValuesOf, type SettingsValues } from './settings-values.js';
+
+const LIMITS = {
+  maxFileSize: 10 * MIB,
+  fileTypes: [
+    { mimeType: 'application/pdf', label: 'PDF', extensions: ['pdf'] },
+    { mimeType: 'image/png', label: 'PNG', extensions: ['png'] },
+    { mimeType: 'image/jpeg', label: 'JPEG', extensions: ['jpg', 'jpeg'] },
+  ],
+};
+
+/** A form as the API returns it: text HTML-safe, on the default file types and size. */
+const STORED: FormSettingsFieldsFragment = {
+  id: 'form-1',
+  name: 'Tom &amp; Jerry',
+  code: 'abc123',
+  enabled: true,
+  allowedMimeTypes: ['application/pdf', 'image/png', 'image/jpeg'],
+  usesDefaultMimeTypes: true,
+  maxFileSize: 10 * MIB,
+  notifyEmails: ['a@example.com', 'b@example.com'],
+  honeypotFields: ['website'],
+  captchaProvider: null,
+  captchaSecretSet: false,
+  captchaResponseField: null,
+  captchaMinScore: null,
+  captchaUnavailableAsSpam: false,
+  duplicateWindowSeconds: null,
+  maxLinks: 3,
+  blockedWords: ['casino', 'R&amp;D'],
+  retentionDays: null,
+  retentionNextDeletionAt: null,
+};
+
+function changes(edit: Partial<SettingsValues>, stored: FormSettingsFieldsFragment = STORED) {
+  return settingsChanges({ ...settingsValuesOf(stored), ...edit }, stored, LIMITS);
+}
+
+describe('settingsChanges', () => {
+  it('sends nothing for the fields as the stored settings fill them', () => {
+    expect(changes({})).toEqual({ input: {}, errors: {} });
+  });
+
+  it('compares text as typed with the stored HTML-safe text, trimmed', () => {
+    expect(changes({ name: '  Tom & Jerry ' }).input).toEqual({});
+    expect(changes({ name: ' Tom & Jerry Ltd ' }).input).toEqual({ name: 'Tom & Jerry Ltd' });
+    expect(changes({ blockedWords: 'casino\nR&D\n\ncasino' }).input).toEqual({});
+  });
+
+  it('sends a list typed one a line without blanks or repeats, in the order typed', () => {
+    expect(changes({ blockedWords: 'R&D\ncasino' }).input).toEqual({ blockedWords: ['R&D', 'casino'] });
+    expect(changes({ honeypotFields: ' website \n\nfax\nfax' }).input).toEqual({ honeypotFields: ['website', 'fax'] });
+  });
+
+  it('compares e-mail addresses as a set, split on lines and commas', () => {
+    expect(changes({ notifyEmails: 'b@example.com, a@example.com' }).input).toEqual({});
+    expect(changes({ notifyEmails: 'a@example.com\na@example.com\nb@example.com' }).input).toEqual({
+      notifyEmails: ['a@example.com', 'a@example.com', 'b@example.com'],
+    });
+    expect(changes({ notifyEmails: '' }).input).toEqual({ notifyEmails: [] });
+  });
+
+  it('keeps the default file types as null, and refuses none', () => {
+    expect(changes({ allowedMimeTypes: ['image/png'] }).input).toEqual({ allowedMimeTypes: ['image/png'] });
+    const narrowed = { ...STORED, allowedMimeTypes: ['image/png'], usesDefaultMimeTypes: false };
+    expect(changes({ allowedMimeTypes: ['image/jpeg', 'image/png', 'application/pdf'] }, narrowed).input).toEqual({
+      allowedMimeTypes: null,
+    });
+    expect(changes({ allowedMimeTypes: [] })).toEqual({
+      input: {},
+      errors: { allowedMimeTypes: 'Choose at least one file type' },
+    });
+  });
+
+  it('sends the file size in bytes, the service maximum as null, and refuses none or a negative size', () => {
+    expect(changes({ maxFileSizeMiB: 2.5 }).input).toEqual({ maxFileSize: 2.5 * MIB });
+    expect(changes({ maxFileSizeMiB: 10 }, { ...STORED, maxFileSize: 2 * MIB }).input).toEqual({ maxFileSize: null });
+    for (const size of ['', 0, -1]) {
+      expect(changes({ maxFileSizeMiB: size }).errors).toEqual({ maxFileSize: 'Enter a size above 0' });
+    }
+  });
+
+  it('turns an emptied number off (null) and a new one on', () => {
+    expect(changes({ maxLinks: '' }).input).toEqual({ maxLinks: null });
+    expect(changes({ duplicateWindowSeconds: 60, retentionDays: 30 }).input).toEqual({
+      duplicateWindowSeconds: 60,
+      retentionDays: 30,
+    });
+  });
+
+  it('asks for the secret of a newly chosen CAPTCHA provider, and sends it with its settings', () => {
+    expect(changes({ captchaProvider: 'TURNSTILE' })).toEqual({
+      input: { captchaProvider: 'TURNSTILE' },
+      errors: { captchaSecret: "Enter the provider's secret key" },
+    });
+    expect(
+      changes({
+        captchaProvider: 'RECAPTCHA_V3',
+        captchaSecret: ' s3cret ',
+        captchaResponseField: 'answer',
+        captchaMinScore: 0.7,
+        captchaUnavailableAsSpam: true,
+      }),
+    ).toEqual({
+      input: {
+        captchaProvider: 'RECAPTCHA_V3',
+        captchaSecret: 's3cret',
+        captchaResponseField: 'answer',
+        captchaMinScore: 0.7,
+        captchaUnavailableAsSpam: true,
+      },
+      errors: {},
+    });
+  });
+
+  it('keeps a stored secret when the secret field is left empty, and drops the CAPTCHA with null', () => {
+    const withCaptcha = {
+      ...STORED,
+      captchaProvider: 'HCAPTCHA' as const,
+      captchaSecretSet: true,
+      captchaResponseField: 'h-answer',
+    };
+    expect(changes({}, withCaptcha)).toEqual({ input: {}, errors: {} });
+    expect(changes({ captchaResponseField: '' }, withCaptcha).input).toEqual({ captchaResponseField: null });
+    // The CAPTCHA's own fields are not sent once it is off.
+    expect(changes({ captchaProvider: '', captchaUnavailableAsSpam: true }, withCaptcha).input).toEqual({
+      captchaProvider: null,
+    });
+    // A minimum score belongs to reCAPTCHA v3 only.
+    expect(changes({ captchaMinScore: 0.9 }, withCaptcha).input).toEqual({});
+  });
+});

@@ -1,0 +1,131 @@
+// What a save sends: the settings that differ from the stored ones (absent ones stay as they are),
+// and the mistakes a person can fix, by field. A pure function of the fields, the stored settings and
+// the service's limits, so every rule is unit-tested (settings-changes.test.ts).
+import type { FormSettingsFieldsFragment, UpdateFormInput } from '../../../gql/graphql';
+import { decodeStoredText } from '../../../lib/decode-stored-text';
+import { MIB, mibOf, providerOf, type SettingsLimits, type SettingsValues } from './settings-values';
+
+export interface SettingsChanges {
+  input: UpdateFormInput;
+  /** By field name; empty when the settings can be saved. */
+  errors: Record<string, string>;
+}
+
+/** Entries typed one a line, trimmed, without blanks or repeats (words may hold commas and spaces). */
+function parseLines(text: string): string[] {
+  return [...new Set(text.split('\n').map((line) => line.trim()))].filter((line) => line !== '');
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => b[index] === value);
+}
+
+/** An optional whole number: '' (or anything not a number) is null, the setting off. */
+function optionalNumber(value: number | string): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** Addresses typed one a line (or separated by commas), without blanks. */
+function parseEmails(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value) => b.includes(value));
+}
+
+// The spam protection settings that changed, into `input`; mistakes a person can fix into `errors`.
+function spamProtectionChanges(
+  values: SettingsValues,
+  current: FormSettingsFieldsFragment,
+  errors: Record<string, string>,
+): UpdateFormInput {
+  const input: UpdateFormInput = {};
+  const honeypots = parseLines(values.honeypotFields);
+  if (!sameList(honeypots, current.honeypotFields.map(decodeStoredText))) {
+    input.honeypotFields = honeypots;
+  }
+  const chosen = providerOf(values.captchaProvider);
+  const secret = values.captchaSecret.trim();
+  if (chosen !== (current.captchaProvider ?? null)) {
+    input.captchaProvider = chosen;
+    if (chosen && secret === '') {
+      errors.captchaSecret = "Enter the provider's secret key";
+    }
+  }
+  if (chosen && secret !== '') {
+    input.captchaSecret = secret;
+  }
+  if (chosen) {
+    const field = values.captchaResponseField.trim();
+    const storedField = current.captchaResponseField ? decodeStoredText(current.captchaResponseField) : '';
+    if (field !== storedField) {
+      input.captchaResponseField = field === '' ? null : field;
+    }
+    const score = chosen === 'RECAPTCHA_V3' ? optionalNumber(values.captchaMinScore) : null;
+    if (chosen === 'RECAPTCHA_V3' && score !== (current.captchaMinScore ?? null)) {
+      input.captchaMinScore = score;
+    }
+    if (values.captchaUnavailableAsSpam !== current.captchaUnavailableAsSpam) {
+      input.captchaUnavailableAsSpam = values.captchaUnavailableAsSpam;
+    }
+  }
+  const duplicateWindow = optionalNumber(values.duplicateWindowSeconds);
+  if (duplicateWindow !== (current.duplicateWindowSeconds ?? null)) {
+    input.duplicateWindowSeconds = duplicateWindow;
+  }
+  const links = optionalNumber(values.maxLinks);
+  if (links !== (current.maxLinks ?? null)) {
+    input.maxLinks = links;
+  }
+  const words = parseLines(values.blockedWords);
+  if (!sameList(words, current.blockedWords.map(decodeStoredText))) {
+    input.blockedWords = words;
+  }
+  return input;
+}
+
+/** The settings in `values` that differ from `current`, and what must be fixed before a save. */
+export function settingsChanges(
+  values: SettingsValues,
+  current: FormSettingsFieldsFragment,
+  limits: Pick<SettingsLimits, 'maxFileSize' | 'fileTypes'>,
+): SettingsChanges {
+  const input: UpdateFormInput = {};
+  const errors: Record<string, string> = {};
+  const allTypes = limits.fileTypes.map((type) => type.mimeType);
+  const name = values.name.trim();
+  if (name !== decodeStoredText(current.name)) {
+    input.name = name;
+  }
+  if (values.enabled !== current.enabled) {
+    input.enabled = values.enabled;
+  }
+  if (values.allowedMimeTypes.length === 0) {
+    errors.allowedMimeTypes = 'Choose at least one file type';
+  } else if (!sameSet(values.allowedMimeTypes, current.allowedMimeTypes)) {
+    // All of them is the default list: null keeps the form on the defaults.
+    input.allowedMimeTypes = sameSet(values.allowedMimeTypes, allTypes) ? null : values.allowedMimeTypes;
+  }
+  const mib = typeof values.maxFileSizeMiB === 'number' ? values.maxFileSizeMiB : Number.NaN;
+  if (!Number.isFinite(mib) || mib <= 0) {
+    errors.maxFileSize = 'Enter a size above 0';
+  } else if (mib !== mibOf(current.maxFileSize)) {
+    const bytes = Math.round(mib * MIB);
+    // The service maximum is the default: null follows MAX_FILE_SIZE if the operator changes it.
+    input.maxFileSize = bytes === limits.maxFileSize ? null : bytes;
+  }
+  const emails = parseEmails(values.notifyEmails);
+  if (!sameSet(emails, current.notifyEmails) || emails.length !== current.notifyEmails.length) {
+    input.notifyEmails = emails;
+  }
+  Object.assign(input, spamProtectionChanges(values, current, errors));
+  const retentionDays = optionalNumber(values.retentionDays);
+  if (retentionDays !== (current.retentionDays ?? null)) {
+    input.retentionDays = retentionDays;
+  }
+  return { input, errors };
+}

@@ -1,0 +1,58 @@
+// What the settings cards share: the form they edit, a titled section, and a list typed one a line.
+import { Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { useId, type ReactNode } from 'react';
+import type { SettingsValues } from './settings-values';
+
+export type SettingsForm = UseFormReturnType<SettingsValues>;
+
+/** A list setting typed one item a line. */
+export function LinesTextarea({
+  form,
+  name,
+  label,
+  description,
+}: {
+  form: SettingsForm;
+  name: 'notifyEmails' | 'honeypotFields' | 'blockedWords';
+  label: string;
+  description: string;
+}) {
+  return (
+    <Textarea
+      label={label}
+      description={description}
+      autosize
+      minRows={2}
+      key={form.key(name)}
+      {...form.getInputProps(name)}
+    />
+  );
+}
+
+/** A titled part of the settings: a region named by its heading, with what it is about under it. */
+export function SettingsSection({ title, intro, children }: { title: string; intro?: string; children: ReactNode }) {
+  const headingId = useId();
+  const heading = (
+    <Title order={2} size="h4" id={headingId}>
+      {title}
+    </Title>
+  );
+  return (
+    <Paper withBorder p="lg" component="section" aria-labelledby={headingId}>
+      <Stack>
+        {intro ? (
+          <div>
+            {heading}
+            <Text size="sm" c="dimmed">
+              {intro}
+            </Text>
+          </div>
+        ) : (
+          heading
+        )}
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
