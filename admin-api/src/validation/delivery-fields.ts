@@ -13,7 +13,11 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-const PRIVATE_ADDRESS = 'must not point to a loopback, private, link-local or reserved address';
+// Names the setting that lifts the rule (a newcomer's receiver on localhost is the usual case), and
+// nothing of the URL or the server.
+const PRIVATE_ADDRESS =
+  'must not point to a loopback, private, link-local or reserved address ' +
+  '(the setting WEBHOOK_ALLOW_PRIVATE=true allows them: for tests and trusted networks only)';
 const NOT_HTTP = 'must be an absolute http:// or https:// URL';
 
 /**

@@ -13,7 +13,8 @@ export class AddressRefusedError extends Error {
     readonly address: string,
     readonly range: string,
   ) {
-    super(`address refused: ${address} is ${range}`);
+    // Shown in the delivery log: says which setting lifts the rule.
+    super(`address refused: ${address} is ${range} (WEBHOOK_ALLOW_PRIVATE=true allows it)`);
     this.name = 'AddressRefusedError';
   }
 }
