@@ -375,6 +375,39 @@ describe(`the audit log on ${testDriverName()}`, () => {
     });
   });
 
+  it('keeps only well-formed ids from ID arguments: the free text of a refused call is not kept', async () => {
+    const personal = 'jane.doe@example.com +49 170 1234567';
+    secrets.add(personal);
+    const wellFormed = '00000000-0000-4000-8000-0000000000e1';
+    const erased = await mutate(
+      'mutation($ids: [ID!]!) { eraseSubmissions(ids: $ids) { erasedIds } }',
+      { ids: [personal, wellFormed] },
+      { token },
+    );
+    expect(erased.errors?.map((error) => error.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+    const erasure = await onlyEntry(erased.requestId);
+    expect(erasure).toMatchObject({ action: 'eraseSubmissions', outcome: 'failure', errorCode: 'BAD_USER_INPUT' });
+    expect(erasure.details).toEqual({ ids: [wellFormed] });
+
+    // The object id too, whether the text came as a variable or in the document itself.
+    const deleted = await mutate(`mutation { deleteSite(id: ${JSON.stringify(personal)}) }`, {}, { token });
+    expect(await onlyEntry(deleted.requestId)).toMatchObject({
+      action: 'deleteSite',
+      objectType: 'Site',
+      objectId: null,
+      outcome: 'failure',
+      errorCode: 'BAD_USER_INPUT',
+    });
+    const exported = await mutate(
+      'mutation($formId: ID!) { createSubmissionExport(formId: $formId, format: CSV) { url } }',
+      { formId: personal },
+      { token },
+    );
+    const exportEntry = await onlyEntry(exported.requestId);
+    expect(exportEntry).toMatchObject({ objectId: null, outcome: 'failure', errorCode: 'BAD_USER_INPUT' });
+    expect(JSON.stringify([erasure, exportEntry]).toLowerCase()).not.toContain('jane');
+  });
+
   it('makes one entry per root field when an operation has several', async () => {
     executedMutations += 2;
     const both = await call(

@@ -16,6 +16,11 @@ const schema = buildSchema(`
   }
 `);
 
+// Every id of the API is a UUID.
+const [F1, F2, F3, X1, S1, S2] = ['f1', 'f2', 'f3', 'e1', '51', '52'].map(
+  (tail) => `00000000-0000-4000-8000-0000000000${tail}`,
+) as [string, string, string, string, string, string];
+
 function field(name: string): GraphQLField<unknown, unknown> {
   return schema.getMutationType()!.getFields()[name]!;
 }
@@ -24,13 +29,13 @@ describe('describeMutation', () => {
   it('takes a create mutation’s object from its result, and keeps ids, enums and counts only', () => {
     const described = describeMutation(
       field('createSubmissionExport'),
-      { formId: 'f-1', format: 'CSV', password: 'zip-s3cret' },
-      { id: 'x-1', format: 'CSV', rowCount: 12, downloadUrl: 'https://files.example/x?sig=s3cret' },
+      { formId: F1, format: 'CSV', password: 'zip-s3cret' },
+      { id: X1, format: 'CSV', rowCount: 12, downloadUrl: 'https://files.example/x?sig=s3cret' },
     );
     expect(described).toEqual({
       objectType: 'SubmissionExport',
-      objectId: 'x-1',
-      details: { formId: 'f-1', format: 'CSV', 'result.format': 'CSV', 'result.rowCount': 12 },
+      objectId: X1,
+      details: { formId: F1, format: 'CSV', 'result.format': 'CSV', 'result.rowCount': 12 },
     });
   });
 
@@ -39,7 +44,7 @@ describe('describeMutation', () => {
       field('eraseSubmissions'),
       {
         input: {
-          formId: 'f-2',
+          formId: F2,
           field: 'email',
           value: 'person@example.com',
           dryRun: false,
@@ -47,27 +52,39 @@ describe('describeMutation', () => {
           notes: ['person@example.com'],
         },
       },
-      { erasedCount: 2, submissionIds: ['s-1', 's-2'], matchedValue: 'person@example.com' },
+      { erasedCount: 2, submissionIds: [S1, S2], matchedValue: 'person@example.com' },
     );
     expect(described).toEqual({
       objectType: null,
       objectId: null,
       details: {
-        'input.formId': 'f-2',
+        'input.formId': F2,
         'input.dryRun': false,
         'input.formats': ['JSON'],
         'result.erasedCount': 2,
-        'result.submissionIds': ['s-1', 's-2'],
+        'result.submissionIds': [S1, S2],
       },
     });
     expect(JSON.stringify(described)).not.toContain('person@example.com');
   });
 
   it('refers a failed create (no result) to the object of its ID argument', () => {
-    expect(describeMutation(field('createSubmissionExport'), { formId: 'f-3', format: 'JSON' }, undefined)).toEqual({
+    expect(describeMutation(field('createSubmissionExport'), { formId: F3, format: 'JSON' }, undefined)).toEqual({
       objectType: 'Form',
-      objectId: 'f-3',
+      objectId: F3,
       details: { format: 'JSON' },
     });
+  });
+
+  it('keeps no ID that is not well-formed: before the resolver refuses it, it is free text', () => {
+    const personal = 'jane.doe@example.com +49 170 1234567';
+    const described = describeMutation(field('createSubmissionExport'), { formId: personal, format: 'CSV' }, undefined);
+    expect(described).toEqual({ objectType: 'Form', objectId: null, details: { format: 'CSV' } });
+    const erasure = describeMutation(
+      field('eraseSubmissions'),
+      { input: { formId: personal, field: 'email', value: personal, formats: ['CSV'] } },
+      undefined,
+    );
+    expect(erasure).toEqual({ objectType: null, objectId: null, details: { 'input.formats': ['CSV'] } });
   });
 });

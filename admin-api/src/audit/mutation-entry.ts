@@ -4,8 +4,12 @@
 // The rule that keeps secrets and personal data out: an argument or result value is copied only
 // when its GraphQL type cannot carry free text: ID, Boolean, an enum (and lists of those; numbers
 // too in results, where the server computed them). Strings are never copied: they are where
-// passwords, secrets, webhook URLs, e-mail addresses and submitted values travel.
+// passwords, secrets, webhook URLs, e-mail addresses and submitted values travel. An ID is kept
+// only when it is well-formed (every id of this API is a UUID): an ID argument is free text until
+// the resolver refuses it, and a refused call (`eraseSubmissions(ids: ["jane.doe@… +49 …"])`)
+// must not leave that text in the log.
 import type { AuditDetails, AuditDetailValue } from '@intake/shared/entities';
+import { isUuid } from '@intake/shared/site-token';
 import {
   getNamedType,
   GraphQLBoolean,
@@ -51,8 +55,14 @@ function isSafeResultLeaf(type: GraphQLOutputType): boolean {
   return isSafeArgumentLeaf(type) || type === GraphQLInt || type === GraphQLFloat;
 }
 
-/** A leaf value as kept: enum values by their API name (`TURNSTILE`, not the internal `turnstile`). */
+/**
+ * A leaf value as kept: enum values by their API name (`TURNSTILE`, not the internal `turnstile`),
+ * IDs only when well-formed.
+ */
 function leafValue(type: GraphQLOutputType, value: unknown): string | number | boolean | undefined {
+  if (type === GraphQLID) {
+    return isUuid(value) ? value : undefined;
+  }
   if (isEnumType(type)) {
     const name = type.getValues().find((entry) => entry.value === value)?.name;
     return name ?? (typeof value === 'string' ? value.slice(0, MAX_VALUE_LENGTH) : undefined);
@@ -80,8 +90,13 @@ function safeValue(
     return null;
   }
   if (list) {
+    // Entries that are not kept (a malformed ID) are left out, not written as "undefined".
     return Array.isArray(value)
-      ? value.slice(0, MAX_LIST_LENGTH).map((entry) => String(leafValue(leaf, entry)))
+      ? value
+          .slice(0, MAX_LIST_LENGTH)
+          .map((entry) => leafValue(leaf, entry))
+          .filter((entry) => entry !== undefined)
+          .map(String)
       : undefined;
   }
   return leafValue(leaf, value);
@@ -200,7 +215,8 @@ export function describeMutation(
     ({ type: objectType, id: objectId } = fromResult);
   } else if (idArgument !== undefined) {
     usedArgument = idArgument.name;
-    objectId = args[idArgument.name] as string;
+    // The argument still names the kind of object; only a well-formed id is kept as its id.
+    objectId = isUuid(args[idArgument.name]) ? (args[idArgument.name] as string) : null;
     objectType =
       idArgument.name === 'id'
         ? (fromResult?.type ?? nounOfAction(action))
