@@ -41,6 +41,7 @@ import { downloadFile } from './routes/files.js';
 import { healthz, readyz } from './routes/health.js';
 import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
+import { nulArgumentPlugin } from './schema/nul-argument-plugin.js';
 import { formatError } from './schema/errors.js';
 import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
 
@@ -113,7 +114,13 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     formatError,
     validationRules: [depthLimitRule(), aliasLimitRule(), rootFieldLimitRule(), costLimitRule()],
     parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
-    plugins: [authPlugin(), auditPlugin(), errorLoggingPlugin(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [
+      authPlugin(),
+      nulArgumentPlugin(),
+      auditPlugin(),
+      errorLoggingPlugin(),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
     // Introspection is allowed, behind the same token as everything else (see auth-plugin.ts).
     introspection: true,
     includeStacktraceInErrorResponses: false,

@@ -5,8 +5,8 @@ import type { AuditActor } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
 import { findSession } from '../auth/admin-sessions.js';
-import { normalizeEmail } from '../auth/login-policy.js';
 import type { Principal } from '../auth/principal.js';
+import { findAdminByEmail } from '../commands/auth/find-admin.js';
 
 export const ANONYMOUS: AuditActor = { kind: 'anonymous', name: 'anonymous' };
 /** A failed sign-in for an e-mail that is no administrator's: what was typed is not kept. */
@@ -43,7 +43,7 @@ export async function loginActor(em: Em, typedEmail: unknown, succeeded: boolean
   if (typeof typedEmail !== 'string') {
     return UNKNOWN_ACCOUNT;
   }
-  const admin = await em.findOne(AdminUserSchema, { email: normalizeEmail(typedEmail) }, { fields: ['email'] });
+  const admin = await findAdminByEmail(em, typedEmail);
   if (admin === null) {
     return UNKNOWN_ACCOUNT;
   }

@@ -1,5 +1,4 @@
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema } from '@intake/shared/entities';
 import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
 import type { IssuedAdminToken } from '../../auth/admin-token.js';
@@ -7,9 +6,9 @@ import { normalizeEmail } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
 import { rateLimited, unauthenticated } from '../../schema/errors.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
+import { EMAIL_MAX_LENGTH, findAdminByEmail } from './find-admin.js';
 
 const INVALID_LOGIN = 'Invalid e-mail or password';
-const EMAIL_MAX_LENGTH = 320;
 
 export interface LoginRequest {
   email: string;
@@ -42,8 +41,7 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
     throw rateLimited(decision.retryAfterSeconds);
   }
 
-  const admin =
-    normalizedEmail.length <= EMAIL_MAX_LENGTH ? await em.findOne(AdminUserSchema, { email: normalizedEmail }) : null;
+  const admin = await findAdminByEmail(em, normalizedEmail);
   const acceptable = password.length <= PASSWORD_MAX_LENGTH;
   // An unknown e-mail still costs one scrypt verification, so timing does not tell which
   // addresses exist.
