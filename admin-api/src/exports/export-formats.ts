@@ -1,11 +1,12 @@
 // The text of an export, produced batch by batch from the rows the reader yields, so nothing holds
 // more than one batch. JSON and NDJSON carry the stored values exactly as the GraphQL `Submission`
 // does; CSV is for spreadsheets, so its cells hold the text as it was sent (decoded once) with
-// formula-looking cells neutralised.
-import { stringify } from 'csv-stringify/sync';
+// formula-looking cells neutralised (csv-cells.ts).
+import { stringify, type Options } from 'csv-stringify/sync';
 import type { DownloadLinks } from '../files/download-link.js';
 // The subpath, not the package: the export process must not load the ORM (export-process.ts).
 import { decodeStoredText } from '@intake/shared/stored-text';
+import { neutraliseFormula, OTHER_LOCALE_SEPARATORS } from './csv-cells.js';
 import type { ExportFormat } from './export-link.js';
 import type { ExportedSubmission } from './export-rows.js';
 
@@ -113,12 +114,14 @@ function cellOf(json: string | null): string | number | undefined {
 }
 
 const CSV_OPTIONS = {
-  // RFC 4180: CRLF between records, fields quoted when they hold a comma, quote or line break.
+  // RFC 4180: CRLF between records, fields quoted when they hold a comma, quote or line break,
+  // and here also `;` or a tab, the list separators of other locales.
   record_delimiter: 'windows',
-  // OWASP CSV injection: a cell starting with = + - @ tab or CR (or their full-width forms) gets a
-  // leading apostrophe, so no spreadsheet evaluates it.
-  escape_formulas: true,
-} as const;
+  quoted_match: [OTHER_LOCALE_SEPARATORS],
+  // Every text cell, headers too, with formula-looking text neutralised (csv-cells.ts); numbers
+  // are not text, so `-2` stays `-2`. csv-stringify's own `escape_formulas` is a subset of it.
+  cast: { string: neutraliseFormula },
+} satisfies Options;
 
 /**
  * UTF-8 with a byte order mark (Excel reads a CSV without one in the local code page and garbles

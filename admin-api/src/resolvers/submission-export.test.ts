@@ -109,8 +109,17 @@ function stored(value: unknown): unknown {
   return value;
 }
 
-// OWASP: a leading apostrophe on cells that a spreadsheet would evaluate.
-const neutralised = (text: string): string => (/^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(text) ? `'${text}` : text);
+// OWASP: a leading apostrophe on cells that a spreadsheet would evaluate, and on each line or
+// `;`-separated piece inside one (where a spreadsheet of another locale starts a cell or a row).
+const neutralised = (text: string): string =>
+  text
+    .split(/(\r\n|[;\t\r\n])/)
+    .map((piece, index) =>
+      index % 2 === 0 && (/^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/.test(piece) || (index === 0 && /^[\t\r\n]/.test(text)))
+        ? `'${piece}`
+        : piece,
+    )
+    .join('');
 
 /** The CSV cell a spreadsheet user should see for a value as sent; nested values as parsed JSON text. */
 function expectedCell(value: unknown): unknown {
@@ -305,7 +314,8 @@ describe(`submission exports on ${testDriverName()}`, () => {
     const names = withFiles.at(-2)!.split('\n');
     expect(names).toHaveLength(2);
     expect(names[0]).toMatch(/^cv \d+ <final>\.pdf$/);
-    expect(names[1]).toMatch(/^=photo-\d+\.png$/);
+    // Each line can start a row in a `;` locale: neutralised on its own.
+    expect(names[1]).toMatch(/^'=photo-\d+\.png$/);
     const links = withFiles.at(-1)!.split('\n');
     expect(links).toHaveLength(2);
     const file = await fetch(links[0]!);
@@ -314,6 +324,90 @@ describe(`submission exports on ${testDriverName()}`, () => {
     // Valid a day (EXPORT_DOWNLOAD_URL_TTL_SECONDS), not the five minutes of a console link.
     const expires = Number(new URL(links[0]!).searchParams.get('expires'));
     expect(expires * 1000 - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+  });
+
+  it("neutralises formula variants, quotes every locale's separators, and reads back by the documented rule", async () => {
+    // Field name → [value as sent, the cell a spreadsheet user should see].
+    const cases: Record<string, [unknown, string]> = {
+      // A `;` or tab locale starts a cell after each of those, and a row after each line break.
+      semicolon: [';=1+1', ";'=1+1"],
+      between: ['x;=1+1;y', "x;'=1+1;y"],
+      tabInside: ['a\t=1+1', "a\t'=1+1"],
+      bullets: ['Hello,\n- one\r\n  + two', "Hello,\n'- one\r\n'  + two"],
+      space: [' =1+1', "' =1+1"],
+      noBreakSpace: ['\u00A0=1+1', "'\u00A0=1+1"],
+      zeroWidthSpace: ['\u200B=1+1', "'\u200B=1+1"],
+      byteOrderMark: ['\uFEFF+1+1', "'\uFEFF+1+1"],
+      lineFeed: ['\n@SUM(1,2)', "'\n'@SUM(1,2)"],
+      crlf: ['\r\n-1+1', "'\r\n'-1+1"],
+      tab: ['\t=1', "'\t'=1"],
+      leadingTab: ['\tplain', "'\tplain"],
+      wideSpaces: ['\u2003\u3000 =1', "'\u2003\u3000 =1"],
+      wordJoiner: ['\u2060-2+3', "'\u2060-2+3"],
+      fullWidth: ['\uFF1D1+1', "'\uFF1D1+1"],
+      smallForm: ['\uFE66HYPERLINK("http://evil.example")', '\'\uFE66HYPERLINK("http://evil.example")'],
+      phone: ['+33 6 12 34 56 78', "'+33 6 12 34 56 78"],
+      apostrophe: ["'=1+1", "''=1+1"],
+      plainApostrophe: ["'tis", "'tis"],
+      percent: ['%20 off', '%20 off'],
+      pipe: ['| a | b |', '| a | b |'],
+      negativeText: ['-2', "'-2"],
+      negativeNumber: [-2, '-2'],
+      ' =total': ['x', 'x'],
+      'a;b': ['y', 'y'],
+    };
+    const variants = await makeForm(admin.services, site, { name: 'Variants' });
+    const sent = Object.fromEntries(Object.entries(cases).map(([key, [value]]) => [key, value]));
+    await makeSubmission(admin.services, variants, { data: stored(sent) as Record<string, unknown> });
+    const bytes = Buffer.from(await (await download(variants.id, 'CSV')).arrayBuffer());
+    const text = bytes.toString('utf8');
+
+    // Read as RFC 4180 (a comma locale): one cell per field, neutralised where a formula could start.
+    const [header, row, ...rest] = parse(text, { bom: true }) as string[][];
+    expect(rest).toHaveLength(0);
+    const keys = Object.keys(cases).sort((a, b) => (a < b ? -1 : 1));
+    expect(header!.slice(2, -2)).toEqual(keys.map((key) => (key === ' =total' ? "' =total" : key)));
+    expect(Object.fromEntries(keys.map((key, index) => [key, row![2 + index]]))).toEqual(
+      Object.fromEntries(keys.map((key) => [key, cases[key]![1]])),
+    );
+
+    // Read as a `;` or a tab locale would: every cell holding that separator is quoted, so no cell
+    // starts (past blanks and invisible characters) with a formula character, unless it is a number.
+    expect(text).toContain(`";'=1+1"`);
+    expect(text).toContain(`"a\t'=1+1"`);
+    expect(text).toContain('"a;b"');
+    const formulaStart = /^[\p{White_Space}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63]/u;
+    for (const delimiter of [';', '\t']) {
+      const cells = (
+        parse(text, { bom: true, delimiter, relax_quotes: true, relax_column_count: true }) as string[][]
+      ).flat();
+      const formulas = cells.filter((cell) => formulaStart.test(cell) && !/^-?\d+(\.\d+)?$/.test(cell));
+      expect({ delimiter, formulas }).toEqual({ delimiter, formulas: [] });
+    }
+
+    // The rule docs/admin-api.md gives readers: cut the cell at each `;`, tab, CR, LF or CRLF; drop
+    // the first ' of a piece when what follows its leading apostrophes starts, past blanks and
+    // invisible characters, with = + - @ (or a form Unicode folds to one), and of a first piece of
+    // apostrophes only that a tab or a line break follows. It gives back every value as sent.
+    const readBack = (cell: string): string =>
+      cell
+        .split(/(\r\n|[;\t\r\n])/)
+        .map((piece, index, pieces) => {
+          if (index % 2 === 1 || !piece.startsWith("'")) {
+            return piece;
+          }
+          const past = piece.replace(/^'+/, '');
+          const first = past
+            .replace(/^[\p{White_Space}\p{Cc}\p{Cf}]+/u, '')
+            .normalize('NFKC')
+            .charAt(0);
+          const beforeBreak = index === 0 && past === '' && /^[\t\r\n]/.test(pieces[1] ?? '');
+          return ['=', '+', '-', '@'].includes(first) || beforeBreak ? piece.slice(1) : piece;
+        })
+        .join('');
+    expect(Object.fromEntries(keys.map((key, index) => [key, readBack(row![2 + index]!)]))).toEqual(
+      Object.fromEntries(keys.map((key) => [key, String(sent[key])])),
+    );
   });
 
   it('exports JSON and NDJSON that parse back to the stored data, in the shape of the API', async () => {
