@@ -40,12 +40,58 @@ export function clientErrorResponse(errorCode: string | undefined): string {
   );
 }
 
-/** The server's `clientError` listener: answers with problem details where the socket still can. */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  // A reset connection has nobody left to read an answer; on a connection that already carried a
-  // response, a raw one could land mid-stream (Node's own handler makes the same check).
+/** A request the server has begun to handle on a connection, until its response is closed. */
+export interface OpenExchange {
+  /** True once the parser read the whole request: its handler may store it. */
+  readonly complete: boolean;
+  readonly answered: Promise<void>;
+}
+
+// The parser repeats its error for every later packet on the connection; it is answered once.
+const refusedSockets = new WeakSet<Duplex>();
+
+/**
+ * The server's `clientError` listener: answers with problem details where the socket still can.
+ *
+ * Requests read whole before the bad bytes (a valid request, then garbage in the same packet) have
+ * already gone to their handlers, which may store them: their answers go out first, in order, and
+ * the refusal follows them before the connection closes. A client is never left without the 201
+ * of a submission that was stored. A request the parser cut short cannot be stored (its body never
+ * ends); it is closed with the refusal.
+ */
+export function answerClientError(
+  error: Error & { code?: string },
+  socket: Duplex,
+  open: readonly OpenExchange[] = [],
+): void {
+  if (refusedSockets.has(socket)) {
+    return;
+  }
+  refusedSockets.add(socket);
+  // A reset connection has nobody left to read an answer.
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const begun = open.filter((exchange) => exchange.complete);
+  if (begun.length === 0) {
+    refuseNow(error, socket, open.length > 0);
+    return;
+  }
+  void Promise.all(begun.map((exchange) => exchange.answered)).then(() => {
+    if (socket.writable) {
+      socket.end(clientErrorResponse(error.code));
+    } else {
+      socket.destroy();
+    }
+  });
+}
+
+function refuseNow(error: Error & { code?: string }, socket: Duplex, responseOpen: boolean): void {
+  // On a connection whose response has begun, a raw answer could land mid-stream (Node's own
+  // handler makes the same check).
   const bytesWritten = (socket as Partial<Socket>).bytesWritten ?? 0;
-  if (error.code === 'ECONNRESET' || !socket.writable || bytesWritten > 0) {
+  if (responseOpen && bytesWritten > 0) {
     socket.destroy();
     return;
   }

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { AppError, toProblem } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { answerClientError } from './client-error.js';
+import { answerClientError, type OpenExchange } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -76,6 +77,8 @@ function refuseWhileDraining(res: ServerResponse): void {
 export async function listen(handler: RequestHandler, options: ListenOptions): Promise<RunningServer> {
   // Each in-flight request until both its handler has returned and its response is closed.
   const inFlight = new Map<ServerResponse, Promise<void>>();
+  // The same, by connection: a parser error on a connection waits for the answers already begun.
+  const openBySocket = new WeakMap<Duplex, Set<OpenExchange>>();
   let draining = false;
 
   const server = createServer((req, res) => {
@@ -92,8 +95,20 @@ export async function listen(handler: RequestHandler, options: ListenOptions): P
       inFlight.delete(res);
     });
     inFlight.set(res, done);
+    const exchange: OpenExchange = {
+      get complete() {
+        return req.complete;
+      },
+      answered: done,
+    };
+    const openOnSocket = openBySocket.get(req.socket) ?? new Set<OpenExchange>();
+    openBySocket.set(req.socket, openOnSocket);
+    openOnSocket.add(exchange);
+    void done.then(() => openOnSocket.delete(exchange));
   });
-  server.on('clientError', answerClientError);
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    answerClientError(error, socket, [...(openBySocket.get(socket) ?? [])]);
+  });
   // Slow clients must not hold a connection forever; uploads of 25 MiB still fit comfortably.
   server.requestTimeout = 120_000;
   server.headersTimeout = 30_000;
