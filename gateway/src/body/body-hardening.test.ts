@@ -1,9 +1,10 @@
 // Bodies built to cost the gateway as much as possible: form bodies over their own size limit,
 // urlencoded and JSON bodies of far more fields than the cap, bodies trickled byte by byte, and the
-// event loop's delay while the worst body of each format is refused.
+// event loop's delay while the worst body of each format is refused, and while the worst list of
+// blocked words judges the worst text.
 import { connect } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { StoredFileSchema } from '@intake/shared/entities';
+import { FormSchema, StoredFileSchema } from '@intake/shared/entities';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from '../index.js';
 import { footprint, send, startTestGateway, withConfig } from '../test/harness.js';
@@ -287,12 +288,43 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
   });
 
   describe('the event loop', () => {
-    it('is never blocked for long while the worst body of each format is refused', async () => {
+    it('is never blocked for long while the worst body of each format is refused or judged', async () => {
       const { form, token } = await siteAndForm();
+      // The worst blocked-word list: 200 phrases of 100 characters sharing their first 48 words, and
+      // 200 two-word phrases sharing their first word; the texts below repeat those words without
+      // ever completing a phrase. The former single regular expression took 4 s over 4 KB of such
+      // text, and minutes over a form body at its limit.
+      const sharedWords = 'a '.repeat(48);
+      const blockedWords = [
+        ...Array.from({ length: 100 }, (_, index) => `${sharedWords}z${index}`.padEnd(100, 'z')),
+        ...Array.from({ length: 100 }, (_, index) => `buy x${index}`),
+      ];
+      // The duplicate filter answers a repeat without a second write, after judging it again: from
+      // the second run on, the delay is the gateway's own work. (Storing a megabyte holds the loop
+      // on the embedded PGlite, which runs on this thread, whatever the rules.)
+      await harness.services.db.em
+        .fork()
+        .nativeUpdate(FormSchema, { id: form.id }, { blockedWords, duplicateWindowSeconds: 3600 });
       // Warm up: the form and site lookups are cached and the code paths compiled.
       expect((await send(url, form.code, { apiKey, token, json: { a: 1 } })).status).toBe(201);
       const limit = MIB - 64;
+      // One string of nearly 64 KiB (the most a value may hold) of near misses of every phrase.
+      const nearMisses = 'a '.repeat(20_000) + 'buy '.repeat(6_000);
+      const judged = (strings: number) =>
+        JSON.stringify(Object.fromEntries(Array.from({ length: strings }, (_, index) => [`m${index}`, nearMisses])));
       const worst: { name: string; body: string | Buffer; type: string; status: number }[] = [
+        {
+          name: 'blocked words, 4 KB',
+          body: JSON.stringify({ m: nearMisses.slice(0, 4096) }),
+          type: 'application/json',
+          status: 201,
+        },
+        {
+          name: 'blocked words, JSON at its limit',
+          body: judged(Math.floor(limit / (nearMisses.length + 8))),
+          type: 'application/json',
+          status: 201,
+        },
         { name: 'JSON keys', body: `{${'"a":0,'.repeat(limit / 6)}"b":0}`, type: 'application/json', status: 413 },
         { name: 'JSON items', body: `{"a":[${'0,'.repeat(limit / 2)}0]}`, type: 'application/json', status: 413 },
         { name: 'JSON depth', body: '['.repeat(limit), type: 'application/json', status: 400 },
@@ -356,10 +388,13 @@ describe(`hostile bodies on ${testDriverName()}`, () => {
           histogram.disable();
           delays[name] = Math.min(delays[name] ?? Infinity, Math.round(histogram.max / 1e6));
         }
+        // At once: a body that blocks the loop for seconds would make the next ones take minutes.
+        expect({ name, ms: delays[name], underBound: delays[name]! < BOUND_MS }).toEqual({
+          name,
+          ms: delays[name],
+          underBound: true,
+        });
       }
-      for (const [name, ms] of Object.entries(delays)) {
-        expect({ name, ms, underBound: ms < BOUND_MS }).toEqual({ name, ms, underBound: true });
-      }
-    }, 60_000);
+    }, 120_000);
   });
 });

@@ -3,35 +3,35 @@ import { contentHash, contentSpamReason } from './content-rules.js';
 const OFF = { honeypotFields: null, maxLinks: null, blockedWords: null };
 
 describe('content rules', () => {
-  it('judges nothing when every rule is off', () => {
-    expect(contentSpamReason(OFF, { website: 'x', m: 'http://a http://b casino' }, ['website'])).toBeUndefined();
+  it('judges nothing when every rule is off', async () => {
+    expect(await contentSpamReason(OFF, { website: 'x', m: 'http://a http://b casino' }, ['website'])).toBeUndefined();
   });
 
-  it('honeypot: empty strings, null and empty arrays are not filled; anything else and files are', () => {
+  it('honeypot: empty strings, null and empty arrays are not filled; anything else and files are', async () => {
     const rules = { ...OFF, honeypotFields: ['hp'] };
     for (const value of ['', null, [], ['', null], undefined]) {
-      expect(contentSpamReason(rules, { hp: value }, [])).toBeUndefined();
+      expect(await contentSpamReason(rules, { hp: value }, [])).toBeUndefined();
     }
     for (const value of [' ', 'x', 0, false, ['', 'x'], { a: 1 }]) {
-      expect(contentSpamReason(rules, { hp: value }, [])).toBe('honeypot');
+      expect(await contentSpamReason(rules, { hp: value }, [])).toBe('honeypot');
     }
-    expect(contentSpamReason(rules, {}, ['hp'])).toBe('honeypot');
+    expect(await contentSpamReason(rules, {}, ['hp'])).toBe('honeypot');
   });
 
-  it('links: counts http(s) and www. across nested values, not bare domains', () => {
+  it('links: counts http(s) and www. across nested values, not bare domains', async () => {
     const rules = { ...OFF, maxLinks: 1 };
-    expect(contentSpamReason(rules, { a: 'example.com and https://x.example' }, [])).toBeUndefined();
-    expect(contentSpamReason(rules, { a: ['HTTPS://x.example', { b: 'www.y.example' }] }, [])).toBe('links');
-    expect(contentSpamReason({ ...OFF, maxLinks: 0 }, { a: 'http://x' }, [])).toBe('links');
+    expect(await contentSpamReason(rules, { a: 'example.com and https://x.example' }, [])).toBeUndefined();
+    expect(await contentSpamReason(rules, { a: ['HTTPS://x.example', { b: 'www.y.example' }] }, [])).toBe('links');
+    expect(await contentSpamReason({ ...OFF, maxLinks: 0 }, { a: 'http://x' }, [])).toBe('links');
   });
 
-  it('blocked words: whole words, case-insensitive, Unicode letters as word characters, metacharacters literal', () => {
+  it('blocked words: whole words, case-insensitive, Unicode letters as word characters, metacharacters literal', async () => {
     const rules = { ...OFF, blockedWords: ['c++', 'free money', 'café'] };
-    expect(contentSpamReason(rules, { m: 'learn C++ today' }, [])).toBe('blocked_word');
-    expect(contentSpamReason(rules, { m: 'FREE\tMONEY!' }, [])).toBe('blocked_word');
-    expect(contentSpamReason(rules, { m: 'au CAFÉ' }, [])).toBe('blocked_word');
-    expect(contentSpamReason(rules, { m: 'cafés, c+, freemoney, free moneys' }, [])).toBeUndefined();
-    expect(contentSpamReason({ ...OFF, blockedWords: ['a.b'] }, { m: 'axb' }, [])).toBeUndefined();
+    expect(await contentSpamReason(rules, { m: 'learn C++ today' }, [])).toBe('blocked_word');
+    expect(await contentSpamReason(rules, { m: 'FREE\tMONEY!' }, [])).toBe('blocked_word');
+    expect(await contentSpamReason(rules, { m: 'au CAFÉ' }, [])).toBe('blocked_word');
+    expect(await contentSpamReason(rules, { m: 'cafés, c+, freemoney, free moneys' }, [])).toBeUndefined();
+    expect(await contentSpamReason({ ...OFF, blockedWords: ['a.b'] }, { m: 'axb' }, [])).toBeUndefined();
   });
 
   it('hashes content independently of key order, and files by field and sha256', () => {

@@ -2,6 +2,8 @@
 // blocked words. They judge the values as received (before sanitising), where a link hidden in
 // markup (`<a href="…">`) still counts.
 import { createHash } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
+import { phraseMatcher, type PhraseMatcher } from './phrase-matcher.js';
 
 export type SpamReason = 'honeypot' | 'captcha_unavailable' | 'links' | 'blocked_word';
 
@@ -13,8 +15,6 @@ export interface ContentRules {
 
 // http(s) URLs and "www." hosts; a bare domain name is not counted (too many false positives).
 const LINK = /(?:\bhttps?:\/\/|\bwww\.)[^\s<>"']+/giu;
-// What a whole word is made of; a blocked word must not be part of a longer word.
-const WORD_CHARACTER = String.raw`[\p{L}\p{N}_]`;
 
 function isFilled(value: unknown): boolean {
   if (value === undefined || value === null) {
@@ -44,52 +44,67 @@ function* stringsOf(value: unknown): Generator<string> {
   }
 }
 
-function countLinks(fields: Record<string, unknown>): number {
-  let count = 0;
+/**
+ * Characters judged between two turns of the event loop. A multipart body may hold 25 MB of text
+ * (each value at most 64 KiB): judged at once, even in linear time, it would hold the loop for a
+ * second; a slice of this size costs a few milliseconds.
+ */
+const CHARACTERS_PER_TURN = 64 * 1024;
+
+/** The values' strings, letting the event loop turn after each slice of CHARACTERS_PER_TURN. */
+async function* stringsTakingTurns(fields: Record<string, unknown>): AsyncGenerator<string> {
+  let sinceTurn = 0;
   for (const text of stringsOf(fields)) {
+    if (sinceTurn >= CHARACTERS_PER_TURN) {
+      sinceTurn = 0;
+      await setImmediate();
+    }
+    sinceTurn += text.length;
+    yield text;
+  }
+}
+
+async function countLinks(fields: Record<string, unknown>): Promise<number> {
+  let count = 0;
+  for await (const text of stringsTakingTurns(fields)) {
     count += text.match(LINK)?.length ?? 0;
   }
   return count;
 }
 
-/** One regular expression for the whole list: each phrase whole-word, its spaces matching any whitespace. */
-function blockedWordPattern(words: readonly string[]): RegExp | undefined {
-  const phrases = words
-    .map((word) => word.trim())
-    .filter((word) => word !== '')
-    .map((word) =>
-      word
-        .split(/\s+/u)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join(String.raw`\s+`),
-    );
-  if (phrases.length === 0) {
-    return undefined;
+// The compiled list of each form's blocked words, kept as long as the form's cached row holds it.
+const matchers = new WeakMap<readonly string[], PhraseMatcher>();
+
+function blockedWordMatcher(words: readonly string[]): PhraseMatcher {
+  let matcher = matchers.get(words);
+  if (matcher === undefined) {
+    matcher = phraseMatcher(words);
+    matchers.set(words, matcher);
   }
-  return new RegExp(`(?<!${WORD_CHARACTER})(?:${phrases.join('|')})(?!${WORD_CHARACTER})`, 'iu');
+  return matcher;
 }
 
 /**
  * Why the submission is spam by the form's rules, or undefined. `fileFields` are the fields files
  * were sent in: a file in a honeypot field fills it too.
  */
-export function contentSpamReason(
+export async function contentSpamReason(
   rules: ContentRules,
   fields: Record<string, unknown>,
   fileFields: readonly string[],
-): SpamReason | undefined {
+): Promise<SpamReason | undefined> {
   for (const name of rules.honeypotFields ?? []) {
     if (isFilled(Object.hasOwn(fields, name) ? fields[name] : undefined) || fileFields.includes(name)) {
       return 'honeypot';
     }
   }
-  if (rules.maxLinks !== null && countLinks(fields) > rules.maxLinks) {
+  if (rules.maxLinks !== null && (await countLinks(fields)) > rules.maxLinks) {
     return 'links';
   }
-  const blocked = rules.blockedWords ? blockedWordPattern(rules.blockedWords) : undefined;
-  if (blocked) {
-    for (const text of stringsOf(fields)) {
-      if (blocked.test(text)) {
+  if (rules.blockedWords && rules.blockedWords.length > 0) {
+    const blocked = blockedWordMatcher(rules.blockedWords);
+    for await (const text of stringsTakingTurns(fields)) {
+      if (blocked.matches(text)) {
         return 'blocked_word';
       }
     }

@@ -106,7 +106,7 @@ export async function createSubmission(
   // stored and answered exactly like a good one: a bot learns nothing from the answer.
   const spamReason: SpamReason | undefined = unavailableAsSpam
     ? 'captcha_unavailable'
-    : contentSpamReason(
+    : await contentSpamReason(
         {
           honeypotFields: input.form.honeypotFields ?? null,
           maxLinks: input.form.maxLinks ?? null,
