@@ -435,6 +435,46 @@ describe(`spam rules on ${testDriverName()}`, () => {
     expect(((await different.json()) as { id: string }).id).not.toBe(first.id);
   });
 
+  it('a duplicate is the same submission: another file name or another spam verdict is stored anew', async () => {
+    const form = await formWith({ duplicateWindowSeconds: 600 });
+    const upload = (name: string) => {
+      const body = new FormData();
+      body.append('message', 'my CV');
+      body.append('cv', new Blob(['Curriculum vitae\n'], { type: 'text/plain' }), name);
+      return send(gateway.url, form.code, { apiKey: services.config.apiKey, token: siteToken, body });
+    };
+    type Answer = { id: string; files: { name: string }[] };
+    const alice = (await (await upload('alice-cv.txt')).json()) as Answer;
+    const bob = (await (await upload('bob-cv.txt')).json()) as Answer;
+    expect(bob.id).not.toBe(alice.id);
+    expect(bob.files.map((file) => file.name)).toEqual(['bob-cv.txt']);
+    // Alice's own repeat is still a duplicate.
+    expect(await (await upload('alice-cv.txt')).json()).toEqual(alice);
+
+    // Stored as spam while the CAPTCHA provider was unreachable; the same content with a valid
+    // answer is a good submission of its own, in the inbox and delivered.
+    const guarded = await formWith({
+      duplicateWindowSeconds: 600,
+      captchaProvider: 'TURNSTILE',
+      captchaSecret: STUB_SECRET,
+      captchaUnavailableAsSpam: true,
+    });
+    await gql('mutation($f: ID!, $u: String!) { createWebhook(input: { formId: $f, url: $u }) { secret } }', {
+      f: guarded.id,
+      u: `${receiver.url}/duplicates`,
+    });
+    const content = { name: 'Ada', message: 'Call me' };
+    const outage = await post(guarded.code, { ...content, 'cf-turnstile-response': ANSWERS.slow });
+    const spamId = ((await outage.json()) as { id: string }).id;
+    expect(await storedRow(spamId)).toMatchObject({ spam: true, spamReason: 'captcha_unavailable' });
+    const valid = await post(guarded.code, { ...content, 'cf-turnstile-response': ANSWERS.good });
+    expect(valid.status).toBe(201);
+    const goodId = ((await valid.json()) as { id: string }).id;
+    expect(goodId).not.toBe(spamId);
+    expect(await storedRow(goodId)).toMatchObject({ spam: false, spamReason: null, data: content });
+    expect(await services.db.em.fork().count(DeliverySchema, { submission: goodId })).toBe(1);
+  });
+
   it('counts spam in metrics by reason, with no form code in the labels', async () => {
     const form = await formWith({ honeypotFields: ['website'] });
     const before = await metricValue('intake_spam_total', 'reason="honeypot"');

@@ -34,10 +34,15 @@ describe('content rules', () => {
     expect(await contentSpamReason({ ...OFF, blockedWords: ['a.b'] }, { m: 'axb' }, [])).toBeUndefined();
   });
 
-  it('hashes content independently of key order, and files by field and sha256', () => {
-    const files = [{ field: 'f', sha256: 'a'.repeat(64) }];
-    expect(contentHash({ a: 1, b: { c: [1, 2] } }, files)).toBe(contentHash({ b: { c: [1, 2] }, a: 1 }, files));
-    expect(contentHash({ a: 1 }, files)).not.toBe(contentHash({ a: 1 }, [{ field: 'g', sha256: 'a'.repeat(64) }]));
-    expect(contentHash({ a: [1, 2] }, [])).not.toBe(contentHash({ a: [2, 1] }, []));
+  it('hashes content independently of key order, and files by field, name, type and bytes, and the verdict', () => {
+    const file = { field: 'f', name: 'a.txt', mimeType: 'text/plain', sha256: 'a'.repeat(64) };
+    const hash = (fields: Record<string, unknown>, files = [file], spamReason?: 'honeypot') =>
+      contentHash({ fields, files, spamReason });
+    expect(hash({ a: 1, b: { c: [1, 2] } })).toBe(hash({ b: { c: [1, 2] }, a: 1 }));
+    expect(hash({ a: [1, 2] }, [])).not.toBe(hash({ a: [2, 1] }, []));
+    for (const other of [{ field: 'g' }, { name: 'b.txt' }, { mimeType: 'text/csv' }, { sha256: 'b'.repeat(64) }]) {
+      expect(hash({ a: 1 }, [{ ...file, ...other }])).not.toBe(hash({ a: 1 }));
+    }
+    expect(hash({ a: 1 }, [file], 'honeypot')).not.toBe(hash({ a: 1 }));
   });
 });

@@ -126,11 +126,25 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What the duplicate filter compares: the sanitised fields and each file's field and sha256, in order. */
-export function contentHash(
-  data: Record<string, unknown>,
-  files: readonly { field: string; sha256: string }[],
-): string {
-  const content = canonicalJson({ data, files: files.map((file) => [file.field, file.sha256]) });
+/** Everything of a submission that is stored or decided, as the duplicate filter compares it. */
+export interface DuplicateContent {
+  /** The values as sent (the CAPTCHA answer removed): what they were sanitised to follows from them. */
+  fields: Record<string, unknown>;
+  files: readonly { field: string; name: string; mimeType: string; sha256: string }[];
+  spamReason: SpamReason | undefined;
+}
+
+/**
+ * The duplicate filter's key. A repeat is answered with the first submission's id, so it must be
+ * the same submission in every respect: the values, each file's field, name, type and bytes, in
+ * order, and the spam verdict (content stored as spam during a CAPTCHA outage is no duplicate of
+ * the same content with a valid answer).
+ */
+export function contentHash({ fields, files, spamReason }: DuplicateContent): string {
+  const content = canonicalJson({
+    fields,
+    files: files.map((file) => [file.field, file.name, file.mimeType, file.sha256]),
+    spam: spamReason ?? null,
+  });
   return createHash('sha256').update(content).digest('hex');
 }

@@ -116,7 +116,7 @@ export async function createSubmission(
         typed.map((file) => file.field),
       );
   const windowSeconds = input.form.duplicateWindowSeconds ?? null;
-  const hash = windowSeconds === null ? null : contentHash(data, typed);
+  const hash = windowSeconds === null ? null : contentHash({ fields, files: typed, spamReason });
   if (hash !== null && windowSeconds !== null) {
     const first = await findDuplicate(input.em, input.form, hash, windowSeconds);
     if (first) {

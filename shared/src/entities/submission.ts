@@ -19,7 +19,7 @@ export const SubmissionSchema = defineEntity({
     spam: p.boolean().default(false),
     /** Why it is spam: `honeypot`, `captcha_unavailable`, `links` or `blocked_word`. */
     spamReason: p.string().length(32).nullable(),
-    /** sha256 of the sanitised fields and file hashes, looked up by the duplicate filter. */
+    /** sha256 of all that makes two submissions the same (the gateway's contentHash), for the duplicate filter. */
     contentHash: p.string().length(64).nullable(),
     /**
      * The values as one lower-case, accent-free text, computed by the database (submission search
