@@ -338,6 +338,86 @@ describe(`spam rules on ${testDriverName()}`, () => {
     expect(await storedRow(spamBody.id as string)).toMatchObject({ spam: true, spamReason: 'honeypot' });
   });
 
+  it('honeypot: a bracket name (PHP style) fires as the form sent it, in JSON, urlencoded and multipart', async () => {
+    const form = await formWith({ honeypotFields: ['contact[website]', 'extra[]'] });
+    const sendAs = (format: 'json' | 'urlencoded' | 'multipart', pairs: [string, string][]) => {
+      const headers: Record<string, string> = {};
+      let body: BodyInit;
+      if (format === 'json') {
+        body = JSON.stringify(Object.fromEntries(pairs));
+        headers['Content-Type'] = 'application/json';
+      } else if (format === 'urlencoded') {
+        body = new URLSearchParams(pairs).toString();
+        headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      } else {
+        body = new FormData();
+        for (const [name, value] of pairs) {
+          body.append(name, value);
+        }
+      }
+      return send(gateway.url, form.code, { apiKey: services.config.apiKey, token: siteToken, body, headers });
+    };
+    const verdict = async (response: Response) => {
+      expect(response.status).toBe(201);
+      return (await storedRow(((await response.json()) as { id: string }).id)).spamReason;
+    };
+    for (const format of ['json', 'urlencoded', 'multipart'] as const) {
+      const cases: [[string, string][], string | null][] = [
+        [
+          [
+            ['name', 'Bot'],
+            ['contact[website]', 'http://spam.example'],
+          ],
+          'honeypot',
+        ],
+        [
+          [
+            ['name', 'Bot'],
+            ['extra[]', 'x'],
+          ],
+          'honeypot',
+        ],
+        [
+          [
+            ['name', 'Ada'],
+            ['contact[website]', ''],
+          ],
+          null,
+        ],
+        [
+          [
+            ['name', 'Ada'],
+            ['contact[phone]', '555'],
+          ],
+          null,
+        ],
+      ];
+      for (const [pairs, expected] of cases) {
+        expect([format, pairs, await verdict(await sendAs(format, pairs))]).toEqual([format, pairs, expected]);
+      }
+    }
+    // A site backend that parsed the PHP names and forwards them nested.
+    expect(await verdict(await post(form.code, { name: 'Bot', contact: { website: 'x' } }))).toBe('honeypot');
+    expect(await verdict(await post(form.code, { name: 'Ada', contact: { website: '' } }))).toBeNull();
+  });
+
+  it('honeypot: an empty object is no more filled than an empty list', async () => {
+    const form = await formWith({ honeypotFields: ['website'] });
+    const cases: [unknown, string | null][] = [
+      [{}, null],
+      [[], null],
+      [{ url: '' }, null],
+      [{ url: [] }, null],
+      [{ url: 'x' }, 'honeypot'],
+      [['x'], 'honeypot'],
+    ];
+    for (const [website, expected] of cases) {
+      const response = await post(form.code, { name: 'Ada', website });
+      const row = await storedRow(((await response.json()) as { id: string }).id);
+      expect([website, row.spamReason]).toEqual([website, expected]);
+    }
+  });
+
   it('links: more than maxLinks across all values (nested, in markup) is spam', async () => {
     const form = await formWith({ maxLinks: 2 });
     const fine = await post(form.code, { a: 'see https://one.example and www.two.example', b: 'plain' });

@@ -7,15 +7,41 @@ describe('content rules', () => {
     expect(await contentSpamReason(OFF, { website: 'x', m: 'http://a http://b casino' }, ['website'])).toBeUndefined();
   });
 
-  it('honeypot: empty strings, null and empty arrays are not filled; anything else and files are', async () => {
+  it('honeypot: empty strings, null, empty lists and objects are not filled; anything else and files are', async () => {
     const rules = { ...OFF, honeypotFields: ['hp'] };
-    for (const value of ['', null, [], ['', null], undefined]) {
+    for (const value of ['', null, [], ['', null], undefined, {}, { a: '' }, { a: [{}] }]) {
       expect(await contentSpamReason(rules, { hp: value }, [])).toBeUndefined();
     }
     for (const value of [' ', 'x', 0, false, ['', 'x'], { a: 1 }]) {
       expect(await contentSpamReason(rules, { hp: value }, [])).toBe('honeypot');
     }
     expect(await contentSpamReason(rules, {}, ['hp'])).toBe('honeypot');
+    expect(await contentSpamReason(rules, {}, ['hp[cv]'])).toBe('honeypot');
+    expect(await contentSpamReason(rules, {}, ['hpx'])).toBeUndefined();
+  });
+
+  it('honeypot: a bracket name is read whole and along its brackets, as the parsers nest it', async () => {
+    const rules = { ...OFF, honeypotFields: ['contact[website]', 'tags[]', 'list[1]', 'odd[]x'] };
+    const spam: Record<string, unknown>[] = [
+      { 'contact[website]': 'x' },
+      { contact: { website: 'x' } },
+      { tags: ['', 'x'] },
+      { list: ['', 'x'] },
+      { 'odd[]x': 'x' },
+    ];
+    for (const fields of spam) {
+      expect([fields, await contentSpamReason(rules, fields, [])]).toEqual([fields, 'honeypot']);
+    }
+    const clean: Record<string, unknown>[] = [
+      { contact: { website: '', phone: '5' } },
+      { contact: 'x' },
+      { list: ['x', ''] },
+      { odd: ['x'] },
+      { tags: [] },
+    ];
+    for (const fields of clean) {
+      expect([fields, await contentSpamReason(rules, fields, [])]).toEqual([fields, undefined]);
+    }
   });
 
   it('links: counts http(s) and www. across nested values, not bare domains', async () => {

@@ -16,6 +16,7 @@ export interface ContentRules {
 // http(s) URLs and "www." hosts; a bare domain name is not counted (too many false positives).
 const LINK = /(?:\bhttps?:\/\/|\bwww\.)[^\s<>"']+/giu;
 
+/** Filled: a non-empty string, any number or boolean, or a list or object holding one. */
 function isFilled(value: unknown): boolean {
   if (value === undefined || value === null) {
     return false;
@@ -26,7 +27,44 @@ function isFilled(value: unknown): boolean {
   if (Array.isArray(value)) {
     return value.some(isFilled);
   }
+  if (typeof value === 'object') {
+    return Object.values(value).some(isFilled);
+  }
   return true;
+}
+
+/**
+ * The levels a bracket name (PHP style) is nested into by the urlencoded and multipart parsers
+ * (append-field's rules): `contact[website]` is contact → website, `tags[]` the list under tags,
+ * `a[0]` its first item. Undefined for a name they keep whole.
+ */
+function bracketPath(name: string): string[] | undefined {
+  const first = /^[^[]*/.exec(name)![0];
+  if (first === '' || first === name) {
+    return undefined;
+  }
+  const brackets = name.slice(first.length).replace(/\[\]$/, '');
+  const segments = [...brackets.matchAll(/\[([^\]]+)\]/g)].map((match) => match[1]!);
+  return segments.map((segment) => `[${segment}]`).join('') === brackets ? [first, ...segments] : undefined;
+}
+
+/**
+ * A honeypot field's value as the form sent it: under its name as it is (JSON keeps it whole),
+ * and nested along its brackets (urlencoded and multipart nest it; a backend may forward it so).
+ */
+function honeypotValues(fields: Record<string, unknown>, name: string): unknown[] {
+  const values = [Object.hasOwn(fields, name) ? fields[name] : undefined];
+  let nested: unknown = fields;
+  for (const segment of bracketPath(name) ?? []) {
+    nested =
+      typeof nested === 'object' && nested !== null && Object.hasOwn(nested, segment)
+        ? (nested as Record<string, unknown>)[segment]
+        : undefined;
+  }
+  if (nested !== fields) {
+    values.push(nested);
+  }
+  return values;
 }
 
 /** Every string among the values, nested ones included (keys are not values). */
@@ -94,7 +132,8 @@ export async function contentSpamReason(
   fileFields: readonly string[],
 ): Promise<SpamReason | undefined> {
   for (const name of rules.honeypotFields ?? []) {
-    if (isFilled(Object.hasOwn(fields, name) ? fields[name] : undefined) || fileFields.includes(name)) {
+    const fileInIt = fileFields.some((field) => field === name || field.startsWith(`${name}[`));
+    if (fileInIt || honeypotValues(fields, name).some(isFilled)) {
       return 'honeypot';
     }
   }

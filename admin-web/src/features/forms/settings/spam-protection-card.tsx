@@ -21,7 +21,7 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
         form={form}
         name="honeypotFields"
         label="Honeypot fields"
-        description="Field names a person never fills (hidden from people in your HTML form, not type=hidden): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
+        description="Field names a person never fills (hidden from people in your HTML form, not type=hidden), as the form names them (contact[website] too): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
       />
       <NativeSelect
         label="CAPTCHA provider"
