@@ -177,6 +177,36 @@ describe(`intake gateway on ${testDriverName()}`, () => {
       );
     });
 
+    it('415 with the Content-Type to set for a JSON body sent without it (curl -d sends it urlencoded)', async () => {
+      const { form, token } = await siteAndForm();
+      const before = await footprint(harness.services);
+      const json = '{"name":"Ada","message":"Hello"}';
+      const cases: Record<string, string>[] = [
+        { 'Content-Type': 'application/x-www-form-urlencoded' },
+        { 'Content-Type': 'text/plain;charset=UTF-8' },
+        {},
+      ];
+      for (const headers of cases) {
+        for (const body of [json, ` [1, 2]\n`]) {
+          const response = await send(url, form.code, { apiKey, token, body: new TextEncoder().encode(body), headers });
+          const problem = await expectProblem(response, 415, 'unsupported_media_type');
+          expect([headers, problem.detail]).toEqual([
+            headers,
+            expect.stringContaining('Content-Type: application/json'),
+          ]);
+        }
+      }
+      expect(await footprint(harness.services)).toEqual(before);
+      // A urlencoded body that merely starts with a brace is still a urlencoded body.
+      const braces = await send(url, form.code, {
+        apiKey,
+        token,
+        body: '{a}=1',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(braces.status).not.toBe(415);
+    });
+
     it.each([
       ['malformed JSON', '{"a":'],
       ['a JSON array', '[1,2]'],

@@ -13,3 +13,26 @@ export async function parseJsonBody(ctx: IntakeContext, limit: number): Promise<
     throw new AppError('body_invalid', 'The body is not valid JSON.');
   }
 }
+
+/**
+ * Whether a body sent as another type plainly is JSON: an object or array that parses (its shape
+ * checked first, so parsing stays bounded). `curl -d '{…}'` sends such a body as urlencoded.
+ */
+export function isPlainlyJson(text: string): boolean {
+  const trimmed = text.trim();
+  const container =
+    (trimmed.startsWith('{') && trimmed.endsWith('}')) || (trimmed.startsWith('[') && trimmed.endsWith(']'));
+  if (!container) {
+    return false;
+  }
+  try {
+    checkJsonShape(trimmed);
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The hint every 415 gives: a JSON body is the usual one sent without its type. */
+export const JSON_CONTENT_TYPE_HINT = 'A JSON body needs the header Content-Type: application/json.';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AppError } from '@intake/shared/errors';
 import type { Next } from 'koa';
 import type { IntakeContext } from '../context.js';
-import { parseJsonBody } from './json-body.js';
+import { JSON_CONTENT_TYPE_HINT, parseJsonBody } from './json-body.js';
 import type { BodyLimits } from './limits.js';
 import { parseMultipartBody } from './multipart-body.js';
 import { parseUrlencodedBody } from './urlencoded-body.js';
@@ -53,7 +53,7 @@ export async function parseBody(ctx: IntakeContext, next: Next): Promise<void> {
   if (!kind) {
     throw new AppError(
       'unsupported_media_type',
-      'Send application/json, multipart/form-data or application/x-www-form-urlencoded.',
+      `Send application/json, multipart/form-data or application/x-www-form-urlencoded. ${JSON_CONTENT_TYPE_HINT}`,
     );
   }
   const limits = limitsFor(ctx);

@@ -2,6 +2,7 @@ import appendField from 'append-field';
 import type { IntakeContext } from '../context.js';
 import { AppError } from '@intake/shared/errors';
 import { checkFieldName } from './field-name.js';
+import { isPlainlyJson, JSON_CONTENT_TYPE_HINT } from './json-body.js';
 import { MAX_FIELDS } from './limits.js';
 import { readTextBody } from './read-raw.js';
 
@@ -31,6 +32,12 @@ function checkFieldCount(text: string): void {
  */
 export async function parseUrlencodedBody(ctx: IntakeContext, limit: number): Promise<Record<string, unknown>> {
   const text = await readTextBody(ctx, limit);
+  if (isPlainlyJson(text)) {
+    throw new AppError(
+      'unsupported_media_type',
+      `The body is JSON sent as application/x-www-form-urlencoded (curl -d does so). ${JSON_CONTENT_TYPE_HINT}`,
+    );
+  }
   checkFieldCount(text);
   const body: Record<string, unknown> = Object.create(null);
   for (const [name, value] of new URLSearchParams(text)) {

@@ -47,7 +47,7 @@ const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
   403: 'A credential is wrong, or the form is not available to this site.',
   408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
   413: 'The body (1 MiB for JSON and urlencoded bodies, `MAX_FORM_BODY_SIZE`), a file, the number of files, or the number of fields (1,000 fields; in JSON 1,000 keys and array items across the whole body) is over the limits.',
-  415: 'The body is not JSON, multipart/form-data or application/x-www-form-urlencoded.',
+  415: 'The content type is not application/json, multipart/form-data or application/x-www-form-urlencoded, or a JSON body was sent as urlencoded (as `curl -d` does without a Content-Type); the detail says to set `Content-Type: application/json` for a JSON body.',
   429: 'Over a rate limit. Retry after `Retry-After` seconds. Past `AUTH_FAILURES_PER_MINUTE` failed authentications from an address, its further failing requests get 429 until the window ends; a request whose credentials verify is never refused for this.',
   500: 'An unexpected fault; the body reveals nothing about it.',
   503: "The scanner, the form's CAPTCHA provider, the database or the file storage is unavailable (or the gateway is shutting down); nothing was stored. Retry after `Retry-After` seconds.",
