@@ -1,8 +1,9 @@
 // Submitted text is stored HTML-safe: the gateway's sanitiser keeps text only and serialises it as
-// HTML does text outside script and style, escaping `&`, `<`, `>` and U+00A0 (and, in values, the
-// quotes). The gateway writes with escapeStoredText and erasure searches with it, so a value as a
-// person typed it finds its row; every reader that shows or exports text as it was sent (file
-// names, CSV cells, notification e-mails) decodes it once with decodeStoredText.
+// HTML does text outside script and style, escaping `&`, `<`, `>` and U+00A0, and, in values and file
+// names, the quotes (`&quot;`, `&#39;`). decodeStoredText owns the way back, stored text to typed text:
+// every reader that shows, exports or mails text as it was sent (file names, CSV cells, notification
+// e-mails) decodes it once with it. Search and erasure compare in SQL, through the database's copy of
+// it, intake_stored_text (migration stored_text_search; stored-text-sql.test.ts holds them equal).
 
 /** Plain text in its stored form (`Tom & Jerry` → `Tom &amp; Jerry`); `&` first, so nothing is escaped twice. */
 export function escapeStoredText(text: string): string {

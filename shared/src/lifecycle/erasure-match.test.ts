@@ -7,8 +7,8 @@ describe('erasure match', () => {
     expect(erasureMatchOf('030 1234')).toEqual({ kind: 'phone', needle: '0301234' });
   });
 
-  it('compares anything else as stored text: trimmed and HTML-escaped', () => {
-    expect(erasureMatchOf(' Tom&Jerry@Example.com ')).toEqual({ kind: 'text', needle: 'Tom&amp;Jerry@Example.com' });
+  it('compares anything else as typed text, trimmed (the stored side is decoded in SQL)', () => {
+    expect(erasureMatchOf(' Tom&Jerry@Example.com ')).toEqual({ kind: 'text', needle: 'Tom&Jerry@Example.com' });
     // Too few digits for a phone number: compared as text.
     expect(erasureMatchOf('12-34')).toEqual({ kind: 'text', needle: '12-34' });
     expect(erasureMatchOf('ext. 12345')).toEqual({ kind: 'text', needle: 'ext. 12345' });

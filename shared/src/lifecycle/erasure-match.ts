@@ -2,9 +2,9 @@
 // depth (nested objects, arrays), equals the value given:
 // - a phone number (only digits, spaces and `+ ( ) - .`, at least 5 digits): equal once spaces
 //   and those separators are removed on both sides (`+49 30 1234-56` finds `+4930123456`);
-// - anything else (an e-mail address, a name): equal trimmed, case-insensitively.
-// Values are compared in their stored, HTML-escaped form (../stored-text.ts).
-import { escapeStoredText } from '../stored-text.js';
+// - anything else (an e-mail address, a name): equal trimmed, case-insensitively, to the stored
+//   value read back as it was typed (the database's intake_stored_text, the SQL copy of
+//   decodeStoredText in ../stored-text.ts), so `o'brien@example.com` finds `o&#39;brien@example.com`.
 
 export const ERASURE_VALUE_MIN_LENGTH = 3;
 export const ERASURE_VALUE_MAX_LENGTH = 1000;
@@ -15,7 +15,7 @@ const PHONE_SEPARATORS = /[\s().-]/g;
 
 export interface ErasureMatch {
   kind: 'phone' | 'text';
-  /** The value as the SQL condition compares it (stored form, separators removed for a phone). */
+  /** The value as the SQL condition compares it (as typed; separators removed for a phone). */
   needle: string;
 }
 
@@ -32,7 +32,7 @@ export function erasureMatchOf(value: string): ErasureMatch | 'too_short' | 'too
   if (PHONE.test(trimmed) && digits >= PHONE_MIN_DIGITS) {
     return { kind: 'phone', needle: trimmed.replace(PHONE_SEPARATORS, '') };
   }
-  return { kind: 'text', needle: escapeStoredText(trimmed) };
+  return { kind: 'text', needle: trimmed };
 }
 
 /**
@@ -42,5 +42,5 @@ export function erasureMatchOf(value: string): ErasureMatch | 'too_short' | 'too
 export function erasureCondition(match: ErasureMatch, stored: string): string {
   return match.kind === 'phone'
     ? `regexp_replace(${stored}, '&nbsp;|[[:space:]().-]', '', 'g') = ?`
-    : `lower(btrim(${stored})) = lower(?)`;
+    : `lower(btrim(public.intake_stored_text(${stored}))) = lower(?)`;
 }
