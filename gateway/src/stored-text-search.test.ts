@@ -86,7 +86,7 @@ describe(`search and erasure of stored text on ${testDriverName()}`, () => {
     expect(submission.data.contact.notes[0]).toBe('she said &quot;hello&quot; &amp; left');
   });
 
-  it("finds O'Brien and said \"hello as typed, and never the escape text", async () => {
+  it('finds O\'Brien and said "hello as typed, and never the escape text', async () => {
     expect(await search("O'Brien")).toEqual(['irish']);
     expect(await search("siobhan o'brien")).toEqual(['irish']);
     expect(await search('said "hello')).toEqual(['irish']);
