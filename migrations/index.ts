@@ -12,6 +12,7 @@ import { Migration20261124010000_submission_search } from './Migration2026112401
 import { Migration20261124020000_retention } from './Migration20261124020000_retention.js';
 import { Migration20261124030000_audit_log } from './Migration20261124030000_audit_log.js';
 import { Migration20261124040000_refusal_counts } from './Migration20261124040000_refusal_counts.js';
+import { Migration20261126100000_sanitized_fields } from './Migration20261126100000_sanitized_fields.js';
 import { Migration20261126100100_stored_text_search } from './Migration20261126100100_stored_text_search.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
@@ -27,5 +28,6 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261124020000_retention', class: Migration20261124020000_retention },
   { name: 'Migration20261124030000_audit_log', class: Migration20261124030000_audit_log },
   { name: 'Migration20261124040000_refusal_counts', class: Migration20261124040000_refusal_counts },
+  { name: 'Migration20261126100000_sanitized_fields', class: Migration20261126100000_sanitized_fields },
   { name: 'Migration20261126100100_stored_text_search', class: Migration20261126100100_stored_text_search },
 ];

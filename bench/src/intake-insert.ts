@@ -30,7 +30,7 @@ async function driveIntakeInserts(
   const insertOne = () =>
     insertSingleStatementIfAccepting(
       db,
-      { formId: form.id, data, idempotencyKey: null, spamReason: null, files: [] },
+      { formId: form.id, data, sanitizedFields: [], idempotencyKey: null, spamReason: null, files: [] },
       site,
     );
   await drive(insertOne, callers, options.warmupSeconds);

@@ -65,6 +65,8 @@ interface Verdict {
 /** What a write stores: the sanitised data, the checked files' rows and the verdict. */
 interface PendingWrite {
   data: Record<string, unknown>;
+  /** Where the sanitiser removed markup (JSON paths). */
+  sanitizedFields: string[];
   files: FileRow[];
   verdict: Verdict;
 }
@@ -99,7 +101,8 @@ export async function createSubmission(
     return input.replay;
   }
   const { fields, unavailableAsSpam } = await captchaChecked(input, validated);
-  const data = (await sanitizeSubmittedValue(fields)) as Record<string, unknown>;
+  const sanitized = await sanitizeSubmittedValue(fields);
+  const data = sanitized.value as Record<string, unknown>;
   const typed = await pipeline(input.files, allowedTypesOf(input.form));
 
   // Spam is judged only once the request passed every check a good one must pass, and is then
@@ -133,7 +136,12 @@ export async function createSubmission(
       storedKeys.push(await services.storage.putFile(file.path, { move: true }));
     }
     writing = true;
-    const write: PendingWrite = { data, files: fileRows(typed, storedKeys), verdict };
+    const write: PendingWrite = {
+      data,
+      sanitizedFields: sanitized.sanitizedFields,
+      files: fileRows(typed, storedKeys),
+      verdict,
+    };
     const { answer, duplicate } = isSingleStatement(input, verdict)
       ? { answer: await writeSingleStatement(services, input, write), duplicate: false }
       : await persistWithKnownWebhooks(input, write);
@@ -195,13 +203,14 @@ function fileRows(typed: readonly TypedFile[], storedKeys: readonly string[]): F
 async function writeSingleStatement(
   services: Services,
   input: SubmissionInput,
-  { data, files, verdict }: PendingWrite,
+  { data, sanitizedFields, files, verdict }: PendingWrite,
 ): Promise<SubmissionAnswer> {
   const inserted = await insertSingleStatementIfAccepting(
     services.db,
     {
       formId: input.form.id,
       data,
+      sanitizedFields,
       idempotencyKey: input.idempotencyKey ?? null,
       spamReason: verdict.spamReason ?? null,
       files,
@@ -273,7 +282,7 @@ function contentLockKey(formId: string, hash: string): string {
  */
 async function writeRows(
   input: SubmissionInput,
-  { data, files: rows, verdict }: PendingWrite,
+  { data, sanitizedFields, files: rows, verdict }: PendingWrite,
   inTransaction: boolean,
 ): Promise<SubmissionAnswer> {
   const { em } = input;
@@ -283,6 +292,7 @@ async function writeRows(
     {
       form: em.getReference(FormSchema, input.form.id),
       data,
+      sanitizedFields,
       idempotencyKey: input.idempotencyKey ?? null,
       spam: verdict.spamReason !== undefined,
       spamReason: verdict.spamReason ?? null,

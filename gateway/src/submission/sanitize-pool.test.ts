@@ -1,9 +1,9 @@
 // The sanitiser's worker threads: a value whose markup is costly to parse is sanitised off the event
-// loop, to exactly what sanitizeValue gives inline, and a saturated pool answers 503 instead of
+// loop, to exactly what sanitizeSubmission gives inline, and a saturated pool answers 503 instead of
 // queueing without bound. The threads run the build (`npx tsc -b`).
 import { AppError } from '@intake/shared/errors';
 import { createSanitiserPool, INLINE_MARKUP_COST, type SanitiserPool } from './sanitize-pool.js';
-import { markupCost, MAX_VALUE_MARKUP_COST, sanitizeValue } from './sanitize.js';
+import { markupCost, MAX_VALUE_MARKUP_COST, sanitizeSubmission } from './sanitize.js';
 import { XSS_CORPUS } from '../test/xss-corpus.js';
 
 /** Markup enough to send a value to a thread: one tag costs 2 (see parseCost in sanitize.ts). */
@@ -29,7 +29,7 @@ describe('the sanitiser pool', () => {
     expect(markupCost(AT_BUDGET)).toBeGreaterThan(MAX_VALUE_MARKUP_COST - 512);
   });
 
-  it('gives every XSS corpus vector, sanitised in a thread, exactly what sanitizeValue gives inline', async () => {
+  it('gives every XSS corpus vector, sanitised in a thread, exactly what sanitizeSubmission gives inline', async () => {
     const values = XSS_CORPUS.map(({ vector }) => ({ padding: COSTLY_PADDING, nested: [{ vector }], vector }));
     expect(values.every((value) => markupCost(value) > INLINE_MARKUP_COST)).toBe(true);
     // In batches within the queue's bound (the last test shows what happens beyond it).
@@ -37,7 +37,7 @@ describe('the sanitiser pool', () => {
     for (let start = 0; start < values.length; start += 32) {
       threaded.push(...(await Promise.all(values.slice(start, start + 32).map((value) => pool.sanitize(value)))));
     }
-    expect(threaded).toEqual(values.map((value) => sanitizeValue(value)));
+    expect(threaded).toEqual(values.map((value) => sanitizeSubmission(value)));
   }, 120_000);
 
   it('keeps the event loop turning while a value at the parse budget is sanitised', async () => {
@@ -47,7 +47,7 @@ describe('the sanitiser pool', () => {
       const sanitised = await pool.sanitize(AT_BUDGET);
       // Sanitised inline, the parse would hold this thread from start to end: no timer could fire.
       expect(turns).toBeGreaterThan(0);
-      expect(sanitised).toEqual(sanitizeValue(AT_BUDGET));
+      expect(sanitised).toEqual(sanitizeSubmission(AT_BUDGET));
     } finally {
       clearInterval(timer);
     }
@@ -66,7 +66,7 @@ describe('the sanitiser pool', () => {
         expect(error).toBeInstanceOf(AppError);
         expect(error.code).toBe('service_unavailable');
       }
-      const expected = sanitizeValue({ padding: COSTLY_PADDING });
+      const expected = sanitizeSubmission({ padding: COSTLY_PADDING });
       for (const outcome of outcomes.filter((each) => each.status === 'fulfilled')) {
         expect(outcome.value).toEqual(expected);
       }

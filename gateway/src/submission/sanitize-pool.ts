@@ -3,11 +3,11 @@
 // value at the parse budget (32 strings of 511 tags) took 1 to 4 s on this project's 2-core machine.
 // Values under INLINE_MARKUP_COST stay on this thread: plain text never reaches the parser, and a few
 // tags cost less than the hand-over (a structured clone each way) would. The output is the same
-// sanitizeValue's, wherever it runs.
+// sanitizeSubmission's, wherever it runs.
 import { availableParallelism } from 'node:os';
 import { AppError } from '@intake/shared/errors';
 import { Piscina } from 'piscina';
-import { markupCost, sanitizeValue } from './sanitize.js';
+import { markupCost, sanitizeSubmission, type SanitizedSubmission } from './sanitize.js';
 
 /** Parse cost (tags, see sanitize.ts) up to which a value is sanitised inline: a millisecond or two. */
 export const INLINE_MARKUP_COST = 64;
@@ -33,8 +33,8 @@ export interface SanitiserPoolOptions {
 }
 
 export interface SanitiserPool {
-  /** sanitizeValue, in a worker thread when the value's markup is costly to parse. */
-  sanitize(value: unknown): Promise<unknown>;
+  /** sanitizeSubmission, in a worker thread when the value's markup is costly to parse. */
+  sanitize(value: unknown): Promise<SanitizedSubmission>;
   /** Ends the threads. */
   close(): Promise<void>;
 }
@@ -44,7 +44,7 @@ export function createSanitiserPool(options: SanitiserPoolOptions): SanitiserPoo
   return {
     async sanitize(value) {
       if (markupCost(value) <= INLINE_MARKUP_COST) {
-        return sanitizeValue(value);
+        return sanitizeSubmission(value);
       }
       // Threads start on the first costly value: most gateways never see one.
       threads ??= new Piscina({
@@ -56,7 +56,7 @@ export function createSanitiserPool(options: SanitiserPoolOptions): SanitiserPoo
       if (threads.queueSize >= options.maxQueued) {
         throw new AppError('service_unavailable', 'The gateway is busy. Retry later.', { retryAfter: 1 });
       }
-      return threads.run(value);
+      return threads.run(value) as Promise<SanitizedSubmission>;
     },
     async close() {
       const closing = threads;
@@ -69,8 +69,8 @@ export function createSanitiserPool(options: SanitiserPoolOptions): SanitiserPoo
 // One pool per process, like the 7-Zip workers: the threads serve every gateway app in it.
 let shared: SanitiserPool | undefined;
 
-/** sanitizeValue, in the process's worker threads when the value's markup is costly to parse. */
-export function sanitizeSubmittedValue(value: unknown): Promise<unknown> {
+/** sanitizeSubmission, in the process's worker threads when the value's markup is costly to parse. */
+export function sanitizeSubmittedValue(value: unknown): Promise<SanitizedSubmission> {
   shared ??= createSanitiserPool({
     // Leaves a core for the event loop, which keeps answering everything else meanwhile.
     maxThreads: Math.max(1, availableParallelism() - 1),

@@ -1,6 +1,6 @@
-// A thread of the sanitiser pool (sanitize-pool.ts): the same sanitizeValue, off the event loop.
-import { sanitizeValue } from './sanitize.js';
+// A thread of the sanitiser pool (sanitize-pool.ts): the same sanitizeSubmission, off the event loop.
+import { sanitizeSubmission, type SanitizedSubmission } from './sanitize.js';
 
-export default function sanitizeInWorker(value: unknown): unknown {
-  return sanitizeValue(value);
+export default function sanitizeInWorker(value: unknown): SanitizedSubmission {
+  return sanitizeSubmission(value);
 }

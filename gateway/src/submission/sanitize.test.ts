@@ -2,7 +2,15 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
 import { purifyToText } from './purify-text.js';
-import { MAX_MARKUP_TAGS, MAX_VALUE_MARKUP_COST, needsParser, sanitizeString, sanitizeValue } from './sanitize.js';
+import { decodeStoredText } from '@intake/shared/stored-text';
+import {
+  MAX_MARKUP_TAGS,
+  MAX_VALUE_MARKUP_COST,
+  needsParser,
+  sanitizeString,
+  sanitizeSubmission,
+  sanitizeValue,
+} from './sanitize.js';
 import { XSS_CORPUS } from '../test/xss-corpus.js';
 
 // A page that would run any script it is given: the outputs are inserted into it as HTML.
@@ -288,6 +296,49 @@ describe('the fast path for text without markup', () => {
         expect(sanitizeString(s)).toBe(throughParser(s));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('sanitizeSubmission: which values lost more than escaping', () => {
+  it('names, by JSON path, the strings whose markup was removed', () => {
+    const sent = {
+      message: 'if (a<b && c>d) {}',
+      items: ['plain', 'Tom & Jerry', '<b>bold</b>'],
+      contact: { note: 'a < b & "c"', html: '<i>x</i>', deeper: [{ tag: 'x<br>y' }] },
+      'a.b': '<p>dotted</p>',
+      count: 3,
+    };
+    const { value, sanitizedFields } = sanitizeSubmission(sent);
+    expect(value).toEqual(sanitizeValue(sent));
+    expect(sanitizedFields).toEqual(['message', 'items[2]', 'contact.html', 'contact.deeper[0].tag', '["a.b"]']);
+  });
+
+  it('reports nothing for text that was only escaped', () => {
+    const sent = { a: 'Tom & Jerry', b: `"quoted" 'x'`, c: 'a < b, I <3 it', d: 'x\r\ny & z', e: '\u00A0&', f: 42 };
+    expect(sanitizeSubmission(sent).sanitizedFields).toEqual([]);
+  });
+
+  it('reports a character reference read as its character: the text reads back otherwise than sent', () => {
+    expect(sanitizeSubmission({ company: 'AT&amp;T', plain: 'AT&T' }).sanitizedFields).toEqual(['company']);
+  });
+
+  it('reports a string exactly when its stored text, read back, is not what was sent', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('<b>', '</b>', '<i x=">">', '<!--', '-->', '<', '>', '&', '&amp;', '&lt;', '&#39;', '"', "'"),
+      fc.constantFrom('\r\n', '\n', '\u00A0', ' ', 'a', '<3', '< ', '<script>', '</p>', '&copy;', '&;'),
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+    );
+    const text = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+    fc.assert(
+      fc.property(text, (s) => {
+        const { value, sanitizedFields } = sanitizeSubmission({ field: s });
+        // Line breaks aside: the parser reads CR LF as LF, which is no change to anybody reading it.
+        const lines = (text: string) => text.replace(/\r\n?/g, '\n');
+        const readBack = decodeStoredText((value as { field: string }).field);
+        expect(sanitizedFields.length > 0).toBe(lines(readBack) !== lines(s));
+      }),
+      { numRuns: 1500 },
     );
   });
 });

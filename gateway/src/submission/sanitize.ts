@@ -4,6 +4,7 @@
 // Quotes: DOMPurify's serialisation escapes `& < >` (and U+00A0 as `&nbsp;`) in text but not quotes; we
 // also escape `"` as `&quot;` and `'` as `&#39;`, so a stored value is inert as element content and
 // inside a quoted attribute alike. sanitizeString of a stored value returns it unchanged.
+import { fieldPath, type FieldPathSegment } from '@intake/shared/field-path';
 import { escapeStoredText } from '@intake/shared/stored-text';
 import { purifyToText } from './purify-text.js';
 
@@ -66,6 +67,12 @@ export function escapeAsText(s: string): string {
   return HTML_SPECIAL.test(s) || s.includes('\u00A0') ? escapeQuotes(serializeAsText(s)) : s;
 }
 
+/** `s` escaped as text, nothing removed: what the sanitiser stores for a string it does not parse. */
+function escapedOnly(s: string): string {
+  // U+0000 is dropped as the parser would; validateSubmissionBody refuses it before this anyway.
+  return escapeQuotes(serializeAsText(s.replaceAll('\u0000', '')));
+}
+
 function sanitizeWithin(s: string, budget: Budget): string {
   if (!HTML_SPECIAL.test(s)) {
     return s;
@@ -75,8 +82,7 @@ function sanitizeWithin(s: string, budget: Budget): string {
   }
   const cost = parseCost(s);
   if (cost > MAX_MARKUP_COST || cost > budget.remaining) {
-    // U+0000 is dropped as the parser would; validateSubmissionBody refuses it before this anyway.
-    return escapeQuotes(serializeAsText(s.replaceAll('\u0000', '')));
+    return escapedOnly(s);
   }
   budget.remaining -= cost;
   return escapeQuotes(purifyToText(s));
@@ -147,4 +153,53 @@ export function markupCost(value: unknown): number {
  */
 export function sanitizeValue(value: unknown): unknown {
   return sanitizeNested(value, { remaining: MAX_VALUE_MARKUP_COST });
+}
+
+/** A submission's sanitised value and where the sanitiser changed more than the escaping. */
+export interface SanitizedSubmission {
+  value: unknown;
+  /**
+   * The JSON paths (`message`, `items[2]`, `contact.note`) of the strings whose stored text, read back,
+   * differs from what was sent: markup removed, or a character reference read as its character. Only
+   * escaping (and CR LF → LF) is not a change. In the order met.
+   */
+  sanitizedFields: string[];
+}
+
+/** Appends the path of every string of `sent` whose sanitised form is more than its escaping. */
+function collectChanges(sent: unknown, stored: unknown, path: FieldPathSegment[], changed: string[]): void {
+  if (typeof sent === 'string') {
+    // Text without < > & " ' is stored as sent; any other is a change unless it is its escaping.
+    if (HTML_SPECIAL.test(sent) && stored !== escapedOnly(sent)) {
+      changed.push(fieldPath(path));
+    }
+  } else if (Array.isArray(sent)) {
+    const storedItems = stored as unknown[];
+    sent.forEach((item, index) => {
+      path.push(index);
+      collectChanges(item, storedItems[index], path, changed);
+      path.pop();
+    });
+  } else if (isPlainObject(sent)) {
+    const storedFields = stored as Record<string, unknown>;
+    for (const [key, item] of Object.entries(sent)) {
+      path.push(key);
+      collectChanges(item, storedFields[key], path, changed);
+      path.pop();
+    }
+  }
+}
+
+/**
+ * sanitizeValue, telling which strings lost markup. Only a string the parser saw can have changed,
+ * so the comparison walk runs only when the parser ran: plain text costs nothing more.
+ */
+export function sanitizeSubmission(value: unknown): SanitizedSubmission {
+  const budget = { remaining: MAX_VALUE_MARKUP_COST };
+  const sanitized = sanitizeNested(value, budget);
+  const sanitizedFields: string[] = [];
+  if (budget.remaining < MAX_VALUE_MARKUP_COST) {
+    collectChanges(value, sanitized, [], sanitizedFields);
+  }
+  return { value: sanitized, sanitizedFields };
 }

@@ -13,8 +13,8 @@ const ACCEPTING = `exists (select 1 from "forms" f join "sites" s on s."id" = f.
   where f."id" = ? and f."enabled" and f."deleted_at" is null and s."deleted_at" is null and s."control_code" = ?)`;
 
 const GUARDED_INSERT = `insert into "submissions"
-  ("id", "form_id", "data", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash")
-  select ?::uuid, ?::uuid, ?::jsonb, ?::timestamptz, ?, ?, ?, ? where ${ACCEPTING}`;
+  ("id", "form_id", "data", "sanitized_fields", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash")
+  select ?::uuid, ?::uuid, ?::jsonb, ?::jsonb, ?::timestamptz, ?, ?, ?, ? where ${ACCEPTING}`;
 
 /** Inserts the submission only if its form and site still accept it, in one statement. */
 export async function insertIfAccepting(em: Em, submission: Submission, formId: string, site: Site): Promise<boolean> {
@@ -27,6 +27,7 @@ export async function insertIfAccepting(em: Em, submission: Submission, formId: 
           submission.id,
           formId,
           JSON.stringify(submission.data),
+          JSON.stringify(submission.sanitizedFields),
           submission.createdAt,
           submission.idempotencyKey ?? null,
           submission.spam,
@@ -58,6 +59,8 @@ export interface FileRow {
 export interface SingleStatementSubmission {
   formId: string;
   data: Record<string, unknown>;
+  /** The JSON paths of the values the sanitiser removed markup from. */
+  sanitizedFields: readonly string[];
   idempotencyKey: string | null;
   spamReason: string | null;
   files: readonly FileRow[];
@@ -116,6 +119,7 @@ export async function insertSingleStatementIfAccepting(
     id,
     row.formId,
     JSON.stringify(row.data),
+    JSON.stringify(row.sanitizedFields),
     createdAt,
     row.idempotencyKey,
     row.spamReason !== null,

@@ -19,6 +19,11 @@ export const SubmissionSchema = defineEntity({
     spam: p.boolean().default(false),
     /** Why it is spam: `honeypot`, `captcha_unavailable`, `links` or `blocked_word`. */
     spamReason: p.string().length(32).nullable(),
+    /**
+     * JSON paths (`message`, `items[2]`, `contact.note`) of the values the XSS sanitiser changed beyond
+     * escaping: markup removed. Empty for most submissions.
+     */
+    sanitizedFields: p.json<string[]>().columnType('jsonb').defaultRaw(`'[]'`),
     /** sha256 of all that makes two submissions the same (the gateway's contentHash), for the duplicate filter. */
     contentHash: p.string().length(64).nullable(),
     /**
