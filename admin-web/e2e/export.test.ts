@@ -105,13 +105,14 @@ describeConsole('console: exporting a form’s submissions', () => {
     const bytes = await readFile(await download.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...records] = parse(bytes, { bom: true }) as string[][];
-    expect(header).toEqual(['id', 'createdAt', 'amount', 'message', 'name', 'files', 'fileLinks']);
+    expect(header).toEqual(['id', 'createdAt', 'amount', 'message', 'name', 'sanitizedFields', 'files', 'fileLinks']);
 
     const rows = await stored();
     expect(records).toHaveLength(rows.length);
     const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
     const cell = (value: unknown) => (typeof value === 'string' ? neutralised(decodeStoredText(value)) : '');
-    expect(records.map((record) => record.slice(0, 6))).toEqual(
+    // Column 5 is sanitizedFields (sanitised-fields.test.ts covers it); 6 and 7 the files.
+    expect(records.map((record) => [...record.slice(0, 5), record[6]])).toEqual(
       rows.map((row) => [
         row.id,
         row.createdAt,
@@ -126,9 +127,9 @@ describeConsole('console: exporting a form’s submissions', () => {
     expect(byName.get('Tom & Jerry')!.slice(2, 4)).toEqual(["'=1+1", 'a, "quoted"\nsecond line']);
     expect(byName.get('Zoë Ünïcode')!.slice(2, 4)).toEqual(["'-3", "'@SUM(A1:A2)"]);
     const withFile = byName.get('Ada')!;
-    expect(withFile[5]).toBe('cv & letter.pdf');
-    expect(withFile[6]).toMatch(new RegExp(`^${env.url}/files/`));
-    const file = await fetch(withFile[6]!);
+    expect(withFile[6]).toBe('cv & letter.pdf');
+    expect(withFile[7]).toMatch(new RegExp(`^${env.url}/files/`));
+    const file = await fetch(withFile[7]!);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(pdf()))).toBe(true);
   });

@@ -119,6 +119,8 @@ describe(`webhooks and e-mail end to end on ${testDriverName()}`, () => {
         siteId: createSite.id,
         createdAt: expect.any(String),
         data: { name: 'Grace Hopper', message: 'Bugs &amp; moths' },
+        // `<i>` was removed; `&` only escaped.
+        sanitizedFields: ['name'],
         files: [
           expect.objectContaining({
             id: answer.files[0]!.id,

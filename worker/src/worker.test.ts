@@ -155,6 +155,7 @@ describe(`delivery worker on ${testDriverName()}`, () => {
         siteId: form.site.id,
         createdAt: expect.any(String),
         data: { name: 'Ada', note: 'Tom &amp; Jerry' },
+        sanitizedFields: [],
         files: [
           {
             id: expect.any(String),

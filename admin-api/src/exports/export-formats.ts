@@ -1,7 +1,8 @@
 // The text of an export, produced batch by batch from the rows the reader yields, so nothing holds
 // more than one batch. JSON and NDJSON carry the stored values exactly as the GraphQL `Submission`
 // does; CSV is for spreadsheets, so its cells hold the text as it was sent (decoded once) with
-// formula-looking cells neutralised (csv-cells.ts).
+// formula-looking cells neutralised (csv-cells.ts). All three say which values lost markup to the
+// sanitiser (`sanitizedFields`), so a value read from an export is never taken for what was sent when it is not.
 import { stringify, type Options } from 'csv-stringify/sync';
 import type { DownloadLinks } from '../files/download-link.js';
 // The subpath, not the package: the export process must not load the ORM (export-process.ts).
@@ -26,7 +27,7 @@ function presentRow(row: ExportedSubmission, links: DownloadLinks): string {
   const files = row.files.map((file) => ({ ...file, downloadUrl: links.urlFor(file.id) }));
   return (
     `{"id":${JSON.stringify(row.id)},"createdAt":"${row.createdAt.toISOString()}",` +
-    `"data":${row.dataJson},"files":${JSON.stringify(files)}}`
+    `"data":${row.dataJson},"sanitizedFields":${row.sanitizedFieldsJson},"files":${JSON.stringify(files)}}`
   );
 }
 
@@ -60,8 +61,8 @@ export async function* ndjsonChunks(
 
 // The columns before and after the fields. A field of the same name is headed `data.<name>`.
 const LEADING_COLUMNS = ['id', 'createdAt'] as const;
-const TRAILING_COLUMNS = ['files', 'fileLinks'] as const;
-// Several files in one cell, one per line (a spreadsheet shows them stacked).
+const TRAILING_COLUMNS = ['sanitizedFields', 'files', 'fileLinks'] as const;
+// Several files (or sanitised paths) in one cell, one per line (a spreadsheet shows them stacked).
 const FILE_SEPARATOR = '\n';
 
 export interface CsvColumns {
@@ -138,6 +139,7 @@ export async function* csvChunks(
       row.id,
       row.createdAt.toISOString(),
       ...row.fieldsJson.map(cellOf),
+      (JSON.parse(row.sanitizedFieldsJson) as string[]).join(FILE_SEPARATOR),
       row.files.map((file) => decodeStoredText(file.name)).join(FILE_SEPARATOR),
       row.files.map((file) => links.urlFor(file.id)).join(FILE_SEPARATOR),
     ]);

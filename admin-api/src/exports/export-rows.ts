@@ -46,6 +46,8 @@ export interface ExportedSubmission {
   dataJson: string;
   /** The JSON text of each requested field, null where absent (`fields` mode). */
   fieldsJson: (string | null)[];
+  /** The JSON text of the paths whose markup the sanitiser removed (an array of strings). */
+  sanitizedFieldsJson: string;
   /** In the order they were sent. */
   files: ExportedFile[];
 }
@@ -72,6 +74,7 @@ interface SubmissionRow {
   // The exact stored timestamp (microseconds), so the keyset never skips or repeats a row.
   position: string;
   data?: string;
+  sanitized_fields: string;
   [field: `f${number}`]: string | null;
 }
 
@@ -147,7 +150,7 @@ export async function* readSubmissionBatches(
         ? { sql: '', params: [] }
         : { sql: ` and (s."created_at", s."id") < (?::timestamptz, ?::uuid)`, params: [after.position, after.id] };
     const rows: SubmissionRow[] = await run<SubmissionRow>(
-      `select s."id", s."created_at", ${selected.sql}, ` +
+      `select s."id", s."created_at", ${selected.sql}, s."sanitized_fields"::text as "sanitized_fields", ` +
         `to_char(s."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "position" ` +
         `from "submissions" s where ${where.sql}${keyset.sql} ` +
         `order by s."created_at" desc, s."id" desc limit ?`,
@@ -166,6 +169,7 @@ export async function* readSubmissionBatches(
       createdAt: new Date(row.created_at),
       dataJson: row.data ?? '{}',
       fieldsJson: fields === undefined ? [] : fields.map((_, index) => row[`f${index}`] ?? null),
+      sanitizedFieldsJson: row.sanitized_fields,
       files: files.get(row.id) ?? [],
     }));
     if (rows.length < batchSize) {

@@ -17,6 +17,7 @@ export function presentSubmission(
     formId: submission.form.id,
     createdAt: submission.createdAt.toISOString(),
     data: submission.data,
+    sanitizedFields: submission.sanitizedFields ?? [],
     files: files.map((file) => presentStoredFile(file, links)),
     spam: submission.spam ?? false,
     spamReason: submission.spamReason ?? null,

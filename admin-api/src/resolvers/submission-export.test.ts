@@ -281,6 +281,7 @@ describe(`submission exports on ${testDriverName()}`, () => {
       'id',
       'createdAt',
       ...keys.map((key) => (key === 'id' ? 'data.id' : neutralised(key))),
+      'sanitizedFields',
       'files',
       'fileLinks',
     ]);
@@ -301,6 +302,7 @@ describe(`submission exports on ${testDriverName()}`, () => {
       row.id,
       row.createdAt.toISOString(),
       ...keys.map((key) => expectedCell(row.sent[key])),
+      '',
       row.files.length === 0 ? '' : neutralised(row.files.map((file) => file.sentName).join('\n')),
       row.files.length,
     ]);
@@ -475,7 +477,7 @@ describe(`submission exports on ${testDriverName()}`, () => {
   it('exports the Spam view apart from the inbox', async () => {
     const records: string[][] = parse(await (await download(form.id, 'CSV', true)).text(), { bom: true });
     expect(records).toHaveLength(2);
-    expect(records[0]).toEqual(['id', 'createdAt', 'name', 'files', 'fileLinks']);
+    expect(records[0]).toEqual(['id', 'createdAt', 'name', 'sanitizedFields', 'files', 'fileLinks']);
     expect(records[1]![2]).toBe('spam');
   });
 
@@ -483,7 +485,7 @@ describe(`submission exports on ${testDriverName()}`, () => {
     const empty = await makeForm(admin.services, site, { name: 'Empty' });
     // fetch's text() drops a byte order mark: read the bytes.
     const csv = Buffer.from(await (await download(empty.id, 'CSV')).arrayBuffer()).toString('utf8');
-    expect(csv).toBe('\uFEFFid,createdAt,files,fileLinks\r\n');
+    expect(csv).toBe('\uFEFFid,createdAt,sanitizedFields,files,fileLinks\r\n');
     expect(await (await download(empty.id, 'JSON')).json()).toEqual([]);
     expect(await (await download(empty.id, 'NDJSON')).text()).toBe('');
   });

@@ -42,6 +42,12 @@ export class SubmissionType {
   @Field(() => GraphQLJSONObject)
   data!: Record<string, unknown>;
 
+  @Field(() => [String], {
+    description:
+      'JSON paths (`message`, `items[2]`, `contact.note`) of the values the XSS sanitiser changed beyond escaping: markup removed before storage. Empty when every value is stored as sent.',
+  })
+  sanitizedFields!: string[];
+
   @Field(() => [StoredFileType])
   files!: StoredFileType[];
 

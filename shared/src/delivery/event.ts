@@ -35,6 +35,8 @@ export function submissionCreatedEvent(input: SubmissionEventInput): WebhookEven
       siteId: input.siteId,
       createdAt: input.submission.createdAt.toISOString(),
       data: input.submission.data,
+      // Where markup was removed before storage (JSON paths): the receiver is told, not left to guess.
+      sanitizedFields: input.submission.sanitizedFields ?? [],
       files: input.files.map((file) => ({
         ...describeStoredFile(file),
         downloadUrl: input.links.urlFor(file.id, input.now),

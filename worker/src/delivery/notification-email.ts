@@ -35,6 +35,11 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, ' ');
 }
 
+/** The values whose markup was removed before storage, so nobody reads them as what was sent. */
+function sanitizedNote(paths: readonly string[]): string[] {
+  return paths.length === 0 ? [] : ['', `Markup removed by the XSS sanitiser: ${oneLine(paths.join(', '))}`];
+}
+
 export function notificationEmail(input: NotificationInput): NotificationEmail {
   const { submission, files } = input;
   const fields = Object.entries(submission.data);
@@ -47,6 +52,7 @@ export function notificationEmail(input: NotificationInput): NotificationEmail {
     'Fields',
     '------',
     ...(fields.length === 0 ? ['(none)'] : fields.map(([key, value]) => `${oneLine(key)}: ${indented(asText(value))}`)),
+    ...sanitizedNote(submission.sanitizedFields ?? []),
     '',
     'Attachments',
     '-----------',
