@@ -212,9 +212,15 @@ describeConsole('console: a form inbox', () => {
     for (const key of Object.keys(payloads)) {
       const value = mallory!.data[key];
       expect(typeof value).toBe('string');
-      // Exactly the stored text decoded once, as text.
+      // Exactly the stored text decoded once, as text; every payload lost markup, so each is marked.
       const cell = fields.getByRole('row', { name: new RegExp(`^${key}\\b`) }).getByRole('cell');
-      expect(await cell.innerText()).toBe(decodeStoredText(value as string));
+      expect(await cell.getByTestId('sanitized-note').innerText()).toBe('markup removed by the XSS sanitiser');
+      const text = await cell.evaluate((element) => {
+        const copy = element.cloneNode(true) as HTMLElement;
+        copy.querySelector('[data-testid="sanitized-note"]')?.remove();
+        return copy.textContent;
+      });
+      expect(text).toBe(decodeStoredText(value as string));
     }
     expect(decodeStoredText(mallory!.data.company as string)).toContain('Tom & Jerry');
     await fields

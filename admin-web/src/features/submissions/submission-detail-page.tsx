@@ -113,7 +113,11 @@ export function SubmissionDetailPage() {
               <Title order={2} size="h4" id="fields-title" mb="sm">
                 Fields
               </Title>
-              <FieldTable data={submission.data as Record<string, unknown>} caption="Every field as it was sent" />
+              <FieldTable
+                data={submission.data as Record<string, unknown>}
+                caption="Every field as stored. Markup is removed before storage; a field that had some is marked."
+                sanitized={new Set(submission.sanitizedFields)}
+              />
             </Paper>
             <Paper withBorder p="md" component="section" aria-labelledby="files-title">
               <Group justify="space-between" mb="sm">
