@@ -1,6 +1,7 @@
 // The submission search migration on the database under test: submissions stored before it are
 // searchable once it has run (the index is over an expression, nothing to backfill), and it can be
-// rolled back and applied again.
+// rolled back and applied again; the stored-text migration regenerates the search text of those
+// already stored, so their quotes are found as typed.
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, testDriverName, type TestDatabase } from '@intake/shared/test';
@@ -9,6 +10,7 @@ import { submissionFilterSql, NO_SUBMISSION_FILTER } from './submission-filter.j
 jest.setTimeout(60_000);
 
 const BEFORE_SEARCH = 'Migration20261123230000_spam_protection';
+const BEFORE_STORED_TEXT = 'Migration20261126100000_sanitized_fields';
 
 describe(`submission search migration on ${testDriverName()}`, () => {
   let testDb: TestDatabase;
@@ -59,5 +61,25 @@ describe(`submission search migration on ${testDriverName()}`, () => {
     expect(functions[0]?.count).toBe(0);
     await testDb.db.migrator.up();
     expect(await matching(formId, 'ünicode')).toEqual([submissionId]);
+  });
+
+  it('reads the quotes of submissions stored before the stored-text migration once it has run', async () => {
+    await testDb.db.migrator.down({ to: BEFORE_STORED_TEXT });
+    const em = testDb.db.em.fork();
+    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
+    const submissionId = randomUUID();
+    // As the sanitiser stored `O'Brien said "hi"`.
+    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, now())`, [
+      submissionId,
+      form!.id,
+      JSON.stringify({ name: 'O&#39;Brien said &quot;hi&quot;' }),
+    ]);
+    expect(await matching(form!.id, "o'brien")).toEqual([]);
+    expect(await matching(form!.id, '#39;')).toEqual([submissionId]);
+
+    await testDb.db.migrator.up();
+    expect(await matching(form!.id, "o'brien")).toEqual([submissionId]);
+    expect(await matching(form!.id, 'said "hi')).toEqual([submissionId]);
+    expect(await matching(form!.id, '#39;')).toEqual([]);
   });
 });
