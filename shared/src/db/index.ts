@@ -1,4 +1,5 @@
 export * from './orm.js';
 export * from './change-feed.js';
+export { EmbeddedDatabaseInUseError, lockFileOf } from './embedded-database-lock.js';
 export { keepWasmOnBaselineCompiler } from './pglite-memory.js';
 export { executePrepared, preparedStatement, type PreparedStatement } from './prepared-statement.js';

@@ -9,6 +9,7 @@ import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { MIGRATIONS } from '@intake/migrations';
 import { ENTITIES } from '../entities/index.js';
+import { lockEmbeddedDatabase } from './embedded-database-lock.js';
 import { createPgliteInChildProcess, PGLITE_CONF } from './pglite-memory.js';
 import { releaseEndedClients, type GuardedPool } from './pool-guard.js';
 
@@ -70,13 +71,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     })) as unknown as Database;
   }
   const dir = options.pgliteDir ? path.resolve(options.pgliteDir) : undefined;
-  if (dir) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!dir) {
+    return openPglite(options);
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Before initdb: two first starts on one folder must not both create it.
+  const lock = lockEmbeddedDatabase(dir);
+  let db: Database;
+  try {
     if (!options.pgliteDataDirArchive && !existsSync(path.join(dir, 'PG_VERSION'))) {
       // initdb's memory would otherwise stay with this long-lived process (README, Performance).
       await createPgliteInChildProcess(dir);
     }
+    db = await openPglite(options, dir);
+  } catch (error) {
+    lock.release();
+    throw error;
   }
+  // Held for as long as the database is open: given up when it is closed, and by the kernel when
+  // the process ends however it ends.
+  const close = db.close.bind(db);
+  db.close = async (force?: boolean) => {
+    try {
+      await close(force);
+    } finally {
+      lock.release();
+    }
+  };
+  return db;
+}
+
+async function openPglite(options: DatabaseOptions, dir?: string): Promise<Database> {
   return (await PgliteMikroORM.init({
     ...commonOptions(),
     ...(dir ? { dbName: dir } : {}),
