@@ -1,0 +1,103 @@
+// `npm run build` (run before every `npm start` and `npm test`) builds only what is out of date: the
+// real scripts/build.js and the real console build (codegen, type check, vite), in a scratch copy of
+// the console's sources, so that the repository's own build output is never touched while other
+// tests serve it. The copy's node_modules links to the repository's packages one by one, but has
+// a .cache of its own (where the build records what it built).
+import { spawnSync } from 'node:child_process';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../test/processes.js';
+
+const COPIED = [
+  'package.json',
+  'package-lock.json',
+  'scripts/build.js',
+  'docs/schema.graphql',
+  'admin-web/package.json',
+  'admin-web/index.html',
+  'admin-web/vite.config.ts',
+  'admin-web/codegen.ts',
+  'admin-web/tsconfig.json',
+  'admin-web/public',
+  'admin-web/src',
+];
+
+/** A node_modules of `copy` whose entries are links to the repository's, without its .cache. */
+function linkPackages(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (!entry.startsWith('.') || entry === '.bin') {
+      symlinkSync(path.join(from, entry), path.join(to, entry));
+    }
+  }
+}
+
+function buildConsole(root: string): { status: number | null; output: string } {
+  const result = spawnSync(process.execPath, ['scripts/build.js', 'console'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    encoding: 'utf8',
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+/** Each built file of the console with its modification time. */
+function builtFiles(root: string): Record<string, number> {
+  const dist = path.join(root, 'admin-web/dist');
+  return Object.fromEntries(
+    readdirSync(dist, { recursive: true, encoding: 'utf8' })
+      .filter((file) => statSync(path.join(dist, file)).isFile())
+      .map((file) => [file, statSync(path.join(dist, file)).mtimeMs]),
+  );
+}
+
+describe('npm run build', () => {
+  let root: string;
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'intake-build-'));
+    for (const entry of COPIED) {
+      cpSync(path.join(REPO_ROOT, entry), path.join(root, entry), { recursive: true });
+    }
+    linkPackages(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
+    linkPackages(path.join(REPO_ROOT, 'admin-web/node_modules'), path.join(root, 'admin-web/node_modules'));
+  });
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('builds the console once, skips it while nothing changed, and builds it again after a source changed', () => {
+    const first = buildConsole(root);
+    expect(first).toEqual({ status: 0, output: expect.stringContaining('vite') });
+    const built = builtFiles(root);
+    expect(Object.keys(built)).toContain('index.html');
+
+    const second = buildConsole(root);
+    expect(second).toEqual({ status: 0, output: expect.stringContaining('build: console is up to date') });
+    expect(second.output).not.toContain('vite');
+    expect(builtFiles(root)).toEqual(built);
+
+    const marker = `intake-build-${Date.now()}`;
+    appendFileSync(
+      path.join(root, 'admin-web/src/main.tsx'),
+      `document.documentElement.dataset.build = '${marker}';\n`,
+    );
+    const third = buildConsole(root);
+    expect(third).toEqual({ status: 0, output: expect.stringContaining('vite') });
+    const scripts = Object.keys(builtFiles(root)).filter((file) => file.endsWith('.js'));
+    expect(scripts.some((file) => readFileSync(path.join(root, 'admin-web/dist', file), 'utf8').includes(marker))).toBe(
+      true,
+    );
+    expect(buildConsole(root).output).toContain('build: console is up to date');
+  }, 600_000);
+});
