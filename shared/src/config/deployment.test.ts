@@ -220,6 +220,22 @@ describe('docker-compose.yml', () => {
     expect([...referenced].filter((key) => !listed.includes(key))).toEqual([]);
   });
 
+  it('is documented with the Compose version its newest feature needs (Compose 1.x refuses the file)', () => {
+    const { compose } = loadCompose(dotEnvFromExample());
+    const services = Object.values(compose.services);
+    // `required` on an env_file entry came with Compose 2.24, on a depends_on entry with 2.20.
+    const optionalEnvFile = services.some((service) =>
+      (service.env_file ?? []).some((entry) => typeof entry !== 'string' && 'required' in entry),
+    );
+    const optionalDependency = services.some((service) =>
+      Object.values(service.depends_on ?? {}).some((dependency) => dependency.required === false),
+    );
+    const needed = optionalEnvFile ? '2.24' : optionalDependency ? '2.20' : '2.0';
+    expect(readRoot('README.md')).toContain(`This needs Docker Compose v${needed} or later`);
+    expect(readRoot('docs/operations.md')).toContain(`It needs Docker Compose\nv${needed} or later`);
+    expect(readRoot('docker-compose.yml')).toContain(`# Needs Docker Compose v${needed} or later`);
+  });
+
   it('runs the gateway, the admin API, the worker and a one-shot migration from the one Intake image', () => {
     const { compose } = loadCompose(dotEnvFromExample());
     const entries = Object.fromEntries(appServices(compose).map(([name, service]) => [name, service.command]));
