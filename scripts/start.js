@@ -1,12 +1,12 @@
 // `npm start`: both services in one process on the configured database (the embedded PGlite by
 // default), after applying migrations and creating the admin of ADMIN_EMAIL/ADMIN_PASSWORD, with
-// the delivery worker (webhooks, notification e-mails) beside them.
+// the delivery worker (webhooks, notification e-mails) and the retention schedule beside them.
 import './check-node.js';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
 import { keepWasmOnBaselineCompiler } from '@intake/shared/db';
 import { bootstrap, runProcess } from '@intake/shared/process';
-import { createDeliveryWorker } from '@intake/worker';
+import { createDeliveryWorker, createRetentionSchedule } from '@intake/worker';
 
 // Before PGlite's WebAssembly is compiled: TurboFan would need about 600 MB for PostgreSQL's SQL
 // parser alone, more than this whole process otherwise holds (README, Performance).
@@ -21,6 +21,8 @@ await runProcess(async () => {
   const worker = createDeliveryWorker(services, {
     publicAdminOrigin: () => services.config.publicAdminUrl ?? admin.url,
   });
+  const retention = createRetentionSchedule(services);
   worker.start();
-  return { servers: [gateway, admin, worker], close: () => services.db.close(), logger: services.logger };
+  retention.start();
+  return { servers: [gateway, admin, worker, retention], close: () => services.db.close(), logger: services.logger };
 });

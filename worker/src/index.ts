@@ -1,4 +1,6 @@
-// The delivery worker as a library: `npm start` runs it beside the two services in one process;
-// `main.ts` runs it alone (`npm run start:worker`).
-export { createDeliveryWorker, DEFAULT_DISABLE_AFTER_MS } from './worker.js';
-export type { DeliveryWorker, DeliveryWorkerOptions } from './worker.js';
+// The worker as a library: `npm start` runs the delivery loop and the retention schedule beside the
+// two services in one process; `main.ts` runs them alone (`npm run start:worker`).
+export { createDeliveryWorker, DEFAULT_DISABLE_AFTER_MS } from './delivery-worker.js';
+export type { DeliveryWorker, DeliveryWorkerOptions } from './delivery-worker.js';
+export { createRetentionSchedule, RETENTION_INTERVAL_MS } from './retention/retention-schedule.js';
+export type { RetentionSchedule, RetentionScheduleOptions } from './retention/retention-schedule.js';

@@ -1,12 +1,16 @@
-// `npm run start:worker`: the delivery worker as its own process (production shape, needs
-// DATABASE_URL). Any number of workers may run against one database.
+// `npm run start:worker`: the worker as its own process (production shape, needs DATABASE_URL): the
+// delivery loop (webhooks, notification e-mails) and the retention schedule. Any number of workers
+// may run against one database.
 import { bootstrap, runProcess } from '@intake/shared/process';
-import { createDeliveryWorker } from './worker.js';
+import { createDeliveryWorker } from './delivery-worker.js';
+import { createRetentionSchedule } from './retention/retention-schedule.js';
 
 await runProcess(async () => {
   const services = await bootstrap({ migrate: false, requireDatabaseUrl: true });
-  const worker = createDeliveryWorker(services);
-  worker.start();
+  const deliveries = createDeliveryWorker(services);
+  const retention = createRetentionSchedule(services);
+  deliveries.start();
+  retention.start();
   services.logger.info({ service: 'worker' }, 'delivery worker started');
-  return { servers: [worker], close: () => services.db.close(), logger: services.logger };
+  return { servers: [deliveries, retention], close: () => services.db.close(), logger: services.logger };
 });

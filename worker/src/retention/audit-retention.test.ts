@@ -1,7 +1,7 @@
 // Audit log retention: entries older than AUDIT_RETENTION_DAYS are deleted in batches, by any
-// number of concurrent runs and by the delivery worker on its own; younger entries stay, and a run
+// number of concurrent runs and by the retention schedule on its own; younger entries stay, and a run
 // that deleted something records itself.
-import { createDeliveryWorker } from '../worker.js';
+import { createRetentionSchedule } from './retention-schedule.js';
 import { recordAuditEntry } from '@intake/shared/audit';
 import { AuditEntrySchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
@@ -68,17 +68,17 @@ describe(`audit log retention on ${testDriverName()}`, () => {
     }
   });
 
-  it('runs in the delivery worker at start', async () => {
+  it('runs on the retention schedule at start', async () => {
     const old = await entry(100);
-    const worker = createDeliveryWorker(services);
-    worker.start();
+    const schedule = createRetentionSchedule(services);
+    schedule.start();
     try {
       const deadline = Date.now() + 10_000;
       while ((await exists(old)) && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      await worker.close();
+      await schedule.close();
     }
     expect(await exists(old)).toBe(false);
   });

@@ -1,7 +1,7 @@
 // Form retention: a form's expired submissions (spam included) go with their stored files and
 // deliveries, in batches, by two sweeps at once without a double delete; fresh submissions,
-// forms without a retention and other forms' rows stay. The worker runs it at start.
-import { createDeliveryWorker } from '../worker.js';
+// forms without a retention and other forms' rows stay. The retention schedule runs it at start.
+import { createRetentionSchedule } from './retention-schedule.js';
 import {
   AuditEntrySchema,
   DeliveryAttemptSchema,
@@ -143,7 +143,7 @@ describe(`form retention on ${testDriverName()}`, () => {
     });
   });
 
-  it('runs in the delivery worker at start and then at its interval', async () => {
+  it('runs on the retention schedule at start and then at its interval', async () => {
     const { site } = await makeSite(services);
     const form = await makeForm(services, site, { retentionDays: 3 });
     const gone = async (made: Made): Promise<void> => {
@@ -154,15 +154,15 @@ describe(`form retention on ${testDriverName()}`, () => {
       expect(await remains(made)).toEqual(GONE);
     };
     const atStart = await makeStoredSubmission(services, form.id, { createdAt: daysAgo(4) });
-    const worker = createDeliveryWorker(services, { retentionIntervalMs: 200 });
-    worker.start();
+    const schedule = createRetentionSchedule(services, { intervalMs: 200 });
+    schedule.start();
     try {
       await gone(atStart);
       // Expired after the first run: only a later run can take it.
       const later = await makeStoredSubmission(services, form.id, { createdAt: daysAgo(5) });
       await gone(later);
     } finally {
-      await worker.close();
+      await schedule.close();
     }
   });
 });

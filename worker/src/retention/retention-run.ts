@@ -1,4 +1,4 @@
-// One retention run of the delivery worker: expired spam (30 days) and the expired submissions of
+// One retention run (scheduled by retention-schedule.ts): expired spam (30 days) and the expired submissions of
 // forms with a retention. Each run is logged and recorded with counts only (never a submitted
 // value), so an operator can show what was deleted when.
 import { hostname } from 'node:os';
@@ -6,9 +6,6 @@ import type { Services } from '@intake/shared/services';
 import { deleteExpiredSpam, type SpamSweepOptions } from './spam-retention.js';
 import { deleteExpiredSubmissions, type FormRetentionResult } from './form-retention.js';
 import { recordRetentionRun } from './record-retention-run.js';
-
-/** How often a worker runs retention, after its run at start. */
-export const RETENTION_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface RetentionRun {
   /** Which worker ran it (host and process id). */

@@ -1,7 +1,7 @@
 // Spam retention: spam older than 30 days is deleted with its stored files, in batches, by any
-// number of concurrent sweeps, and by the delivery worker on its own; good submissions and recent
+// number of concurrent sweeps, and by the retention schedule on its own; good submissions and recent
 // spam stay.
-import { createDeliveryWorker } from '../worker.js';
+import { createRetentionSchedule } from './retention-schedule.js';
 import { SubmissionSchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { hasStoredObject, makeForm, makeSite, makeStoredSubmission } from '@intake/shared/test';
@@ -60,17 +60,17 @@ describe(`spam retention on ${testDriverName()}`, () => {
     }
   });
 
-  it('runs in the delivery worker at start', async () => {
+  it('runs on the retention schedule at start', async () => {
     const old = await submission(true, SPAM_RETENTION_MS + DAY);
-    const worker = createDeliveryWorker(services);
-    worker.start();
+    const schedule = createRetentionSchedule(services);
+    schedule.start();
     try {
       const deadline = Date.now() + 10_000;
       while ((await services.db.em.fork().count(SubmissionSchema, { id: old.id })) > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     } finally {
-      await worker.close();
+      await schedule.close();
     }
     expect(await exists(old)).toEqual({ row: false, file: false });
   });

@@ -20,18 +20,16 @@ import type { AttemptOutcome } from './delivery/attempt-outcome.js';
 import { claimDueDeliveries } from './delivery/claim.js';
 import { notificationEmail } from './delivery/notification-email.js';
 import { recordAttempt } from './delivery/record-attempt.js';
-import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './delivery/schedule.js';
+import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './delivery/retry-delays.js';
 import { createMailer, type Mailer } from './delivery/send-email.js';
 import { sendWebhook } from './delivery/send-webhook.js';
 import { signWebhook } from './delivery/sign.js';
-import { deleteExpiredAuditEntries } from './retention/audit-retention.js';
-import { RETENTION_INTERVAL_MS, runRetention } from './retention/retention-run.js';
 
 /** A webhook whose every delivery failed for this long is disabled. */
 export const DEFAULT_DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
 
 export interface DeliveryWorkerOptions {
-  /** Waits between attempts (tests shorten it); default DEFAULT_RETRY_SCHEDULE_MS. */
+  /** Waits between attempts (tests shorten them); default DEFAULT_RETRY_DELAYS_MS. */
   retryScheduleMs?: readonly number[];
   disableAfterMs?: number;
   /** Deliveries claimed (and sent in parallel) at a time. */
@@ -39,11 +37,6 @@ export interface DeliveryWorkerOptions {
   /** Origin of download links; default PUBLIC_ADMIN_URL, else http://HOST:ADMIN_PORT. */
   publicAdminOrigin?: () => string;
   random?: () => number;
-  /**
-   * How often the worker runs retention, deleting expired spam, the expired submissions of forms
-   * with a retention and expired audit log entries (at start, then at this interval); default hourly.
-   */
-  retentionIntervalMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -78,7 +71,7 @@ function defaultAdminOrigin(services: Services): string {
 export function createDeliveryWorker(services: Services, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const { config, db, logger } = services;
   const settings = config.delivery;
-  const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
+  const schedule = options.retryScheduleMs ?? DEFAULT_RETRY_DELAYS_MS;
   const disableAfterMs = options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
   const batchSize = options.batchSize ?? 10;
   const random = options.random ?? Math.random;
@@ -215,29 +208,6 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   let running = false;
   let loop: Promise<void> | undefined;
   let idle: AbortController | undefined;
-  let retention: Promise<void> = Promise.resolve();
-  let retentionTimer: NodeJS.Timeout | undefined;
-
-  // Retention and the audit log's pruning ride along in the worker's process, off the delivery loop;
-  // runs of one worker never overlap (chained), runs of several workers share the work (SKIP
-  // LOCKED), and one failing does not keep the other from running.
-  function runRetentionInBackground(): void {
-    retention = retention
-      .then(() => runRetention(services))
-      .then(
-        () => undefined,
-        (error: unknown) => logger.warn({ err: error }, 'retention run failed'),
-      )
-      .then(() => deleteExpiredAuditEntries(services))
-      .then(
-        (count) => {
-          if (count > 0) {
-            logger.info({ count }, 'deleted expired audit log entries');
-          }
-        },
-        (error: unknown) => logger.warn({ err: error }, 'could not delete expired audit log entries'),
-      );
-  }
 
   return {
     start() {
@@ -245,9 +215,6 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
         return;
       }
       running = true;
-      runRetentionInBackground();
-      retentionTimer = setInterval(runRetentionInBackground, options.retentionIntervalMs ?? RETENTION_INTERVAL_MS);
-      retentionTimer.unref();
       loop = (async () => {
         while (running) {
           let count = 0;
@@ -267,9 +234,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     async close() {
       running = false;
       idle?.abort();
-      clearInterval(retentionTimer);
       await loop;
-      await retention;
       mailer?.close();
     },
   };

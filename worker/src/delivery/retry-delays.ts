@@ -7,7 +7,7 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /** Waits after the 1st, 2nd, … failed attempt; after the last one the delivery is failed. */
-export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [
   10 * SECOND,
   MINUTE,
   5 * MINUTE,

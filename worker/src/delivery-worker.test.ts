@@ -30,7 +30,7 @@ import {
 } from '@intake/shared/test';
 import { claimDueDeliveries } from './delivery/claim.js';
 import { recordAttempt } from './delivery/record-attempt.js';
-import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from './worker.js';
+import { createDeliveryWorker, type DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
 
 jest.setTimeout(60_000);
 
