@@ -3,7 +3,7 @@ import { observeRequests, requestId } from '@intake/shared/http';
 import type { Services } from '@intake/shared/services';
 import { createCaptchaSecretBox } from '@intake/shared/spam';
 import Koa from 'koa';
-import type { IntakeState } from './context.js';
+import type { IntakeCustomContext, IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
 import { createFilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
@@ -25,7 +25,7 @@ import { createCaptchaVerifier, type CaptchaVerifier } from './spam/captcha.js';
 import { createRefusalTally, isCountedRefusal, type RefusalTally } from './stats/refusal-tally.js';
 
 export interface GatewayApp {
-  app: Koa<IntakeState, { services: Services }>;
+  app: Koa<IntakeState, IntakeCustomContext>;
   scanner: Scanner;
   rateLimits: RateLimits;
   metrics: GatewayMetrics;
@@ -45,7 +45,7 @@ export function createGatewayApp(services: Services): GatewayApp {
   const archiveLimits = { ...DEFAULT_ARCHIVE_LIMITS, ...services.config.archiveLimits };
   const pipeline = createFilePipeline({ scanner, archiveLimits, onInspected });
   const rateLimits = createRateLimits(services.config.rateLimits, services.logger);
-  const app = new Koa<IntakeState, { services: Services }>();
+  const app = new Koa<IntakeState, IntakeCustomContext>();
   app.proxy = services.config.rateLimits.trustProxy;
   // Each trusted proxy appends the address it saw: the client is that many entries from the right,
   // never an entry further left, which the client may have written itself.
@@ -63,7 +63,7 @@ export function createGatewayApp(services: Services): GatewayApp {
   const health = healthRouter(services, rateLimits);
   const refusals = createRefusalTally(services);
   const countOutcome = countIntakeOutcome(metrics);
-  app.use(requestId as never);
+  app.use(requestId);
   app.use(
     observeRequests({
       metrics,
@@ -75,9 +75,9 @@ export function createGatewayApp(services: Services): GatewayApp {
           refusals.record(observation.code!);
         }
       },
-    }) as never,
+    }),
   );
-  app.use(errorHandler as never);
+  app.use(errorHandler);
   app.use(health.routes());
   app.use(metricsRouter(metrics).routes());
   app.use(openApiRouter().routes());

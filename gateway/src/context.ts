@@ -2,7 +2,8 @@ import type { Em } from '@intake/shared/db';
 import type { Form, Site } from '@intake/shared/entities';
 import type { AppError } from '@intake/shared/errors';
 import type { Services } from '@intake/shared/services';
-import type { ParameterizedContext } from 'koa';
+import type { RouterContext } from '@koa/router';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { ReceivedFile } from './files/types.js';
 import type { SpamReason } from './spam/content-rules.js';
 import type { SubmissionAnswer } from './submission/present-submission.js';
@@ -29,4 +30,20 @@ export interface IntakeState {
   spamReason?: SpamReason;
 }
 
-export type IntakeContext = ParameterizedContext<IntakeState> & { services: Services };
+/** What the gateway's app puts on every request's context (`app.context.services`). */
+export interface IntakeCustomContext {
+  services: Services;
+}
+
+/** The context every gateway middleware reads: Koa's, with the intake state and the services. */
+export type IntakeContext = ParameterizedContext<IntakeState, IntakeCustomContext>;
+
+/**
+ * The type of every step of the intake route: Koa's middleware over the intake state and context,
+ * plus the route's parameters from @koa/router. The Koa app and the routers are made with the same
+ * two parameters (`new Koa<IntakeState, IntakeCustomContext>()`, `new Router<IntakeState,
+ * IntakeCustomContext>()`), so a step fits the route without a cast, and so does one written as
+ * `(ctx: IntakeContext, next)`. Not @koa/router's `RouterMiddleware`: its context holds the router
+ * itself, which `router.post` cannot infer its parameters back from.
+ */
+export type IntakeMiddleware = Middleware<IntakeState, IntakeCustomContext & Pick<RouterContext, 'params'>>;

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@intake/shared/errors';
-import type { Next } from 'koa';
-import type { IntakeContext } from '../context.js';
+import type { IntakeMiddleware } from '../context.js';
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
@@ -11,9 +10,9 @@ function digest(value: string): Buffer {
  * Compares X-KEY-SERVICE with API_KEY in constant time: both sides are hashed to equal-length
  * digests first, so neither the content nor the length of the key leaks through timing.
  */
-export function apiKey(expected: string) {
+export function apiKey(expected: string): IntakeMiddleware {
   const expectedDigest = digest(expected);
-  return async (ctx: IntakeContext, next: Next): Promise<void> => {
+  return async (ctx, next) => {
     const sent = ctx.get('X-KEY-SERVICE');
     if (sent === '') {
       throw new AppError('api_key_missing', 'The X-KEY-SERVICE header is required.');

@@ -1,7 +1,6 @@
 import { isAppError, type ErrorCode } from '@intake/shared/errors';
-import type { Next } from 'koa';
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import type { IntakeContext } from '../context.js';
+import type { IntakeContext, IntakeMiddleware } from '../context.js';
 import { rateLimited, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 
 const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
@@ -19,8 +18,8 @@ const AUTHENTICATION_FAILURES: ReadonlySet<ErrorCode> = new Set([
  * out a site backend that shares its egress address. Credentials are checked before the body is
  * read, so a failing request costs one HMAC and no more.
  */
-export function authFailureLimit(limiter: RateLimiterAbstract | undefined) {
-  return async (ctx: IntakeContext, next: Next): Promise<void> => {
+export function authFailureLimit(limiter: RateLimiterAbstract | undefined): IntakeMiddleware {
+  return async (ctx, next) => {
     if (!limiter) {
       await next();
       return;

@@ -1,6 +1,5 @@
 import { AppError } from '@intake/shared/errors';
-import type { Next } from 'koa';
-import type { IntakeContext } from '../context.js';
+import type { IntakeMiddleware } from '../context.js';
 import type { SiteCache } from '../site-cache/site-cache.js';
 
 const FORM_CODE = /^[A-Za-z0-9_-]{1,64}$/;
@@ -10,8 +9,8 @@ const FORM_CODE = /^[A-Za-z0-9_-]{1,64}$/;
  * with other requests (see site-cache.ts), to be referenced by id, never changed, and the ids of
  * its enabled webhooks.
  */
-export function formByCode(siteCache: SiteCache) {
-  return async (ctx: IntakeContext, next: Next): Promise<void> => {
+export function formByCode(siteCache: SiteCache): IntakeMiddleware {
+  return async (ctx, next) => {
     const code = String(ctx.params?.code ?? '');
     const site = ctx.state.site;
     const found = site && FORM_CODE.test(code) ? await siteCache.form(() => ctx.state.em, site, code) : null;

@@ -1,6 +1,5 @@
 import { isAppError } from '@intake/shared/errors';
-import type { Next } from 'koa';
-import type { IntakeContext } from '../context.js';
+import type { IntakeMiddleware } from '../context.js';
 import { findReplay, readIdempotencyKey } from '../submission/idempotency.js';
 
 /**
@@ -9,7 +8,7 @@ import { findReplay, readIdempotencyKey } from '../submission/idempotency.js';
  * from `ctx.state.idempotency`. A malformed key is kept as a refusal for the handler to throw, so it
  * is refused where the contract orders it (with the other `body_invalid` checks, after the body).
  */
-export async function idempotencyKey(ctx: IntakeContext, next: Next): Promise<void> {
+export const idempotencyKey: IntakeMiddleware = async (ctx, next) => {
   let key: string | undefined;
   try {
     key = readIdempotencyKey(ctx.get('Idempotency-Key'));
@@ -24,4 +23,4 @@ export async function idempotencyKey(ctx: IntakeContext, next: Next): Promise<vo
   const replay = key === undefined ? undefined : await findReplay(ctx.state.em, ctx.state.form!, key);
   ctx.state.idempotency = { key, replay };
   await next();
-}
+};

@@ -1,6 +1,5 @@
-import type { Next } from 'koa';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { IntakeContext } from '../context.js';
+import type { IntakeContext, IntakeMiddleware } from '../context.js';
 import { rateLimited, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 
 /**
@@ -8,8 +7,8 @@ import { rateLimited, setRateLimitHeaders } from '../rate-limit/rate-limit-heade
  * concurrent requests cannot overshoot the limit, and given back when the request does not end in
  * 201, so only accepted submissions count. An Idempotency-Key replay stores nothing and costs nothing.
  */
-export function siteRateLimit(limiter: RateLimiterAbstract | undefined) {
-  return async (ctx: IntakeContext, next: Next): Promise<void> => {
+export function siteRateLimit(limiter: RateLimiterAbstract | undefined): IntakeMiddleware {
+  return async (ctx, next) => {
     // The replay was looked up by the idempotency-key middleware, which runs first.
     if (!limiter || ctx.state.idempotency?.replay !== undefined) {
       await next();

@@ -1,7 +1,6 @@
 import { AppError } from '@intake/shared/errors';
 import { isSiteTokenError, verifySiteToken } from '@intake/shared/site-token';
-import type { Next } from 'koa';
-import type { IntakeContext } from '../context.js';
+import type { IntakeMiddleware } from '../context.js';
 import type { SiteCache } from '../site-cache/site-cache.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -10,8 +9,8 @@ const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
  * Verifies the site token of `Authorization: Bearer …` and puts its site on the state: a frozen copy
  * shared with other requests (see site-cache.ts), to be referenced by id, never changed.
  */
-export function siteToken(siteCache: SiteCache) {
-  return async (ctx: IntakeContext, next: Next): Promise<void> => {
+export function siteToken(siteCache: SiteCache): IntakeMiddleware {
+  return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
     if (!match?.[1]) {
       throw new AppError('token_missing', 'An Authorization: Bearer <site token> header is required.');

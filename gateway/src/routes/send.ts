@@ -1,9 +1,8 @@
 import { unlink } from 'node:fs/promises';
 import Router from '@koa/router';
 import type { Services } from '@intake/shared/services';
-import type { Next } from 'koa';
 import { parseBody } from '../body/parse-body.js';
-import type { IntakeContext, IntakeState } from '../context.js';
+import type { IntakeCustomContext, IntakeMiddleware, IntakeState } from '../context.js';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { SiteCache } from '../site-cache/site-cache.js';
 import { apiKey } from '../middleware/api-key.js';
@@ -22,7 +21,7 @@ import type { CaptchaStage } from '../spam/captcha-stage.js';
  * made on first use: with the site and form cached, a plain submission needs none (a fork cost about a
  * tenth of such a request's CPU).
  */
-async function forkEntityManager(ctx: IntakeContext, next: Next): Promise<void> {
+const forkEntityManager: IntakeMiddleware = async (ctx, next) => {
   let forked: IntakeState['em'] | undefined;
   const db = ctx.services.db;
   Object.defineProperty(ctx.state, 'em', {
@@ -34,21 +33,21 @@ async function forkEntityManager(ctx: IntakeContext, next: Next): Promise<void> 
     enumerable: true,
   });
   await next();
-}
+};
 
 /**
  * Temporary uploads are removed in every outcome: accepted, refused or failed. An accepted one was
  * usually moved into storage already, hence gone. `unlink`, not `rm`: each is a file, and `rm` looks
  * at what the path is (lstat) before removing it, a system call per upload for nothing.
  */
-async function removeUploads(ctx: IntakeContext, next: Next): Promise<void> {
+const removeUploads: IntakeMiddleware = async (ctx, next) => {
   ctx.state.uploads = [];
   try {
     await next();
   } finally {
     await Promise.all(ctx.state.uploads.map((file) => unlink(file).catch(ignoreMissing)));
   }
-}
+};
 
 function ignoreMissing(error: NodeJS.ErrnoException): void {
   if (error.code !== 'ENOENT') {
@@ -63,20 +62,20 @@ export function sendRouter(
   rateLimits: RateLimits,
   siteCache: SiteCache,
   captcha: CaptchaStage,
-): Router<IntakeState, { services: Services }> {
-  const router = new Router<IntakeState, { services: Services }>();
+): Router<IntakeState, IntakeCustomContext> {
+  const router = new Router<IntakeState, IntakeCustomContext>();
   router.post(
     '/api/v1/send/:code',
-    authFailureLimit(rateLimits.authFailures) as never,
-    removeUploads as never,
-    forkEntityManager as never,
-    apiKey(services.config.apiKey) as never,
-    siteToken(siteCache) as never,
-    formByCode(siteCache) as never,
-    idempotencyKey as never,
-    siteRateLimit(rateLimits.submissions) as never,
-    parseBody as never,
-    (async (ctx: IntakeContext) => {
+    authFailureLimit(rateLimits.authFailures),
+    removeUploads,
+    forkEntityManager,
+    apiKey(services.config.apiKey),
+    siteToken(siteCache),
+    formByCode(siteCache),
+    idempotencyKey,
+    siteRateLimit(rateLimits.submissions),
+    parseBody,
+    async (ctx) => {
       const { key, replay, refusal } = ctx.state.idempotency ?? {};
       if (refusal) {
         throw refusal;
@@ -101,7 +100,7 @@ export function sendRouter(
       });
       ctx.status = 201;
       ctx.body = answer;
-    }) as never,
+    },
   );
   return router;
 }
