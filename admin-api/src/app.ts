@@ -22,16 +22,11 @@ import { auditPlugin } from './audit/audit-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { createAttemptLimiter } from './auth/attempt-limiter.js';
 import { LOGIN_LIMITS, LOGIN_WINDOW_SECONDS } from './auth/login-policy.js';
-import {
-  createContextFunction,
-  type AdminContext,
-  type AdminDeps,
-  type AdminKoaContext,
-  type AdminState,
-} from './context.js';
+import { createContextFunction, type AdminContext, type AdminDeps } from './context.js';
 import { serveConsole } from './console/serve-console.js';
 import { createExportLinks } from './exports/export-link.js';
 import { createDownloadLinks } from './files/download-link.js';
+import type { AdminKoaContext, AdminState } from './koa-context.js';
 import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';

@@ -5,7 +5,6 @@ import type { Em } from '@intake/shared/db';
 import type { Logger } from '@intake/shared/logger';
 import type { Services } from '@intake/shared/services';
 import type { KoaContextFunctionArgument } from '@as-integrations/koa';
-import type { ParameterizedContext } from 'koa';
 import type { AdminTokens } from './auth/admin-token.js';
 import type { AttemptLimiter } from './auth/attempt-limiter.js';
 import type { LoginLimit } from './auth/login-policy.js';
@@ -13,6 +12,7 @@ import type { Principal } from './auth/principal.js';
 import { sessionCookie, type SessionCookie } from './auth/session-cookie.js';
 import type { ExportLinks } from './exports/export-link.js';
 import type { DownloadLinks } from './files/download-link.js';
+import type { AdminState } from './koa-context.js';
 import type { ExportProcessOptions } from './routes/exports.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */
@@ -30,12 +30,6 @@ export interface AdminDeps {
   /** Origin of the gateway as site backends reach it (`http://host:port`). */
   gatewayOrigin: () => string;
 }
-
-export interface AdminState {
-  requestId: string;
-}
-
-export type AdminKoaContext = ParameterizedContext<AdminState>;
 
 export interface AdminContext {
   requestId: string;

@@ -1,7 +1,7 @@
 // The console's session cookie, read and written through Koa's `cookies`. HttpOnly (no script can
 // read it), SameSite=Strict (no other site's page sends it), Path=/ and Secure when the console is
 // served over https: directly, through a trusted proxy's X-Forwarded-Proto, or as PUBLIC_ADMIN_URL says.
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 export const SESSION_COOKIE = 'intake_session';
 

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { send } from '@koa/send';
 import type { Next } from 'koa';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 /** Where the root `npm run build` writes the console, from this file in src/ or dist/. */
 export const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL('../../../admin-web/dist/', import.meta.url));

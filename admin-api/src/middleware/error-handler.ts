@@ -1,6 +1,6 @@
 import type { Logger } from '@intake/shared/logger';
 import type { Next } from 'koa';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 /**
  * Last resort for the plain routes (GraphQL errors never get here): a client error keeps its status

@@ -2,7 +2,7 @@
 // `ctx.request.body` set). Other content types are left for Apollo, which refuses them.
 import type { Next } from 'koa';
 import getRawBody from 'raw-body';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 export const GRAPHQL_BODY_LIMIT = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import type { Next } from 'koa';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 /** Every admin answer may hold tokens or customer data: never cached, never sniffed, never framed. */
 export async function securityHeaders(ctx: AdminKoaContext, next: Next): Promise<void> {

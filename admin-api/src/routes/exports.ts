@@ -8,7 +8,7 @@
 import { Readable } from 'node:stream';
 import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS } from '@intake/shared/outage';
 import type { Services } from '@intake/shared/services';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 import { setDownloadName } from '../files/content-disposition.js';
 import type { DownloadLinks } from '../files/download-link.js';
 import { exportChunks } from '../exports/export-body.js';

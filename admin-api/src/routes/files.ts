@@ -4,7 +4,7 @@
 import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
 import type { Services } from '@intake/shared/services';
 import { isUuid } from '@intake/shared/site-token';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 import { setAttachment } from '../files/content-disposition.js';
 import type { DownloadLinks } from '../files/download-link.js';
 

@@ -1,6 +1,6 @@
 import { answerReadiness } from '@intake/shared/http';
 import type { Services } from '@intake/shared/services';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 /** Liveness: the process answers. */
 export async function healthz(ctx: AdminKoaContext): Promise<void> {

@@ -1,7 +1,9 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoredFileSchema } from '../entities/index.js';
-import type { Services } from '../services.js';
+import type { Database } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import type { Storage } from './storage.js';
 
 // A process killed between storing a file and committing its row leaves an object that nothing
 // references; so does a failed cleanup. The sweep removes such objects once they are older than a
@@ -30,7 +32,12 @@ export interface SweepResult {
   uploads: number;
 }
 
-type SweepServices = Pick<Services, 'db' | 'storage' | 'logger'>;
+/** The part of `Services` the sweep uses, named here: services.ts builds its storage from this folder. */
+interface SweepServices {
+  db: Database;
+  storage: Storage;
+  logger: Logger;
+}
 
 // The multipart engine's temporary names (gateway/src/body/upload-storage.ts).
 const UPLOAD_NAME = /^upload-[a-f0-9]{32}$/;

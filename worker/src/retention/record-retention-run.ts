@@ -2,9 +2,20 @@
 // counts only (per form by id), never a submitted value.
 import { recordAuditEntry, systemActor } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
-import type { RetentionRun } from './retention-run.js';
+import type { FormRetentionResult } from './form-retention.js';
 
 export const RETENTION_RUN_ACTION = 'retention.run';
+
+/** One run of retention-run.ts, as recorded. */
+export interface RetentionRun {
+  /** Which worker ran it (host and process id). */
+  workerId: string;
+  startedAt: Date;
+  finishedAt: Date;
+  spamDeleted: number;
+  /** Submissions deleted by form retentions, in total and per form. */
+  formRetention: FormRetentionResult;
+}
 
 export async function recordRetentionRun(em: Em, run: RetentionRun): Promise<void> {
   await recordAuditEntry(em, {

@@ -1,21 +1,11 @@
-// One retention run (scheduled by retention-schedule.ts): expired spam (30 days) and the expired submissions of
-// forms with a retention. Each run is logged and recorded with counts only (never a submitted
-// value), so an operator can show what was deleted when.
+// One retention run (retention-schedule.ts times them): expired spam (30 days) and the expired
+// submissions of forms with a retention. Each run is logged and recorded with counts only (never a
+// submitted value), so an operator can show what was deleted when.
 import { hostname } from 'node:os';
 import type { Services } from '@intake/shared/services';
 import { deleteExpiredSpam, type SpamSweepOptions } from './spam-retention.js';
-import { deleteExpiredSubmissions, type FormRetentionResult } from './form-retention.js';
-import { recordRetentionRun } from './record-retention-run.js';
-
-export interface RetentionRun {
-  /** Which worker ran it (host and process id). */
-  workerId: string;
-  startedAt: Date;
-  finishedAt: Date;
-  spamDeleted: number;
-  /** Submissions deleted by form retentions, in total and per form. */
-  formRetention: FormRetentionResult;
-}
+import { deleteExpiredSubmissions } from './form-retention.js';
+import { recordRetentionRun, type RetentionRun } from './record-retention-run.js';
 
 export interface RetentionRunOptions {
   batchSize?: number;

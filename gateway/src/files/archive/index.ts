@@ -4,7 +4,7 @@
 import { MIME_7Z, MIME_DOCX, MIME_PPTX, MIME_RAR, MIME_XLSX, MIME_ZIP } from '@intake/shared/mime-types';
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
-import { inspectZip } from './inspect-zip.js';
+import { inspectZip, inspectZipBuffer } from './inspect-zip.js';
 import type { SharedZip } from './opened-zip.js';
 
 export { ArchiveBudget, DEFAULT_ARCHIVE_LIMITS, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
@@ -38,6 +38,6 @@ export async function inspectArchive(
   if (SEVEN_ZIP_BASED.has(file.mimeType)) {
     // 7z and RAR go through 7z-wasm, a heavy module: load it only when such a file arrives.
     const { inspectSevenZip } = await import('./inspect-sevenzip.js');
-    await inspectSevenZip(file.path, file.mimeType, limits);
+    await inspectSevenZip(file.path, file.mimeType, limits, { inspectZip: inspectZipBuffer });
   }
 }

@@ -13,7 +13,6 @@ import { MIME_7Z, MIME_RAR } from '@intake/shared/mime-types';
 import type { ArchiveLimits } from '../types.js';
 import { ArchiveBudget, MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { HEAD_BYTES, archiveKind, checkEntryHead, isOle2Magic } from './entry-rules.js';
-import { inspectZipBuffer } from './inspect-zip.js';
 import { inspectOle2 } from './ole2.js';
 import { checkRar4UnixLinks } from './rar4-headers.js';
 import { parseListing } from './sevenzip-listing.js';
@@ -26,10 +25,18 @@ import { checkExtraction, checkListing, extractionCap, hasErrors, unreadable } f
 /** Whole inspection of one upload, nested archives and worker start included. */
 export const DEFAULT_SEVENZIP_TIMEOUT_MS = 15_000;
 
+/**
+ * How a ZIP nested in a 7z or RAR is inspected: the ZIP inspector's `inspectZipBuffer`. Handed in,
+ * not imported: the ZIP inspector opens the 7z and RAR nested in a ZIP with this module, and an
+ * import back would make the two modules a cycle.
+ */
+export type NestedZipInspector = (bytes: Buffer, budget: ArchiveBudget) => Promise<void>;
+
 export interface SevenZipInspectOptions {
   timeoutMs?: number;
   /** Defaults to the process-wide pool. */
   pool?: SevenZipPool;
+  inspectZip: NestedZipInspector;
 }
 
 // The session of the inspection under way: a 7z inside a ZIP inside a 7z reuses its worker (and its
@@ -50,6 +57,7 @@ function hasRar4UnixEntries(listing: SevenZipListing): boolean {
 /** Lists, checks and extracts one archive of the worker's memory, then its nested files. */
 async function inspectInWorker(
   session: SevenZipSession,
+  inspectZip: NestedZipInspector,
   file: string,
   budget: ArchiveBudget,
   expectedTypes?: readonly string[],
@@ -75,7 +83,7 @@ async function inspectInWorker(
   const nested = checkExtraction(extracted, listing, budget);
   await session.remove(extracted.outDir);
   if (nested.length > 0) {
-    await inspectNested(session, file, nested, extracted.totalBytes, budget);
+    await inspectNested(session, inspectZip, file, nested, extracted.totalBytes, budget);
   }
 }
 
@@ -105,6 +113,7 @@ function batches(files: readonly NestedFile[], maxBytes: number): NestedFile[][]
  */
 async function inspectNested(
   session: SevenZipSession,
+  inspectZip: NestedZipInspector,
   file: string,
   nested: readonly NestedFile[],
   totalBytes: number,
@@ -122,9 +131,9 @@ async function inspectNested(
         throw unreadable();
       }
       if (item.kind === 'sevenzip') {
-        await inspectInWorker(session, keptAt, budget.nested());
+        await inspectInWorker(session, inspectZip, keptAt, budget.nested());
       } else {
-        await inspectNestedBytes(session, Buffer.from(await session.read(keptAt)), budget);
+        await inspectNestedBytes(session, inspectZip, Buffer.from(await session.read(keptAt)), budget);
       }
     }
     await session.remove(kept.outDir);
@@ -136,21 +145,26 @@ async function inspectNested(
  * OLE2 package's payload): judged like an entry, and opened one level deeper when a container.
  * The same levels as the ZIP inspector: an OLE2 document is not a level, its payloads are.
  */
-async function inspectNestedBytes(session: SevenZipSession, bytes: Buffer, budget: ArchiveBudget): Promise<void> {
+async function inspectNestedBytes(
+  session: SevenZipSession,
+  inspectZip: NestedZipInspector,
+  bytes: Buffer,
+  budget: ArchiveBudget,
+): Promise<void> {
   const head = bytes.subarray(0, HEAD_BYTES);
   checkEntryHead(head);
   if (isOle2Magic(head)) {
     for (const payload of inspectOle2(bytes)) {
-      await inspectNestedBytes(session, payload.data, budget.nested());
+      await inspectNestedBytes(session, inspectZip, payload.data, budget.nested());
     }
     return;
   }
   const kind = archiveKind(head);
   if (kind === 'zip') {
-    await inspectZipBuffer(bytes, budget.nested());
+    await inspectZip(bytes, budget.nested());
   } else if (kind !== null) {
     const file = await session.load(bytes);
-    await inspectInWorker(session, file, budget.nested());
+    await inspectInWorker(session, inspectZip, file, budget.nested());
     await session.remove(file);
   }
 }
@@ -174,11 +188,11 @@ function asAppError(error: unknown): unknown {
 export async function inspectSevenZipBuffer(
   bytes: Uint8Array,
   budget: ArchiveBudget,
-  options: SevenZipInspectOptions & { expectedTypes?: readonly string[] } = {},
+  options: SevenZipInspectOptions & { expectedTypes?: readonly string[] },
 ): Promise<void> {
   const inspect = async (session: SevenZipSession): Promise<void> => {
     const file = await session.load(bytes);
-    await inspectInWorker(session, file, budget, options.expectedTypes);
+    await inspectInWorker(session, options.inspectZip, file, budget, options.expectedTypes);
     await session.remove(file);
   };
   const session = currentSession.getStore();
@@ -205,7 +219,7 @@ export async function inspectSevenZip(
   path: string,
   mimeType: string,
   limits: ArchiveLimits,
-  options: SevenZipInspectOptions = {},
+  options: SevenZipInspectOptions,
 ): Promise<void> {
   const expectedTypes = FORMATS.get(mimeType);
   if (expectedTypes === undefined) {

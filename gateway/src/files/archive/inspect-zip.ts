@@ -201,9 +201,10 @@ async function openContainer(
     const memberNames = names.map(gzipMemberName);
     await inspectWrapped(await gunzipBounded(bytes, level), level, memberNames.some(isContainerName));
   } else if (kind === 'sevenzip') {
-    // Loaded on demand: the 7z/RAR inspector runs 7-Zip (WebAssembly) in workers, and imports us.
+    // Loaded on demand: the 7z/RAR inspector runs 7-Zip (WebAssembly) in workers. It opens the ZIPs
+    // nested in a 7z or RAR with the function given here.
     const { inspectSevenZipBuffer } = await import('./inspect-sevenzip.js');
-    await inspectSevenZipBuffer(bytes, level);
+    await inspectSevenZipBuffer(bytes, level, { inspectZip: inspectZipBuffer });
   }
 }
 

@@ -25,6 +25,7 @@ import type { SampleEntry, SevenZipSampleOptions } from '../../test/sevenzip-sam
 import type { ArchiveLimits } from '../types.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './budget.js';
 import { inspectSevenZip } from './inspect-sevenzip.js';
+import { inspectZipBuffer } from './inspect-zip.js';
 import type { SevenZipInspectOptions } from './inspect-sevenzip.js';
 import { closeSevenZipPool, SevenZipPool } from './sevenzip-pool.js';
 
@@ -45,12 +46,17 @@ async function verdict(
   bytes: Buffer,
   mimeType: string = MIME_7Z,
   limits: Partial<ArchiveLimits> = {},
-  options: SevenZipInspectOptions = {},
+  options: Partial<SevenZipInspectOptions> = {},
 ): Promise<string> {
   counter += 1;
   const path = await writeSample(dir, `upload-${counter}`, bytes);
   try {
-    await inspectSevenZip(path, mimeType, { ...DEFAULT_ARCHIVE_LIMITS, ...limits }, options);
+    await inspectSevenZip(
+      path,
+      mimeType,
+      { ...DEFAULT_ARCHIVE_LIMITS, ...limits },
+      { inspectZip: inspectZipBuffer, ...options },
+    );
     return 'ok';
   } catch (error) {
     if (isAppError(error)) {
