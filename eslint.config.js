@@ -1,7 +1,15 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Every folder of admin-web/src/features, read at each run so that a new feature is covered too.
+const consoleFeatures = readdirSync(new URL('admin-web/src/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   {
@@ -26,6 +34,36 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       // A security product matches control characters on purpose (names, keys, values).
       'no-control-regex': 'off',
+    },
+  },
+  {
+    // Console features stand apart (bulletproof-react's rule): a page under features/<a> imports
+    // components/, lib/ and app/, never features/<b>; what two features share moves to components/
+    // or lib/, which import no feature. Import cycles are checked apart (`npm run lint:cycles`).
+    files: ['admin-web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'admin-web/tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...consoleFeatures.map((feature) => ({
+              target: `./admin-web/src/features/${feature}`,
+              from: './admin-web/src/features',
+              except: [`./${feature}`],
+              message: 'A console feature imports no other feature: move what they share to components/ or lib/.',
+            })),
+            {
+              target: ['./admin-web/src/components', './admin-web/src/lib'],
+              from: './admin-web/src/features',
+              message: 'Shared console code imports no feature.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

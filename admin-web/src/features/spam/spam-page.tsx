@@ -10,9 +10,9 @@ import { QueryStatus } from '../../components/query-status';
 import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
-import { SubmissionListHeader } from '../submissions/submission-list-header';
-import { SubmissionTable } from '../submissions/submission-rows';
-import { usePolledPageAndCount, useSubmissionCount } from '../submissions/use-submission-count';
+import { SubmissionListHeader } from '../../components/submission-list-header';
+import { SubmissionTable } from '../../components/submission-rows';
+import { usePolledPageAndCount, useSubmissionCount } from '../../components/use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 
 const PAGE_SIZE = 20;

@@ -2,12 +2,12 @@
 // files and its actions, ending with Delete (which asks first). Each view adds its own cells and buttons.
 import { Table } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { PagedTable } from '../../components/paged-table';
-import type { NewerOlderPagerProps } from '../../components/newer-older-pager';
-import { RowActions } from '../../components/row-actions';
-import { useDeleteSubmission } from '../../components/use-delete-submission';
-import { decodeStoredText } from '../../lib/decode-stored-text';
-import { compactValue } from '../../lib/submission-values';
+import { PagedTable } from './paged-table';
+import type { NewerOlderPagerProps } from './newer-older-pager';
+import { RowActions } from './row-actions';
+import { useDeleteSubmission } from './use-delete-submission';
+import { decodeStoredText } from '../lib/decode-stored-text';
+import { compactValue } from '../lib/submission-values';
 
 interface ListedSubmission {
   id: string;
