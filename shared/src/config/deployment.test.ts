@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseDotEnv } from 'dotenv';
 import { parse as parseYaml } from 'yaml';
-import { generateSecret } from '../secrets.js';
+import { generateSecret } from '../secrets/index.js';
 import { parseConfig, type RawEnvironment } from './load-config.js';
 import { environmentSchema } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { generateSecret } from '../secrets.js';
+import { generateSecret } from '../secrets/index.js';
 
 /**
  * First start outside production: when the folder has no `.env`, write one with fresh random

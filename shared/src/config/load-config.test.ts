@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generateSecret } from '../secrets.js';
+import { generateSecret } from '../secrets/index.js';
 import { ensureEnvFile } from './env-file.js';
 import { ConfigError, parseConfig, readEnvironment } from './load-config.js';
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseDotEnv } from 'dotenv';
-import { isStrongSecret, parseEncryptionKey } from '../secrets.js';
+import { isStrongSecret, parseEncryptionKey } from '../secrets/index.js';
 import { environmentSchema, type Environment } from './schema.js';
 import type { Config, StorageConfig } from './types.js';
 

@@ -9,7 +9,7 @@
 // raised them, before the committing caller goes on.
 import { PgliteConnection } from '@mikro-orm/pglite';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import type { Database } from './orm.js';
 
 export const SITE_CHANGES_CHANNEL = 'intake_site_changes';

@@ -6,7 +6,7 @@
 // The guard wraps the pool's `connect()`: a client whose connection ends while it is checked out is
 // released with an error (pg-pool then discards it), and release becomes idempotent so that the
 // holder's own release, if it ever comes, is harmless.
-import { markConnectFailure } from '../outage.js';
+import { markConnectFailure } from '../outage/index.js';
 
 /** The parts of a `pg` pool client the guard uses. */
 export interface GuardedClient {

@@ -1,7 +1,7 @@
 // The delivery settings of the configuration: documented defaults, and a lease that must outlive
 // the slowest webhook attempt (else two workers could send one delivery).
 import { type ConfigError, parseConfig } from '../config/load-config.js';
-import { generateSecret } from '../secrets.js';
+import { generateSecret } from '../secrets/index.js';
 
 const secrets = () => ({
   API_KEY: generateSecret(32),

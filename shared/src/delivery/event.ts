@@ -2,7 +2,7 @@
 // Built at send time, so each attempt carries download links that are valid from that moment.
 import type { DownloadLinks } from '../download-links/download-links.js';
 import type { StoredFile, Submission } from '../entities/index.js';
-import { describeStoredFile } from '../stored-file-description.js';
+import { describeStoredFile } from '../stored-file-description/index.js';
 
 export const SUBMISSION_CREATED = 'submission.created';
 export const WEBHOOK_TEST = 'webhook.test';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 
 /** What one answered request was: the only fields an access line may hold. */
 export interface RequestObservation {

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { AppError, toProblem, type ErrorCode } from '../errors.js';
+import { AppError, toProblem, type ErrorCode } from '../errors/index.js';
 
 /**
  * Node's HTTP parser refuses a request before any handler sees it: a request line and headers over

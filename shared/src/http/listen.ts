@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { AppError, toProblem } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { AppError, toProblem } from '../errors/index.js';
+import type { Logger } from '../logger/index.js';
 import { answerClientError, type OpenExchange } from './client-error.js';
 
 export interface RunningServer {

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { writeAccessLine, type RequestObservation } from './access-log.js';
 

@@ -1,5 +1,5 @@
 import { pingDatabase } from '../db/orm.js';
-import type { Services } from '../services.js';
+import type { Services } from '../services/index.js';
 
 /** What the answer needs of a Koa context (typed here so the kernel does not depend on Koa). */
 export interface ReadinessContext {

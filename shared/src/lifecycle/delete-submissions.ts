@@ -4,7 +4,7 @@
 // notification, and its attempts may hold a receiver's answer echoing the data). The bytes in
 // storage go only after the commit, so a rolled-back transaction never loses files rows still point to.
 import type { Em } from '../db/orm.js';
-import type { Services } from '../services.js';
+import type { Services } from '../services/index.js';
 
 export interface DeletedSubmissions {
   /** The ids that existed and are gone; ids that were already gone are not listed. */

@@ -4,7 +4,7 @@
 //   and those separators are removed on both sides (`+49 30 1234-56` finds `+4930123456`);
 // - anything else (an e-mail address, a name): equal trimmed, case-insensitively, to the stored
 //   value read back as it was typed (the database's intake_stored_text, the SQL copy of
-//   decodeStoredText in ../stored-text.ts), so `o'brien@example.com` finds `o&#39;brien@example.com`.
+//   decodeStoredText in ../stored-text/index.ts), so `o'brien@example.com` finds `o&#39;brien@example.com`.
 
 export const ERASURE_VALUE_MIN_LENGTH = 3;
 export const ERASURE_VALUE_MAX_LENGTH = 1000;

@@ -4,7 +4,7 @@
 // submissions in SQL, streamed by the database, not loaded here: erasure is occasional, and an
 // index over every nested value would cost every intake.
 import type { Em } from '../db/orm.js';
-import type { Services } from '../services.js';
+import type { Services } from '../services/index.js';
 import { deleteSubmissions } from './delete-submissions.js';
 import { erasureCondition, type ErasureMatch } from './erasure-match.js';
 

@@ -2,8 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { ensureEnvFile } from '../config/env-file.js';
 import { parseConfig, readEnvironment } from '../config/load-config.js';
 import { migrate, type Database } from '../db/orm.js';
-import { createLogger, type Logger } from '../logger.js';
-import { createServices, openConfiguredDatabase, type Services } from '../services.js';
+import { createLogger, type Logger } from '../logger/index.js';
+import { createServices, openConfiguredDatabase, type Services } from '../services/index.js';
 
 export interface BootstrapOptions {
   /** Apply pending migrations before serving (the single-process start and `migrate`). */

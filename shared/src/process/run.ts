@@ -1,5 +1,5 @@
 import { ConfigError } from '../config/load-config.js';
-import { flushLogs, type Logger } from '../logger.js';
+import { flushLogs, type Logger } from '../logger/index.js';
 
 export interface Stoppable {
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import { createRequire } from 'node:module';
 import type * as IoRedis from 'ioredis';
 import type { Redis } from 'ioredis';

@@ -2,7 +2,7 @@
 // No `exp`: site tokens are long-lived and are revoked by rotating the control code or deleting the site.
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { isPlainObject } from '../plain-object.js';
+import { isPlainObject } from '../plain-object/index.js';
 import { SiteTokenError } from './errors.js';
 
 export const SITE_TOKEN_ALGORITHM = 'HS256';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { parseEncryptionKey } from '../secrets.js';
+import { parseEncryptionKey } from '../secrets/index.js';
 import { seal } from './cipher.js';
 import {
   createSiteTokenCodec,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { access, constants, copyFile, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { AppError } from '../errors.js';
+import { AppError } from '../errors/index.js';
 import { assertStorageKey, isStorageKey, newStorageKey } from './storage-key.js';
 import type { Storage, StoredObject } from './storage.js';
 

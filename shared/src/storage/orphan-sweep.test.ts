@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { FormSchema, StoredFileSchema, SubmissionSchema } from '../entities/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import { testDriverName } from '../test/database.js';
 import { makeForm, makeSite } from '../test/factories.js';
 import { closedLoopbackEndpoint, s3StorageConfig, startTestS3, type TestS3 } from '../test/s3.js';

@@ -2,7 +2,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { StoredFileSchema } from '../entities/index.js';
 import type { Database } from '../db/orm.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../logger/index.js';
 import type { Storage } from './storage.js';
 
 // A process killed between storing a file and committing its row leaves an object that nothing

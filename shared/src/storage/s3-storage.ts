@@ -5,7 +5,7 @@ import type * as ClientS3 from '@aws-sdk/client-s3';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { S3StorageConfig } from '../config/types.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../errors/index.js';
 import { assertStorageKey, isStorageKey, newStorageKey } from './storage-key.js';
 import type { Storage, StoredObject } from './storage.js';
 

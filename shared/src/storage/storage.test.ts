@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { AppError } from '../errors.js';
+import { AppError } from '../errors/index.js';
 import { closedLoopbackEndpoint, s3StorageConfig, startTestS3 } from '../test/s3.js';
 import { createLocalStorage } from './local-storage.js';
 import { createS3Storage } from './s3-storage.js';

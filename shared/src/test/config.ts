@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseConfig } from '../config/load-config.js';
 import type { Config } from '../config/types.js';
-import { generateSecret } from '../secrets.js';
+import { generateSecret } from '../secrets/index.js';
 
 /** A valid configuration with fresh secrets, ports 0 and a temporary DATA_DIR. */
 export function testConfig(env: Record<string, string> = {}): Config {

@@ -7,7 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
 import { createSecretBox, generateWebhookSecret } from '../delivery/webhook-secret.js';
 import { FormSchema, WebhookSchema, type Form, type Webhook as WebhookRow } from '../entities/index.js';
-import type { Services } from '../services.js';
+import type { Services } from '../services/index.js';
 
 export type Behaviour =
   | { kind: 'status'; status: number; body?: string; delayMs?: number }

@@ -12,7 +12,7 @@ import {
   type Form,
   type Site,
 } from '../entities/index.js';
-import type { Services } from '../services.js';
+import type { Services } from '../services/index.js';
 import { generateControlCode, generateFormCode } from '../site-token/index.js';
 
 // Builders for tests: each makes a real row with sensible defaults that a test may override.

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate, openDatabase } from '../db/orm.js';
-import { createLogger } from '../logger.js';
-import { createServices, type Services } from '../services.js';
+import { createLogger } from '../logger/index.js';
+import { createServices, type Services } from '../services/index.js';
 import { testConfig } from './config.js';
 
 /**

@@ -1,5 +1,5 @@
-import { createLogger } from '../logger.js';
-import { createServices, type Services } from '../services.js';
+import { createLogger } from '../logger/index.js';
+import { createServices, type Services } from '../services/index.js';
 import { testConfig } from './config.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 

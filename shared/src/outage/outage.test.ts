@@ -1,6 +1,6 @@
 import { runInNewContext } from 'node:vm';
-import { AppError, isAppError } from './errors.js';
-import { markConnectFailure, toServiceError } from './outage.js';
+import { AppError, isAppError } from '../errors/index.js';
+import { markConnectFailure, toServiceError } from './index.js';
 
 function codeOf(error: unknown): string | undefined {
   const mapped = toServiceError(error);

@@ -2,7 +2,7 @@
 // rather than a fault of the request or of the code (500). One classification, and one answer
 // (service_unavailable, retry after 5 seconds), for both services.
 import { ConnectionException } from '@mikro-orm/core';
-import { AppError, isAppError } from './errors.js';
+import { AppError, isAppError } from '../errors/index.js';
 
 /** Seconds a client is told to wait after an outage (Retry-After, GraphQL `retryAfter`). */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decodeStrictBase64, estimateSecretStrength, generateSecret, isStrongSecret } from './secrets.js';
+import { decodeStrictBase64, estimateSecretStrength, generateSecret, isStrongSecret } from './index.js';
 
 describe('generateSecret', () => {
   it('makes 32 random bytes as base64url by default, strong enough for production', () => {

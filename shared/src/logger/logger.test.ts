@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { createLogger } from './logger.js';
+import { createLogger } from './index.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];

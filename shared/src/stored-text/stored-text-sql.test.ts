@@ -1,8 +1,8 @@
 // decodeStoredText owns "stored text back to typed text"; the database has a copy of it,
 // intake_stored_text (migration stored_text_search), for the search column and erasure, which run in
 // SQL. The two must give the same text for every escape the sanitiser writes and their mixtures.
-import { createTestDatabase, testDriverName, type TestDatabase } from './test/database.js';
-import { decodeStoredText, escapeStoredText } from './stored-text.js';
+import { createTestDatabase, testDriverName, type TestDatabase } from '../test/database.js';
+import { decodeStoredText, escapeStoredText } from './index.js';
 
 // Every reference the gateway writes, alone, side by side, escaped twice, and next to text that looks
 // like one but is not.

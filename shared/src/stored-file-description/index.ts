@@ -1,4 +1,4 @@
-import type { StoredFile } from './entities/stored-file.js';
+import type { StoredFile } from '../entities/stored-file.js';
 
 /** What every answer says of a stored file: the 201 body, the admin API and webhook events. */
 export interface StoredFileDescription {

@@ -1,9 +1,9 @@
-import type { Config } from './config/types.js';
-import { openDatabase, type Database } from './db/orm.js';
-import type { Logger } from './logger.js';
-import { createSiteTokenCodec, type SiteTokenCodec } from './site-token/index.js';
-import { createStorage } from './storage/index.js';
-import type { Storage } from './storage/storage.js';
+import type { Config } from '../config/types.js';
+import { openDatabase, type Database } from '../db/orm.js';
+import type { Logger } from '../logger/index.js';
+import { createSiteTokenCodec, type SiteTokenCodec } from '../site-token/index.js';
+import { createStorage } from '../storage/index.js';
+import type { Storage } from '../storage/storage.js';
 
 // What a service needs to run, built once at start and passed down explicitly (no globals), so
 // tests can build the same thing around a test database.

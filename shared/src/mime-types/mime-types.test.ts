@@ -3,7 +3,7 @@ import {
   extensionsForMimeType,
   isKnownMimeType,
   mimeTypeForExtension,
-} from './mime-types.js';
+} from './index.js';
 
 describe('mime types', () => {
   it('lists the 12 default types of the contract, once each', () => {

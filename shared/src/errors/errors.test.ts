@@ -1,4 +1,4 @@
-import { AppError, toProblem } from './errors.js';
+import { AppError, toProblem } from './index.js';
 
 describe('toProblem', () => {
   it('renders a catalogued error with its status and code', () => {
