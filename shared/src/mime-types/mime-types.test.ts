@@ -1,9 +1,4 @@
-import {
-  DEFAULT_ALLOWED_MIME_TYPES,
-  extensionsForMimeType,
-  isKnownMimeType,
-  mimeTypeForExtension,
-} from './index.js';
+import { DEFAULT_ALLOWED_MIME_TYPES, extensionsForMimeType, isKnownMimeType, mimeTypeForExtension } from './index.js';
 
 describe('mime types', () => {
   it('lists the 12 default types of the contract, once each', () => {
