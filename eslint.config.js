@@ -49,6 +49,7 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         {
+          basePath: import.meta.dirname,
           zones: [
             ...consoleFeatures.map((feature) => ({
               target: `./admin-web/src/features/${feature}`,
