@@ -22,7 +22,7 @@ import { healthRouter } from './routes/health.js';
 import { sendRouter } from './routes/send.js';
 import { createSiteCache, type SiteCache } from './site-cache/site-cache.js';
 import { createCaptchaVerifier, type CaptchaVerifier } from './spam/captcha.js';
-import { createRefusalTally, isCountedRefusal, type RefusalTally } from './stats/refusal-tally.js';
+import { createRefusalTally, isCountedRefusal, type RefusalTally } from './statistics/refusal-tally.js';
 
 export interface GatewayApp {
   app: Koa<IntakeState, IntakeCustomContext>;

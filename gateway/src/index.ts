@@ -6,7 +6,7 @@ import { createGatewayApp } from './app.js';
 import { closeSevenZipPool } from './files/archive/sevenzip-pool.js';
 import { closeSanitiserPool } from './submission/sanitize-pool.js';
 import type { SiteCache } from './site-cache/site-cache.js';
-import type { RefusalTally } from './stats/refusal-tally.js';
+import type { RefusalTally } from './statistics/refusal-tally.js';
 
 export { createGatewayApp } from './app.js';
 

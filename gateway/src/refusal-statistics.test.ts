@@ -2,7 +2,7 @@
 // "refusal_counts" per UTC day and code after a flush, with nothing of the refused request; a flush
 // the database does not take keeps its counts; gateways add up; old days are deleted.
 import { jest } from '@jest/globals';
-import { addRefusalCounts, lastUtcDays, readRefusalCounts, utcDay } from '@intake/shared/stats';
+import { addRefusalCounts, lastUtcDays, readRefusalCounts, utcDay } from '@intake/shared/statistics';
 import {
   createOutageDatabase,
   createTestServices,
@@ -12,7 +12,7 @@ import {
   testDriverName,
 } from '@intake/shared/test';
 import { startGateway, type RunningGateway } from './index.js';
-import { createRefusalTally } from './stats/refusal-tally.js';
+import { createRefusalTally } from './statistics/refusal-tally.js';
 import { send, type TestServices } from './test/harness.js';
 
 jest.setTimeout(60_000);

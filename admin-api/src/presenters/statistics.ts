@@ -1,6 +1,6 @@
 // Rows of counts per day become one series per form or code, every day of the period present.
 import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
-import { fillDays, type RefusalCountRow, type SubmissionCountRow } from '@intake/shared/stats';
+import { fillDays, type RefusalCountRow, type SubmissionCountRow } from '@intake/shared/statistics';
 import type {
   DailyCountType,
   FormSubmissionSeriesType,

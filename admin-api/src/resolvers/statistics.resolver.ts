@@ -1,6 +1,6 @@
 // The console home's statistics: submissions per form and refusals per code, per UTC day. The
-// counting queries are shared with the gateway's statistics (@intake/shared stats/).
-import { lastUtcDays, readRefusalCounts, readSubmissionCounts } from '@intake/shared/stats';
+// counting queries are shared with the gateway's statistics (@intake/shared statistics/).
+import { lastUtcDays, readRefusalCounts, readSubmissionCounts } from '@intake/shared/statistics';
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { AdminContext } from '../context.js';
 import { presentRefusalStats, presentSubmissionStats } from '../presenters/statistics.js';

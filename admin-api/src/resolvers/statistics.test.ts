@@ -1,7 +1,7 @@
 // The console home's statistics: submissions per form and UTC day, refusals per code and day,
 // every day of the period present, days bounded.
 import { jest } from '@jest/globals';
-import { addRefusalCounts, lastUtcDays, readSubmissionCounts } from '@intake/shared/stats';
+import { addRefusalCounts, lastUtcDays, readSubmissionCounts } from '@intake/shared/statistics';
 import { testDriverName } from '@intake/shared/test';
 import { makeForm, makeSite, makeSubmission } from '../test/factories.js';
 import { startTestAdmin, type TestAdmin } from '../test/harness.js';

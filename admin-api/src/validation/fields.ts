@@ -4,7 +4,7 @@
 import { domainToASCII } from 'node:url';
 import { isKnownMimeType } from '@intake/shared/mime-types';
 import { isUuid } from '@intake/shared/site-token';
-import { REFUSAL_COUNT_RETENTION_DAYS } from '@intake/shared/stats';
+import { REFUSAL_COUNT_RETENTION_DAYS } from '@intake/shared/statistics';
 import { z } from 'zod';
 import { parseInput } from './parse-input.js';
 

@@ -12,7 +12,7 @@ import {
   REFUSAL_COUNT_RETENTION_DAYS,
   utcDay,
   type RefusalCountRow,
-} from '@intake/shared/stats';
+} from '@intake/shared/statistics';
 import { SEND_ROUTE } from '../metrics.js';
 
 export const REFUSAL_FLUSH_INTERVAL_MS = 5000;
