@@ -3,7 +3,7 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { Role } from '../auth/principal.js';
 import { createApiToken } from '../commands/tokens/create-api-token.js';
-import { listApiTokens } from '../commands/tokens/list-api-tokens.js';
+import { listApiTokens } from '../queries/tokens/list-api-tokens.js';
 import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';
 import type { AdminContext } from '../context.js';
 import { presentApiToken } from '../presenters/auth.js';

@@ -4,7 +4,7 @@ import type { AuditEntry } from '@intake/shared/entities';
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { auditLogWhere } from '../audit/audit-log-filter.js';
 import { Role } from '../auth/principal.js';
-import { listAuditEntries } from '../commands/audit/list-audit-entries.js';
+import { listAuditEntries } from '../queries/audit/list-audit-entries.js';
 import type { AdminContext } from '../context.js';
 import { badUserInput } from '../schema/errors.js';
 import {

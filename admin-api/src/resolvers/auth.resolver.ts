@@ -3,7 +3,7 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Role } from '../auth/principal.js';
 import { changePassword } from '../commands/auth/change-password.js';
-import { findAdmin } from '../commands/auth/find-admin.js';
+import { findAdmin } from '../queries/auth/find-admin.js';
 import { login, type LoggedIn } from '../commands/auth/login.js';
 import { logout } from '../commands/auth/logout.js';
 import type { AdminContext } from '../context.js';

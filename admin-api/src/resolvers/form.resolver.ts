@@ -5,9 +5,9 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { createForm, createFormInput } from '../commands/forms/create-form.js';
 import { deleteForm } from '../commands/forms/delete-form.js';
-import { listForms } from '../commands/forms/list-forms.js';
+import { listForms } from '../queries/forms/list-forms.js';
 import { updateForm, updateFormInput } from '../commands/forms/update-form.js';
-import { findLiveForm } from '../commands/live-finders.js';
+import { findLiveForm } from '../queries/live-finders.js';
 import type { AdminContext } from '../context.js';
 import { presentForm } from '../presenters/form.js';
 import { CreateFormInput, UpdateFormInput } from '../types/form.input.js';

@@ -1,7 +1,7 @@
 // When a form's retention will next delete something. Asked per form on request (the settings page
 // shows it).
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { nextRetentionDeletion } from '../commands/retention/next-retention-deletion.js';
+import { nextRetentionDeletion } from '../queries/retention/next-retention-deletion.js';
 import type { AdminContext } from '../context.js';
 import { FormType } from '../types/form.type.js';
 

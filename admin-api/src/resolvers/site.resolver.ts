@@ -2,12 +2,12 @@
 // keeps its rows (and its forms' submissions stay readable) but disappears from `sites`/`site`, and
 // its tokens fail at once because `verifySiteToken` refuses a site with `deletedAt`.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { findLiveSite, requireLiveSite } from '../commands/live-finders.js';
+import { findLiveSite, requireLiveSite } from '../queries/live-finders.js';
 import { createSite, createSiteInput } from '../commands/sites/create-site.js';
 import { deleteSite } from '../commands/sites/delete-site.js';
-import { listSites } from '../commands/sites/list-sites.js';
+import { listSites } from '../queries/sites/list-sites.js';
 import { rotateSiteToken } from '../commands/sites/rotate-site-token.js';
-import { siteApiView, type SiteApiView } from '../commands/sites/site-api-view.js';
+import { siteApiView, type SiteApiView } from '../queries/sites/site-api-view.js';
 import { updateSite, updateSiteInput } from '../commands/sites/update-site.js';
 import type { AdminContext } from '../context.js';
 import { presentForm } from '../presenters/form.js';

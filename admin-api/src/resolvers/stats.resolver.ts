@@ -1,12 +1,12 @@
 // Figures the console lists beside sites and forms, each counted only when selected (see
-// commands/statistics/site-and-form-counts.ts).
+// queries/statistics/site-and-form-counts.ts).
 import { Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import {
   countFormSubmissions,
   countLiveForms,
   countRecentSubmissions,
   lastSubmissionAt,
-} from '../commands/statistics/site-and-form-counts.js';
+} from '../queries/statistics/site-and-form-counts.js';
 import type { AdminContext } from '../context.js';
 import { FormType } from '../types/form.type.js';
 import { SiteType } from '../types/site.type.js';

@@ -3,8 +3,8 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { markNotSpam } from '../commands/spam/mark-not-spam.js';
 import { deleteSubmission } from '../commands/submissions/delete-submission.js';
-import { findSubmission } from '../commands/submissions/find-submission.js';
-import { listSubmissions, type SubmissionWithFiles } from '../commands/submissions/list-submissions.js';
+import { findSubmission } from '../queries/submissions/find-submission.js';
+import { listSubmissions, type SubmissionWithFiles } from '../queries/submissions/list-submissions.js';
 import type { AdminContext } from '../context.js';
 import type { DownloadLinks } from '../files/download-link.js';
 import { presentSubmission } from '../presenters/submission.js';

@@ -5,14 +5,14 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { createWebhook, createWebhookInput, type WebhookWithSecret } from '../commands/webhooks/create-webhook.js';
 import { deleteWebhook } from '../commands/webhooks/delete-webhook.js';
-import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from '../commands/webhooks/delivery-log.js';
-import { listWebhooks } from '../commands/webhooks/list-webhooks.js';
-import { findLiveWebhook } from '../commands/webhooks/live-webhook.js';
+import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from '../queries/webhooks/delivery-log.js';
+import { listWebhooks } from '../queries/webhooks/list-webhooks.js';
+import { findLiveWebhook } from '../queries/webhooks/live-webhook.js';
 import { redeliver } from '../commands/webhooks/redeliver.js';
 import { rotateWebhookSecret } from '../commands/webhooks/rotate-webhook-secret.js';
 import { sendTestWebhook } from '../commands/webhooks/send-test-webhook.js';
 import { updateWebhook, updateWebhookInput } from '../commands/webhooks/update-webhook.js';
-import { withAttempts } from '../commands/webhooks/delivery-log.js';
+import { withAttempts } from '../queries/webhooks/delivery-log.js';
 import type { AdminContext } from '../context.js';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
 import { CreateWebhookInput, UpdateWebhookInput } from '../types/webhook.input.js';

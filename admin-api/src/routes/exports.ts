@@ -16,7 +16,7 @@ import { csvColumns, CONTENT_TYPES, FILE_EXTENSIONS } from '../exports/export-fo
 import type { ExportLinks, ExportRequest } from '../exports/export-link.js';
 import { startExportProcess, type ExportOutput } from '../exports/export-process-client.js';
 import { fieldNames } from '../exports/export-rows.js';
-import { findLiveForm } from '../commands/live-finders.js';
+import { findLiveForm } from '../queries/live-finders.js';
 
 export interface ExportRouteDeps {
   services: Services;

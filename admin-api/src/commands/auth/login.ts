@@ -6,7 +6,7 @@ import { normalizeEmail } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
 import { rateLimited, unauthenticated } from '../../schema/errors.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
-import { EMAIL_MAX_LENGTH, findAdminByEmail } from './find-admin.js';
+import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
 
 const INVALID_LOGIN = 'Invalid e-mail or password';
 

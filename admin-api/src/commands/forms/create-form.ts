@@ -4,7 +4,7 @@ import { generateFormCode } from '@intake/shared/site-token';
 import { z } from 'zod';
 import { notifyEmails } from '../../validation/delivery-fields.js';
 import { id, name } from '../../validation/fields.js';
-import { requireLiveSite } from '../live-finders.js';
+import { requireLiveSite } from '../../queries/live-finders.js';
 
 export const createFormInput = z.object({ siteId: id, name, notifyEmails: notifyEmails.optional() });
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { notifyEmails } from '../../validation/delivery-fields.js';
 import { maxFileSize, mimeTypes, name } from '../../validation/fields.js';
 import { optionalCount } from '../../validation/spam-fields.js';
-import { requireLiveForm } from '../live-finders.js';
+import { requireLiveForm } from '../../queries/live-finders.js';
 import { applySpamSettings, spamSettingsFields } from '../spam/spam-settings.js';
 
 /** Absent fields stay as they are; null resets a limit to its default. MAX_FILE_SIZE bounds the form's own. */

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import type { Site } from '@intake/shared/entities';
 import { z } from 'zod';
 import { domain, name } from '../../validation/fields.js';
-import { requireLiveSite } from '../live-finders.js';
+import { requireLiveSite } from '../../queries/live-finders.js';
 
 /** Absent fields stay as they are; `domain: null` removes the domain. */
 export const updateSiteInput = z.object({ name: name.optional(), domain: domain.optional() });

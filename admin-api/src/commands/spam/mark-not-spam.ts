@@ -2,8 +2,8 @@ import type { Em } from '@intake/shared/db';
 import { enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import { SubmissionSchema } from '@intake/shared/entities';
 import { notFound } from '../../schema/errors.js';
-import { filesBySubmission } from '../submissions/files-by-submission.js';
-import type { SubmissionWithFiles } from '../submissions/list-submissions.js';
+import { filesBySubmission } from '../../queries/submissions/files-by-submission.js';
+import type { SubmissionWithFiles } from '../../queries/submissions/list-submissions.js';
 
 /**
  * Moves a spam submission to the inbox and queues the webhook and e-mail deliveries it would have

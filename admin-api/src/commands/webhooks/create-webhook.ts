@@ -4,7 +4,7 @@ import { WebhookSchema, type Webhook } from '@intake/shared/entities';
 import { z } from 'zod';
 import { description, webhookUrl } from '../../validation/delivery-fields.js';
 import { id } from '../../validation/fields.js';
-import { requireLiveForm } from '../live-finders.js';
+import { requireLiveForm } from '../../queries/live-finders.js';
 
 /** ALLOW_PRIVATE_WEBHOOK_ADDRESSES decides which URLs are acceptable. */
 export function createWebhookInput(allowPrivateAddresses: boolean) {

@@ -2,8 +2,8 @@ import type { Em } from '@intake/shared/db';
 import { enqueueTestDelivery, webhookTestData } from '@intake/shared/delivery';
 import type { Delivery } from '@intake/shared/entities';
 import { badUserInput } from '../../schema/errors.js';
-import { requireLiveForm } from '../live-finders.js';
-import { requireLiveWebhook } from './live-webhook.js';
+import { requireLiveForm } from '../../queries/live-finders.js';
+import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
 
 /** Queues a `webhook.test` event for an enabled webhook, due at once. */
 export async function sendTestWebhook(em: Em, webhookId: string): Promise<Delivery> {

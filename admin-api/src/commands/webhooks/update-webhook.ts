@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import type { Webhook } from '@intake/shared/entities';
 import { z } from 'zod';
 import { description, webhookUrl } from '../../validation/delivery-fields.js';
-import { requireLiveWebhook } from './live-webhook.js';
+import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
 
 /** Absent fields stay as they are. */
 export function updateWebhookInput(allowPrivateAddresses: boolean) {

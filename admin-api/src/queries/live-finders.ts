@@ -1,4 +1,4 @@
-// Finders shared by commands. "Live" means not soft-deleted.
+// Finders shared by commands and queries. "Live" means not soft-deleted.
 import type { Em } from '@intake/shared/db';
 import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/entities';
 import { notFound } from '../schema/errors.js';
