@@ -2,12 +2,14 @@
 // an administrator may still need to read or export, so they stay readable through
 // `submissions(formId)` / `submission(id)` and are removed one by one with `deleteSubmission`. The
 // deleted form disappears from `forms`, cannot be updated, and the gateway refuses its code.
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { createForm, createFormInput } from '../commands/forms/create-form.js';
 import { deleteForm } from '../commands/forms/delete-form.js';
 import { listForms } from '../queries/forms/list-forms.js';
 import { updateForm, updateFormInput } from '../commands/forms/update-form.js';
 import { findLiveForm } from '../queries/live-finders.js';
+import { nextRetentionDeletion } from '../queries/retention/next-retention-deletion.js';
+import { countFormSubmissions, lastSubmissionAt } from '../queries/statistics/site-and-form-counts.js';
 import type { AdminContext } from '../context.js';
 import { presentForm } from '../presenters/form.js';
 import { CreateFormInput, UpdateFormInput } from '../types/form.input.js';
@@ -56,5 +58,50 @@ export class FormResolver {
   })
   async deleteForm(@Arg('id', () => ID) id: string, @Ctx() { em }: AdminContext): Promise<boolean> {
     return deleteForm(em, parseId(id, 'id'));
+  }
+}
+
+// Figures the console lists beside forms, each counted only when selected (see
+// queries/statistics/site-and-form-counts.ts), the endpoint URL, and retention's next deletion.
+@Authorized()
+@Resolver(() => FormType)
+export class FormFieldsResolver {
+  @FieldResolver(() => Int, { description: 'Submissions in the inbox of this form (spam not counted).' })
+  submissionCount(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number> {
+    return countFormSubmissions(em, form.id, false);
+  }
+
+  @FieldResolver(() => Int, { description: 'Submissions of this form in the Spam view.' })
+  spamCount(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number> {
+    return countFormSubmissions(em, form.id, true);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'ISO 8601: the newest submission in the inbox; null when none.',
+  })
+  async lastSubmissionAt(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<string | null> {
+    const newest = await lastSubmissionAt(em, form.id);
+    return newest === null ? null : newest.toISOString();
+  }
+
+  @FieldResolver(() => String, {
+    description: 'The full URL site backends POST to (PUBLIC_GATEWAY_URL, else the gateway as it listens).',
+  })
+  endpointUrl(@Root() form: FormType, @Ctx() { deps }: AdminContext): string {
+    return `${deps.gatewayOrigin()}/api/v1/send/${encodeURIComponent(form.code)}`;
+  }
+
+  // When the form's retention will next delete something: asked per form on request (the settings
+  // page shows it).
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'ISO 8601: when the oldest submission (spam included) expires under retentionDays, not before now (the ' +
+      'retention run after this moment deletes it, at most an hour later); null without a retention or submissions.',
+  })
+  async retentionNextDeletionAt(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<string | null> {
+    const due = await nextRetentionDeletion(em, form.id, form.retentionDays);
+    return due === null ? null : due.toISOString();
   }
 }

@@ -1,12 +1,13 @@
 // Sites: CRUD, the site API view (token + forms) and token rotation. Deletion is soft: the site
 // keeps its rows (and its forms' submissions stay readable) but disappears from `sites`/`site`, and
 // its tokens fail at once because `verifySiteToken` refuses a site with `deletedAt`.
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { findLiveSite, requireLiveSite } from '../queries/live-finders.js';
 import { createSite, createSiteInput } from '../commands/sites/create-site.js';
 import { deleteSite } from '../commands/sites/delete-site.js';
 import { listSites } from '../queries/sites/list-sites.js';
 import { rotateSiteToken } from '../commands/sites/rotate-site-token.js';
+import { countLiveForms, countRecentSubmissions } from '../queries/statistics/site-and-form-counts.js';
 import { siteApiView, type SiteApiView } from '../queries/sites/site-api-view.js';
 import { updateSite, updateSiteInput } from '../commands/sites/update-site.js';
 import type { AdminContext } from '../context.js';
@@ -79,5 +80,23 @@ export class SiteResolver {
   ): Promise<SiteApiViewType> {
     const site = await rotateSiteToken(context.em, parseId(siteId, 'siteId'));
     return presentView(await siteApiView(context.em, context.deps.services, site), context);
+  }
+}
+
+// Figures the console lists beside sites, each counted only when selected (see
+// queries/statistics/site-and-form-counts.ts).
+@Authorized()
+@Resolver(() => SiteType)
+export class SiteFieldsResolver {
+  @FieldResolver(() => Int, { description: 'Forms of the site that are not deleted.' })
+  formCount(@Root() site: SiteType, @Ctx() { em }: AdminContext): Promise<number> {
+    return countLiveForms(em, site.id);
+  }
+
+  @FieldResolver(() => Int, {
+    description: 'Submissions to any form of the site in the last 7 days (spam not counted).',
+  })
+  submissionsLast7Days(@Root() site: SiteType, @Ctx() { em }: AdminContext): Promise<number> {
+    return countRecentSubmissions(em, site.id);
   }
 }

@@ -5,14 +5,12 @@ import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
 import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../resolvers/auth.resolver.js';
 import { ErasureResolver } from '../resolvers/erasure.resolver.js';
-import { FormResolver } from '../resolvers/form.resolver.js';
+import { FormFieldsResolver, FormResolver } from '../resolvers/form.resolver.js';
 import { LimitsResolver } from '../resolvers/limits.resolver.js';
-import { FormRetentionResolver } from '../resolvers/retention.resolver.js';
-import { SiteResolver } from '../resolvers/site.resolver.js';
-import { FormStatsResolver, SiteStatsResolver } from '../resolvers/stats.resolver.js';
+import { SiteFieldsResolver, SiteResolver } from '../resolvers/site.resolver.js';
 import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
 import { SubmissionExportResolver } from '../resolvers/submission-export.resolver.js';
-import { SubmissionCountResolver } from '../resolvers/submission-count.resolver.js';
+import { SubmissionConnectionResolver } from '../resolvers/submission-connection.resolver.js';
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
 import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 
@@ -23,14 +21,13 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       AuthResolver,
       ApiTokenResolver,
       SiteResolver,
-      SiteStatsResolver,
+      SiteFieldsResolver,
       FormResolver,
-      FormStatsResolver,
-      FormRetentionResolver,
+      FormFieldsResolver,
       LimitsResolver,
       StatisticsResolver,
       SubmissionResolver,
-      SubmissionCountResolver,
+      SubmissionConnectionResolver,
       SubmissionExportResolver,
       WebhookResolver,
       ErasureResolver,

@@ -9,7 +9,7 @@ import { SubmissionConnectionType } from '../types/submission.type.js';
 
 @Authorized()
 @Resolver(() => SubmissionConnectionType)
-export class SubmissionCountResolver {
+export class SubmissionConnectionResolver {
   @FieldResolver(() => Int, { description: 'How many submissions the view and its filter hold (exact).' })
   totalCount(@Root() connection: SubmissionConnectionType, @Ctx() { em }: AdminContext): Promise<number> {
     return countSubmissions(em, connection.selection);
