@@ -1,32 +1,21 @@
-// The admin API's error catalogue: every error a client may see carries a stable `extensions.code`.
-// A database or storage outage is SERVICE_UNAVAILABLE with `retryAfter`: the gateway's own mapping
+// The admin API's side of the error catalogue (@intake/shared/errors): the GraphQL errors its
+// operations throw are built from catalogue entries, and `formatError` answers every error with an
+// entry's `extensions.code`. A database or storage outage is SERVICE_UNAVAILABLE with `retryAfter`: the gateway's own mapping
 // (toServiceError in @intake/shared), so both services answer an outage alike. Anything else (a bug, an ORM exception) is masked as
 // INTERNAL_SERVER_ERROR by `formatError`; both are logged with the request id by the
 // error-logging plugin.
 import { HeaderMap } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { isAppError, type AppError } from '@intake/shared/errors';
+import { codesAnsweredAs, ERROR_CATALOGUE, isAppError, type AppError, type ErrorCode } from '@intake/shared/errors';
 import { isOutage, toServiceError } from '@intake/shared/outage';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 
-export const ErrorCode = {
-  UNAUTHENTICATED: 'UNAUTHENTICATED',
-  FORBIDDEN: 'FORBIDDEN',
-  BAD_USER_INPUT: 'BAD_USER_INPUT',
-  NOT_FOUND: 'NOT_FOUND',
-  RATE_LIMITED: 'RATE_LIMITED',
-  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
-  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
-} as const;
-
-// Codes whose message is written for the client: ours, and Apollo's own request/validation errors.
+// The exposed codes: the catalogue's GraphQL ones, and Apollo's own request/validation errors,
+// whose messages are written for the client too.
 const EXPOSED_CODES = new Set<string>([
-  ErrorCode.UNAUTHENTICATED,
-  ErrorCode.FORBIDDEN,
-  ErrorCode.BAD_USER_INPUT,
-  ErrorCode.NOT_FOUND,
-  ErrorCode.RATE_LIMITED,
-  ErrorCode.SERVICE_UNAVAILABLE,
+  ...codesAnsweredAs('graphql')
+    .filter((code) => code !== 'internal_error')
+    .map((code) => ERROR_CATALOGUE[code].graphqlCode),
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   'PERSISTED_QUERY_NOT_FOUND',
@@ -35,37 +24,51 @@ const EXPOSED_CODES = new Set<string>([
   'BAD_REQUEST',
 ]);
 
-export function unauthenticated(message = 'Authentication required'): GraphQLError {
+/**
+ * A GraphQL error for a catalogue entry. The HTTP status goes with it only when `headers` are
+ * given (401 and 429): every other refusal is part of an answer sent with 200.
+ */
+function catalogued(
+  code: ErrorCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+  headers?: HeaderMap,
+): GraphQLError {
+  const entry = ERROR_CATALOGUE[code];
   return new GraphQLError(message, {
     extensions: {
-      code: ErrorCode.UNAUTHENTICATED,
-      http: { status: 401, headers: new HeaderMap([['www-authenticate', 'Bearer']]) },
+      code: entry.graphqlCode,
+      ...extensions,
+      ...(headers ? { http: { status: entry.status, headers } } : {}),
     },
   });
 }
 
+export function unauthenticated(message: string = ERROR_CATALOGUE.unauthenticated.title): GraphQLError {
+  return catalogued('unauthenticated', message, {}, new HeaderMap([['www-authenticate', 'Bearer']]));
+}
+
 export function forbidden(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: ErrorCode.FORBIDDEN } });
+  return catalogued('forbidden', message);
 }
 
 /** A bad argument; `field` is its path in the operation's arguments (`input.name`, `id`). */
 export function badUserInput(field: string, problem: string): GraphQLError {
-  return new GraphQLError(`${field} ${problem}`, { extensions: { code: ErrorCode.BAD_USER_INPUT, field } });
+  return catalogued('bad_user_input', `${field} ${problem}`, { field });
 }
 
 export function notFound(what: string): GraphQLError {
-  return new GraphQLError(`${what} not found`, { extensions: { code: ErrorCode.NOT_FOUND } });
+  return catalogued('not_found', `${what} not found`);
 }
 
 export function rateLimited(retryAfterSeconds: number): GraphQLError {
   const retryAfter = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new GraphQLError('Too many attempts; try again later', {
-    extensions: {
-      code: ErrorCode.RATE_LIMITED,
-      retryAfter,
-      http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) },
-    },
-  });
+  return catalogued(
+    'rate_limited',
+    'Too many attempts; try again later',
+    { retryAfter },
+    new HeaderMap([['retry-after', String(retryAfter)]]),
+  );
 }
 
 /** The error under a resolver's or context creation's wrapping (Apollo wraps the latter as `originalError`). */
@@ -96,8 +99,8 @@ export function isExposedError(error: unknown): boolean {
 }
 
 /**
- * Apollo's `formatError`: exposed errors pass (an AppError from a shared module becomes its code in
- * upper case, e.g. SERVICE_UNAVAILABLE); everything else becomes a generic internal error that says
+ * Apollo's `formatError`: exposed errors pass (an AppError from a shared module is answered with its
+ * entry's `graphqlCode`, e.g. SERVICE_UNAVAILABLE); everything else becomes a generic internal error that says
  * nothing about internals.
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
@@ -107,7 +110,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     ...(formatted.path ? { path: formatted.path } : {}),
   };
   if (isAppError(original) && original.code !== 'internal_error') {
-    return { message: original.detail, ...where, extensions: { code: original.code.toUpperCase() } };
+    return { message: original.detail, ...where, extensions: { code: original.graphqlCode } };
   }
   if (isExposedError(error)) {
     return formatted;
@@ -117,8 +120,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     return {
       message: answer.detail,
       ...where,
-      extensions: { code: ErrorCode.SERVICE_UNAVAILABLE, retryAfter: answer.retryAfter },
+      extensions: { code: answer.graphqlCode, retryAfter: answer.retryAfter },
     };
   }
-  return { message: 'Internal server error', ...where, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+  const internal = ERROR_CATALOGUE.internal_error;
+  return { message: internal.title, ...where, extensions: { code: internal.graphqlCode } };
 }

@@ -1,4 +1,4 @@
-import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
+import { codesAnsweredAs, type ErrorCode } from '@intake/shared/errors';
 
 // The gateway's OpenAPI 3.1 document, written once here and served at /api/v1/openapi.json.
 // openapi.test.ts validates it against the OpenAPI 3.1 schema and validates real answers (201 and
@@ -364,7 +364,7 @@ export const openApiDocument = {
       ProblemCode: {
         type: 'string',
         description: 'Stable code of the refusal.',
-        enum: Object.keys(ERROR_CATALOGUE) as ErrorCode[],
+        enum: codesAnsweredAs('problem'),
       },
       CheckStatus: { enum: ['ok', 'down'] },
       Readiness: {
