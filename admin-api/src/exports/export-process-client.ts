@@ -16,7 +16,11 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { ExportJob } from './export-process.js';
 
-/** The export process failed before it was ready; `cause` is what it reported (code, severity, message). */
+/**
+ * The export process failed before it was ready; `cause` is what it reported (code, severity, message).
+ * Not in the error catalogue: the export route answers a database outage as 503 and anything else as
+ * the masked 500, never with this error.
+ */
 export class ExportProcessError extends Error {
   constructor(override readonly cause: { code?: unknown; severity?: unknown; message: string }) {
     super('export process failed');

@@ -60,6 +60,8 @@ const CONTENT_TYPES_PART = '/[content_types].xml';
 const PACKAGE_RELATIONSHIPS_PART = '/_rels/.rels';
 const PACKAGE_ROOT = 'http://package.invalid/';
 
+// Control flow, not an error a client sees: it carries a verdict out of the part walk to
+// inspectOoxml, which returns it.
 class InspectionStop extends Error {
   constructor(readonly result: OoxmlInspection) {
     super(result.kind);

@@ -5,7 +5,10 @@ import { isStrongSecret, parseEncryptionKey } from '../secrets/index.js';
 import { environmentSchema, type Environment } from './schema.js';
 import type { Config, StorageConfig } from './types.js';
 
-/** Startup failure that names every bad variable (never their values). */
+/**
+ * Startup failure that names every bad variable (never their values). Not in the error catalogue
+ * (shared/src/errors.ts): it ends the process before any client is served.
+ */
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);

@@ -7,6 +7,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
+// Not in the error catalogue (shared/src/errors.ts): a refused address fails a webhook delivery,
+// whose log records this message; no request of a client is answered with it.
 export class AddressRefusedError extends Error {
   readonly code = 'ADDRESS_REFUSED';
   constructor(

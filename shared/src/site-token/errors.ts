@@ -1,5 +1,6 @@
 // Why a site token was refused. Reasons are for logs and tests only: the gateway answers every one of
-// them with the same 403 token_invalid, so a caller learns nothing about which check failed.
+// them with the same 403 token_invalid, so a caller learns nothing about which check failed. That
+// answer is the catalogue's (shared/src/errors.ts); this class only carries the reason to it.
 
 export const SITE_TOKEN_ERROR_REASONS = ['malformed', 'signature', 'algorithm', 'payload', 'decrypt'] as const;
 

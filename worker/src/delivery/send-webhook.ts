@@ -20,6 +20,7 @@ export interface SendWebhookOptions {
 
 const USER_AGENT = 'Intake-Webhooks/1';
 
+// Local: it only tells describeFailure that our own timer ended the request; no client sees it.
 class DeadlineError extends Error {
   constructor(ms: number) {
     super(`timed out after ${ms} ms`);

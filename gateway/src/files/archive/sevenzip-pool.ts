@@ -53,7 +53,10 @@ const MIN_YOUNG_GENERATION_MB = 4;
 
 export type SevenZipFailureReason = 'timeout' | 'crash' | 'failure';
 
-/** The worker could not answer: it timed out, died (including out of memory) or 7-Zip threw. */
+/**
+ * The worker could not answer: it timed out, died (including out of memory) or 7-Zip threw.
+ * inspect-sevenzip.ts turns it into the catalogue's `archive_bomb` or `archive_unreadable`.
+ */
 export class SevenZipWorkerError extends Error {
   readonly reason: SevenZipFailureReason;
   /** The failure happened while an extraction was over its byte budget. */

@@ -20,7 +20,10 @@ export interface ClamdReply {
   afterRequest: boolean;
 }
 
-/** The scanner could not be asked or did not answer: the transport failed, never a verdict. */
+/**
+ * The scanner could not be asked or did not answer: the transport failed, never a verdict. The
+ * scanner turns it into the catalogue's `scanner_unavailable`; a client never sees it as it is.
+ */
 export class ClamdError extends Error {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
