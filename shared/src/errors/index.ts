@@ -3,7 +3,8 @@
 // `extensions.code` the admin API answers with, and a fixed title. The gateway (and both services'
 // HTTP parser refusals) render them as RFC 9457 problem details with `toProblem`; the admin API's
 // `formatError` maps them to GraphQL errors. docs/intake-api.md and docs/admin-api.md list the
-// codes, and errors.test.ts holds those lists, the OpenAPI document and this file together.
+// codes: errors.test.ts holds those lists to this file, and the gateway's openapi.test.ts its
+// OpenAPI document.
 // Anything that is not an AppError is an internal fault and is masked as `internal_error`.
 //
 // A few Error subclasses stay local to their module because no client ever sees them as they are:
