@@ -1,3 +1,4 @@
+import { ERROR_CATALOGUE } from '@intake/shared/errors';
 import type { Logger } from '@intake/shared/logger';
 import type { Next } from 'koa';
 import type { AdminKoaContext } from '../koa-context.js';
@@ -18,8 +19,8 @@ export function errorHandler(logger: Logger) {
           { err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path },
           'request failed',
         );
-        ctx.status = 500;
-        ctx.body = 'Internal server error';
+        ctx.status = ERROR_CATALOGUE.internal_error.status;
+        ctx.body = ERROR_CATALOGUE.internal_error.title;
       } else {
         ctx.status = status;
         ctx.body = ctx.message;

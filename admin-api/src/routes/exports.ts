@@ -17,6 +17,7 @@ import type { ExportLinks, ExportRequest } from '../exports/export-link.js';
 import { startExportProcess, type ExportOutput } from '../exports/export-process-client.js';
 import { fieldNames } from '../exports/export-rows.js';
 import { findLiveForm } from '../queries/live-finders.js';
+import { plainRefusal } from './plain-refusal.js';
 
 export interface ExportRouteDeps {
   services: Services;
@@ -36,12 +37,6 @@ export interface ExportProcessOptions {
   jwtSecret: string;
   fileLinkTtlSeconds: number;
   publicOrigin: () => string;
-}
-
-function plain(ctx: AdminKoaContext, status: number, text: string): void {
-  ctx.status = status;
-  ctx.type = 'text/plain';
-  ctx.body = text;
 }
 
 // Characters no common file system takes in a name (Windows is the strictest), and control characters.
@@ -92,7 +87,7 @@ export function downloadExport(deps: ExportRouteDeps) {
   return async (ctx: AdminKoaContext & { params: Record<string, string> }): Promise<void> => {
     const request = deps.exportLinks.verify(ctx.params.token ?? '');
     if (request === null) {
-      plain(ctx, 404, 'Not found');
+      plainRefusal(ctx, 'not_found');
       return;
     }
     let body: Readable | ExportOutput;
@@ -100,7 +95,7 @@ export function downloadExport(deps: ExportRouteDeps) {
     try {
       const form = await findLiveForm(deps.services.db.em.fork(), request.formId);
       if (form === null) {
-        plain(ctx, 404, 'Not found');
+        plainRefusal(ctx, 'not_found');
         return;
       }
       formName = form.name;
@@ -110,7 +105,7 @@ export function downloadExport(deps: ExportRouteDeps) {
         throw error;
       }
       ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
-      plain(ctx, 503, 'Service unavailable');
+      plainRefusal(ctx, 'service_unavailable');
       return;
     }
     setDownloadName(ctx, exportFileName(formName, request, new Date()));

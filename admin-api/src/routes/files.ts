@@ -7,25 +7,20 @@ import { isUuid } from '@intake/shared/site-token';
 import type { AdminKoaContext } from '../koa-context.js';
 import { setAttachment } from '../files/content-disposition.js';
 import type { DownloadLinks } from '../files/download-link.js';
+import { plainRefusal } from './plain-refusal.js';
 
 // type/subtype without parameters; anything else is served as opaque bytes.
 const MIME_TYPE_SHAPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
-
-function plain(ctx: AdminKoaContext, status: number, text: string): void {
-  ctx.status = status;
-  ctx.type = 'text/plain';
-  ctx.body = text;
-}
 
 export function downloadFile(services: Services, links: DownloadLinks) {
   return async (ctx: AdminKoaContext & { params: Record<string, string> }): Promise<void> => {
     const fileId = ctx.params.id ?? '';
     if (!links.verify(fileId, ctx.query.expires, ctx.query.sig)) {
-      plain(ctx, 403, 'Forbidden');
+      plainRefusal(ctx, 'forbidden');
       return;
     }
     if (!isUuid(fileId)) {
-      plain(ctx, 404, 'Not found');
+      plainRefusal(ctx, 'not_found');
       return;
     }
     const em = services.db.em.fork();
@@ -34,7 +29,7 @@ export function downloadFile(services: Services, links: DownloadLinks) {
     const submissionExists = file !== null && (await em.count(SubmissionSchema, { id: file.submission.id })) > 0;
     const object = file !== null && submissionExists ? await services.storage.get(file.storageKey) : undefined;
     if (file === null || object === undefined) {
-      plain(ctx, 404, 'Not found');
+      plainRefusal(ctx, 'not_found');
       return;
     }
     ctx.body = object.stream;
