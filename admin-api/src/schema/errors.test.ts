@@ -1,5 +1,5 @@
 import { AppError, ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
-import { GraphQLError } from 'graphql';
+import type { GraphQLError } from 'graphql';
 import { badUserInput, forbidden, formatError, notFound, rateLimited, unauthenticated } from './errors.js';
 
 const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
