@@ -12,11 +12,10 @@
 // each would let anyone grow the table at request rate by guessing passwords past the limit.
 import type { ApolloServerPlugin } from '@apollo/server';
 import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
-import { ERROR_CATALOGUE } from '@intake/shared/errors';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type { AdminContext } from '../context.js';
-import { formatError, isExposedError } from '../schema/errors.js';
+import { ErrorCode, formatError, isExposedError } from '../schema/errors.js';
 import { ANONYMOUS, loginActor, requestActor } from './audit-actor.js';
 import { describeMutation } from './mutation-entry.js';
 
@@ -52,7 +51,7 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
   const action = info.fieldName;
   const field = info.parentType.getFields()[action];
   const errorCode = error === null ? null : errorCodeOf(error);
-  if (errorCode === ERROR_CATALOGUE.rate_limited.graphqlCode) {
+  if (errorCode === ErrorCode.RATE_LIMITED) {
     return;
   }
   try {

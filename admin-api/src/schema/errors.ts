@@ -6,9 +6,26 @@
 // error-logging plugin.
 import { HeaderMap } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { codesAnsweredAs, ERROR_CATALOGUE, isAppError, type AppError, type ErrorCode } from '@intake/shared/errors';
+import {
+  codesAnsweredAs,
+  ERROR_CATALOGUE,
+  isAppError,
+  type AppError,
+  type ErrorCode as CatalogueCode,
+} from '@intake/shared/errors';
 import { isOutage, toServiceError } from '@intake/shared/outage';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+
+/** The admin API's `extensions.code` values by name, read from the catalogue (not a second list). */
+export const ErrorCode = {
+  UNAUTHENTICATED: ERROR_CATALOGUE.unauthenticated.graphqlCode,
+  FORBIDDEN: ERROR_CATALOGUE.forbidden.graphqlCode,
+  BAD_USER_INPUT: ERROR_CATALOGUE.bad_user_input.graphqlCode,
+  NOT_FOUND: ERROR_CATALOGUE.not_found.graphqlCode,
+  RATE_LIMITED: ERROR_CATALOGUE.rate_limited.graphqlCode,
+  SERVICE_UNAVAILABLE: ERROR_CATALOGUE.service_unavailable.graphqlCode,
+  INTERNAL_SERVER_ERROR: ERROR_CATALOGUE.internal_error.graphqlCode,
+} as const;
 
 // The exposed codes: the catalogue's GraphQL ones, and Apollo's own request/validation errors,
 // whose messages are written for the client too.
@@ -29,7 +46,7 @@ const EXPOSED_CODES = new Set<string>([
  * given (401 and 429): every other refusal is part of an answer sent with 200.
  */
 function catalogued(
-  code: ErrorCode,
+  code: CatalogueCode,
   message: string,
   extensions: Record<string, unknown> = {},
   headers?: HeaderMap,
