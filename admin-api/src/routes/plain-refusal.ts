@@ -1,5 +1,5 @@
 import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
-import type { AdminKoaContext } from '../context.js';
+import type { AdminKoaContext } from '../koa-context.js';
 
 /**
  * A refusal of a download route (a file, an export) as short plain text: the catalogue entry's
