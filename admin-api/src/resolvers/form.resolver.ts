@@ -3,10 +3,10 @@
 // `submissions(formId)` / `submission(id)` and are removed one by one with `deleteSubmission`. The
 // deleted form disappears from `forms`, cannot be updated, and the gateway refuses its code.
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { createForm, createFormInput } from '../commands/forms/create-form.js';
+import { createForm } from '../commands/forms/create-form.js';
 import { deleteForm } from '../commands/forms/delete-form.js';
 import { listForms } from '../queries/forms/list-forms.js';
-import { updateForm, updateFormInput } from '../commands/forms/update-form.js';
+import { updateForm } from '../commands/forms/update-form.js';
 import { findLiveForm } from '../queries/live-finders.js';
 import { nextRetentionDeletion } from '../queries/retention/next-retention-deletion.js';
 import { countFormSubmissions, lastSubmissionAt } from '../queries/statistics/site-and-form-counts.js';
@@ -15,7 +15,7 @@ import { presentForm } from '../presenters/form.js';
 import { CreateFormInput, UpdateFormInput } from '../types/form.input.js';
 import { FormType } from '../types/form.type.js';
 import { parseId } from '../validation/fields.js';
-import { parseInput } from '../validation/parse-input.js';
+import { InputArg } from '../validation/input-type.js';
 
 @Authorized()
 @Resolver()
@@ -34,23 +34,22 @@ export class FormResolver {
 
   @Mutation(() => FormType)
   async createForm(
-    @Arg('input', () => CreateFormInput) input: CreateFormInput,
+    @InputArg('input', CreateFormInput) input: CreateFormInput,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<FormType> {
-    const form = await createForm(em, parseInput(createFormInput, input, 'input'));
+    const form = await createForm(em, input);
     return presentForm(form, deps.services.config.limits.maxFileSize);
   }
 
   @Mutation(() => FormType)
   async updateForm(
     @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateFormInput) input: UpdateFormInput,
+    @InputArg('input', UpdateFormInput) input: UpdateFormInput,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<FormType> {
     const { limits, tokenEncryptionKey } = deps.services.config;
-    const formId = parseId(id, 'id');
-    const checked = parseInput(updateFormInput(limits.maxFileSize), input, 'input');
-    return presentForm(await updateForm(em, tokenEncryptionKey, formId, checked), limits.maxFileSize);
+    const form = await updateForm(em, tokenEncryptionKey, parseId(id, 'id'), input);
+    return presentForm(form, limits.maxFileSize);
   }
 
   @Mutation(() => Boolean, {

@@ -3,20 +3,20 @@
 // its tokens fail at once because `verifySiteToken` refuses a site with `deletedAt`.
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { findLiveSite, requireLiveSite } from '../queries/live-finders.js';
-import { createSite, createSiteInput } from '../commands/sites/create-site.js';
+import { createSite } from '../commands/sites/create-site.js';
 import { deleteSite } from '../commands/sites/delete-site.js';
 import { listSites } from '../queries/sites/list-sites.js';
 import { rotateSiteToken } from '../commands/sites/rotate-site-token.js';
 import { countLiveForms, countRecentSubmissions } from '../queries/statistics/site-and-form-counts.js';
 import { siteApiView, type SiteApiView } from '../queries/sites/site-api-view.js';
-import { updateSite, updateSiteInput } from '../commands/sites/update-site.js';
+import { updateSite } from '../commands/sites/update-site.js';
 import type { AdminContext } from '../context.js';
 import { presentForm } from '../presenters/form.js';
 import { presentSite, presentSiteApiView } from '../presenters/site.js';
 import { SiteApiViewType, SiteType } from '../types/site.type.js';
 import { CreateSiteInput, UpdateSiteInput } from '../types/site.input.js';
 import { parseId } from '../validation/fields.js';
-import { parseInput } from '../validation/parse-input.js';
+import { InputArg } from '../validation/input-type.js';
 
 function presentView(view: SiteApiView, { deps }: AdminContext): SiteApiViewType {
   const maxFileSize = deps.services.config.limits.maxFileSize;
@@ -49,20 +49,19 @@ export class SiteResolver {
 
   @Mutation(() => SiteType)
   async createSite(
-    @Arg('input', () => CreateSiteInput) input: CreateSiteInput,
+    @InputArg('input', CreateSiteInput) input: CreateSiteInput,
     @Ctx() { em }: AdminContext,
   ): Promise<SiteType> {
-    return presentSite(await createSite(em, parseInput(createSiteInput, input, 'input')));
+    return presentSite(await createSite(em, input));
   }
 
   @Mutation(() => SiteType)
   async updateSite(
     @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateSiteInput) input: UpdateSiteInput,
+    @InputArg('input', UpdateSiteInput) input: UpdateSiteInput,
     @Ctx() { em }: AdminContext,
   ): Promise<SiteType> {
-    const siteId = parseId(id, 'id');
-    return presentSite(await updateSite(em, siteId, parseInput(updateSiteInput, input, 'input')));
+    return presentSite(await updateSite(em, parseId(id, 'id'), input));
   }
 
   @Mutation(() => Boolean, {

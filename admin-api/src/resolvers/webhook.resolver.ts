@@ -3,7 +3,7 @@
 // `redeliver` replays one delivery (webhook or e-mail) with a fresh retry schedule and the same
 // `webhook-id`, so a receiver that deduplicates stays correct.
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { createWebhook, createWebhookInput, type WebhookWithSecret } from '../commands/webhooks/create-webhook.js';
+import { createWebhook, type WebhookWithSecret } from '../commands/webhooks/create-webhook.js';
 import { deleteWebhook } from '../commands/webhooks/delete-webhook.js';
 import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from '../queries/webhooks/delivery-log.js';
 import { listWebhooks } from '../queries/webhooks/list-webhooks.js';
@@ -11,14 +11,14 @@ import { findLiveWebhook } from '../queries/webhooks/live-webhook.js';
 import { redeliver } from '../commands/webhooks/redeliver.js';
 import { rotateWebhookSecret } from '../commands/webhooks/rotate-webhook-secret.js';
 import { sendTestWebhook } from '../commands/webhooks/send-test-webhook.js';
-import { updateWebhook, updateWebhookInput } from '../commands/webhooks/update-webhook.js';
+import { updateWebhook } from '../commands/webhooks/update-webhook.js';
 import { withAttempts } from '../queries/webhooks/delivery-log.js';
 import type { AdminContext } from '../context.js';
 import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
 import { CreateWebhookInput, UpdateWebhookInput } from '../types/webhook.input.js';
 import { DeliveryStatusEnum, DeliveryType, WebhookType, WebhookWithSecretType } from '../types/webhook.type.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
-import { parseInput } from '../validation/parse-input.js';
+import { InputArg } from '../validation/input-type.js';
 
 function presentLogged(logged: readonly LoggedDelivery[]): DeliveryType[] {
   return logged.map(({ delivery, attempts }) => presentDelivery(delivery, attempts));
@@ -44,24 +44,19 @@ export class WebhookResolver {
 
   @Mutation(() => WebhookWithSecretType, { description: 'The signing secret is in this answer only.' })
   async createWebhook(
-    @Arg('input', () => CreateWebhookInput) input: CreateWebhookInput,
+    @InputArg('input', CreateWebhookInput) input: CreateWebhookInput,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<WebhookWithSecretType> {
-    const { delivery, tokenEncryptionKey } = deps.services.config;
-    const checked = parseInput(createWebhookInput(delivery.allowPrivateAddresses), input, 'input');
-    return presentWithSecret(await createWebhook(em, tokenEncryptionKey, checked));
+    return presentWithSecret(await createWebhook(em, deps.services.config.tokenEncryptionKey, input));
   }
 
   @Mutation(() => WebhookType)
   async updateWebhook(
     @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateWebhookInput) input: UpdateWebhookInput,
-    @Ctx() { em, deps }: AdminContext,
+    @InputArg('input', UpdateWebhookInput) input: UpdateWebhookInput,
+    @Ctx() { em }: AdminContext,
   ): Promise<WebhookType> {
-    const webhookId = parseId(id, 'id');
-    const allowPrivate = deps.services.config.delivery.allowPrivateAddresses;
-    const checked = parseInput(updateWebhookInput(allowPrivate), input, 'input');
-    return presentWebhook(await updateWebhook(em, webhookId, checked));
+    return presentWebhook(await updateWebhook(em, parseId(id, 'id'), input));
   }
 
   @Mutation(() => Boolean, {

@@ -1,86 +1,132 @@
-import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '@intake/shared/lifecycle';
+import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
+import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
+import { Float, ID, InputType, Int } from 'type-graphql';
+import { z } from 'zod';
+import { NOTIFY_EMAILS_MAX, notifyEmails } from '../validation/delivery-fields.js';
+import { id, maxFileSize, mimeTypes, name } from '../validation/fields.js';
+import { InputField } from '../validation/input-type.js';
+import {
+  BLOCKED_WORD_MAX_LENGTH,
+  BLOCKED_WORDS_MAX,
+  blockedWords,
+  captchaSecret,
+  DUPLICATE_WINDOW_MAX_SECONDS,
+  HONEYPOT_FIELDS_MAX,
+  honeypotFields,
+  MAX_LINKS_MAX,
+  minScore,
+  optionalCount,
+  responseField,
+} from '../validation/spam-fields.js';
 import { CaptchaProviderEnum } from './form.type.js';
+
+const notNull = z.boolean({ error: 'cannot be null' });
 
 @InputType('CreateFormInput')
 export class CreateFormInput {
-  @Field(() => ID)
+  @InputField(() => ID, id)
   siteId!: string;
 
-  @Field(() => String)
+  @InputField(() => String, name)
   name!: string;
 
-  @Field(() => [String], { nullable: true, description: 'At most 10 e-mail addresses told of every submission.' })
+  @InputField(() => [String], notifyEmails, {
+    nullable: true,
+    description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission.`,
+  })
   notifyEmails?: string[] | null;
 }
 
 @InputType('UpdateFormInput', { description: 'Absent fields stay as they are; null resets a limit to its default.' })
 export class UpdateFormInput {
-  @Field(() => String, { nullable: true })
-  name?: string | null;
+  @InputField(() => String, name, { nullable: true })
+  name?: string;
 
-  @Field(() => Boolean, { nullable: true })
-  enabled?: boolean | null;
+  @InputField(() => Boolean, notNull, { nullable: true })
+  enabled?: boolean;
 
-  @Field(() => [String], {
+  @InputField(() => [String], mimeTypes, {
     nullable: true,
-    description: 'A subset of the 12 default types; null restores the defaults.',
+    description: `A subset of the ${DEFAULT_ALLOWED_MIME_TYPES.length} default types; null restores the defaults.`,
   })
   allowedMimeTypes?: string[] | null;
 
-  @Field(() => Int, { nullable: true, description: 'Bytes, 1..MAX_FILE_SIZE; null restores MAX_FILE_SIZE.' })
+  @InputField(() => Int, (config) => maxFileSize(config.limits.maxFileSize), {
+    nullable: true,
+    description: 'Bytes, 1..MAX_FILE_SIZE; null restores MAX_FILE_SIZE.',
+  })
   maxFileSize?: number | null;
 
-  @Field(() => [String], {
+  @InputField(() => [String], notifyEmails, {
     nullable: true,
-    description: 'At most 10 e-mail addresses told of every submission; null or [] for none.',
+    description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission; null or [] for none.`,
   })
   notifyEmails?: string[] | null;
 
-  @Field(() => [String], {
+  // The spam protection settings; absent leaves a setting as it is, null turns it off.
+
+  @InputField(() => [String], honeypotFields, {
     nullable: true,
-    description: 'Honeypot fields (at most 20 field names); null or [] turns the honeypot off.',
+    description: `Honeypot fields (at most ${HONEYPOT_FIELDS_MAX} field names); null or [] turns the honeypot off.`,
   })
   honeypotFields?: string[] | null;
 
-  @Field(() => CaptchaProviderEnum, {
+  @InputField(() => CaptchaProviderEnum, z.enum(CaptchaProviderEnum).nullable(), {
     nullable: true,
     description: 'null turns the CAPTCHA off (and forgets its secret); a provider needs captchaSecret once.',
   })
   captchaProvider?: CaptchaProviderEnum | null;
 
-  @Field(() => String, { nullable: true, description: "The provider's secret key; write-only, stored encrypted." })
-  captchaSecret?: string | null;
+  @InputField(() => String, captchaSecret, {
+    nullable: true,
+    description: "The provider's secret key; write-only, stored encrypted.",
+  })
+  captchaSecret?: string;
 
-  @Field(() => String, {
+  @InputField(() => String, responseField, {
     nullable: true,
     description: "Field of the visitor's answer; null: the provider's usual name.",
   })
   captchaResponseField?: string | null;
 
-  @Field(() => Float, { nullable: true, description: 'reCAPTCHA v3: lowest accepted score, 0..1; null: 0.5.' })
+  @InputField(() => Float, minScore, {
+    nullable: true,
+    description: `reCAPTCHA v3: lowest accepted score, 0..1; null: ${DEFAULT_RECAPTCHA_V3_MIN_SCORE}.`,
+  })
   captchaMinScore?: number | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Provider unreachable: store as spam instead of 503.' })
-  captchaUnavailableAsSpam?: boolean | null;
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description: 'Provider unreachable: store as spam instead of 503.',
+  })
+  captchaUnavailableAsSpam?: boolean;
 
-  @Field(() => Int, { nullable: true, description: 'Duplicate filter window, 1..2592000 seconds; null turns it off.' })
+  @InputField(() => Int, optionalCount(1, DUPLICATE_WINDOW_MAX_SECONDS), {
+    nullable: true,
+    description: `Duplicate filter window, 1..${DUPLICATE_WINDOW_MAX_SECONDS} seconds; null turns it off.`,
+  })
   duplicateWindowSeconds?: number | null;
 
-  @Field(() => Int, {
+  @InputField(() => Int, optionalCount(0, MAX_LINKS_MAX), {
     nullable: true,
-    description: 'Most links allowed across all values, 0..1000; null turns it off.',
+    description: `Most links allowed across all values, 0..${MAX_LINKS_MAX}; null turns it off.`,
   })
   maxLinks?: number | null;
 
-  @Field(() => [String], {
+  @InputField(() => [String], blockedWords, {
     nullable: true,
-    description: 'At most 200 blocked words or phrases of 1..100 characters; null or [] turns it off.',
+    description:
+      `At most ${BLOCKED_WORDS_MAX} blocked words or phrases of 1..${BLOCKED_WORD_MAX_LENGTH} characters; ` +
+      'null or [] turns it off.',
   })
   blockedWords?: string[] | null;
 
-  @Field(() => Int, {
+  @InputField(() => Int, optionalCount(RETENTION_DAYS_MIN, RETENTION_DAYS_MAX), {
     nullable: true,
-    description: 'Days a submission (spam included) is kept, 1..3650, then deleted with its files; null keeps it.',
+    description:
+      `Days a submission (spam included) is kept, ${RETENTION_DAYS_MIN}..${RETENTION_DAYS_MAX}, then deleted ` +
+      'with its files; null keeps it.',
   })
   retentionDays?: number | null;
 }

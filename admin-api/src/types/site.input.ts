@@ -1,19 +1,21 @@
-import { Field, InputType } from 'type-graphql';
+import { InputType } from 'type-graphql';
+import { domain, name } from '../validation/fields.js';
+import { InputField } from '../validation/input-type.js';
 
 @InputType('CreateSiteInput')
 export class CreateSiteInput {
-  @Field(() => String)
+  @InputField(() => String, name)
   name!: string;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, domain, { nullable: true })
   domain?: string | null;
 }
 
 @InputType('UpdateSiteInput', { description: 'Absent fields stay as they are; `domain: null` removes the domain.' })
 export class UpdateSiteInput {
-  @Field(() => String, { nullable: true })
-  name?: string | null;
+  @InputField(() => String, name, { nullable: true })
+  name?: string;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, domain, { nullable: true })
   domain?: string | null;
 }

@@ -1,25 +1,38 @@
-import { Field, ID, InputType } from 'type-graphql';
+import { ID, InputType } from 'type-graphql';
+import { z } from 'zod';
+import { description, webhookUrl } from '../validation/delivery-fields.js';
+import { id } from '../validation/fields.js';
+import { InputField } from '../validation/input-type.js';
+
+// ALLOW_PRIVATE_WEBHOOK_ADDRESSES decides which URLs are acceptable.
 
 @InputType('CreateWebhookInput')
 export class CreateWebhookInput {
-  @Field(() => ID)
+  @InputField(() => ID, id)
   formId!: string;
 
-  @Field(() => String, { description: 'http:// or https://, no credentials; private addresses are refused.' })
+  @InputField(() => String, (config) => webhookUrl(config.delivery.allowPrivateAddresses), {
+    description: 'http:// or https://, no credentials; private addresses are refused.',
+  })
   url!: string;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, description, { nullable: true })
   description?: string | null;
 }
 
 @InputType('UpdateWebhookInput', { description: 'Absent fields stay as they are.' })
 export class UpdateWebhookInput {
-  @Field(() => String, { nullable: true })
-  url?: string | null;
+  @InputField(() => String, (config) => webhookUrl(config.delivery.allowPrivateAddresses, 'cannot be null'), {
+    nullable: true,
+  })
+  url?: string;
 
-  @Field(() => String, { nullable: true, description: 'Null or empty removes it.' })
+  @InputField(() => String, description, { nullable: true, description: 'Null or empty removes it.' })
   description?: string | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'True also clears a disable after failures.' })
-  enabled?: boolean | null;
+  @InputField(() => Boolean, z.boolean({ error: 'cannot be null' }), {
+    nullable: true,
+    description: 'True also clears a disable after failures.',
+  })
+  enabled?: boolean;
 }

@@ -1,15 +1,8 @@
 import type { Em } from '@intake/shared/db';
 import { createSecretBox, generateWebhookSecret } from '@intake/shared/delivery';
 import { WebhookSchema, type Webhook } from '@intake/shared/entities';
-import { z } from 'zod';
-import { description, webhookUrl } from '../../validation/delivery-fields.js';
-import { id } from '../../validation/fields.js';
+import type { CreateWebhookInput } from '../../types/webhook.input.js';
 import { requireLiveForm } from '../../queries/live-finders.js';
-
-/** ALLOW_PRIVATE_WEBHOOK_ADDRESSES decides which URLs are acceptable. */
-export function createWebhookInput(allowPrivateAddresses: boolean) {
-  return z.object({ formId: id, url: webhookUrl(allowPrivateAddresses), description: description.optional() });
-}
 
 export interface WebhookWithSecret {
   /** The signing secret: in this answer only, stored sealed. */
@@ -21,14 +14,14 @@ export interface WebhookWithSecret {
 export async function createWebhook(
   em: Em,
   tokenEncryptionKey: Buffer,
-  input: z.output<ReturnType<typeof createWebhookInput>>,
+  { formId, ...fields }: CreateWebhookInput,
 ): Promise<WebhookWithSecret> {
-  const form = await requireLiveForm(em, input.formId);
+  const form = await requireLiveForm(em, formId);
   const secret = generateWebhookSecret();
   const webhook = em.create(WebhookSchema, {
+    description: null,
+    ...fields,
     form,
-    url: input.url,
-    description: input.description ?? null,
     sealedSecret: createSecretBox(tokenEncryptionKey).seal(secret),
     enabled: true,
   });
