@@ -1,7 +1,18 @@
 import type { Config } from '@intake/shared/config';
+import { CAPTCHA_PROVIDERS } from '@intake/shared/entities';
+import { RETENTION_DAYS_MAX } from '@intake/shared/lifecycle';
 import { DEFAULT_ALLOWED_MIME_TYPES, MIME_TYPE_BY_EXTENSION, type KnownMimeType } from '@intake/shared/mime-types';
+import { DEFAULT_CAPTCHA_RESPONSE_FIELDS, DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
+import type { CaptchaProviderEnum } from '../types/form.type.js';
 import type { LimitsType } from '../types/limits.type.js';
+import { NOTIFY_EMAILS_MAX } from '../validation/delivery-fields.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
+import {
+  BLOCKED_WORDS_MAX,
+  DUPLICATE_WINDOW_MAX_SECONDS,
+  HONEYPOT_FIELDS_MAX,
+  MAX_LINKS_MAX,
+} from '../validation/spam-fields.js';
 
 const LABELS: Record<KnownMimeType, string> = {
   'image/jpeg': 'JPEG image',
@@ -26,6 +37,17 @@ export function presentLimits(config: Config): LimitsType {
       mimeType,
       label: LABELS[mimeType],
       extensions: [...MIME_TYPE_BY_EXTENSION].filter(([, type]) => type === mimeType).map(([extension]) => extension),
+    })),
+    notifyEmailsMax: NOTIFY_EMAILS_MAX,
+    honeypotFieldsMax: HONEYPOT_FIELDS_MAX,
+    duplicateWindowMaxSeconds: DUPLICATE_WINDOW_MAX_SECONDS,
+    maxLinksMax: MAX_LINKS_MAX,
+    blockedWordsMax: BLOCKED_WORDS_MAX,
+    retentionDaysMax: RETENTION_DAYS_MAX,
+    captchaMinScoreDefault: DEFAULT_RECAPTCHA_V3_MIN_SCORE,
+    captchaProviders: CAPTCHA_PROVIDERS.map((provider) => ({
+      provider: provider as CaptchaProviderEnum,
+      defaultResponseField: DEFAULT_CAPTCHA_RESPONSE_FIELDS[provider],
     })),
   };
 }

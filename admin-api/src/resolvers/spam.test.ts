@@ -101,6 +101,48 @@ describe(`spam in the admin API on ${testDriverName()}`, () => {
     });
   });
 
+  it('reports in `limits` the very bounds and defaults updateForm holds a form to', async () => {
+    const result = await gql(`{ limits { notifyEmailsMax honeypotFieldsMax duplicateWindowMaxSeconds maxLinksMax
+      blockedWordsMax retentionDaysMax captchaMinScoreDefault captchaProviders { provider defaultResponseField } } }`);
+    expect(result.errors).toBeUndefined();
+    const limits = result.data!.limits;
+    const form = await makeForm(admin.services, site);
+    const names = (count: number) => Array.from({ length: count }, (_, index) => `name${index}`);
+    const addresses = (count: number) => Array.from({ length: count }, (_, index) => `a${index}@example.com`);
+    const bounds: [string, number, (max: number) => unknown][] = [
+      ['notifyEmails', limits.notifyEmailsMax, addresses],
+      ['honeypotFields', limits.honeypotFieldsMax, names],
+      ['duplicateWindowSeconds', limits.duplicateWindowMaxSeconds, (max) => max],
+      ['maxLinks', limits.maxLinksMax, (max) => max],
+      ['blockedWords', limits.blockedWordsMax, names],
+      ['retentionDays', limits.retentionDaysMax, (max) => max],
+    ];
+    for (const [field, max, valueOf] of bounds) {
+      expect(max).toBeGreaterThan(1);
+      const at = await gql(
+        `mutation($id: ID!, $input: UpdateFormInput!) { updateForm(id: $id, input: $input) { id } }`,
+        { id: form.id, input: { [field]: valueOf(max) } },
+      );
+      expect([field, at.errors]).toEqual([field, undefined]);
+      const over = await gql(
+        `mutation($id: ID!, $input: UpdateFormInput!) { updateForm(id: $id, input: $input) { id } }`,
+        { id: form.id, input: { [field]: valueOf(max + 1) } },
+      );
+      expect([field, codes(over)]).toEqual([field, ['BAD_USER_INPUT']]);
+    }
+    expect(limits.captchaMinScoreDefault).toBe(0.5);
+    for (const { provider, defaultResponseField } of limits.captchaProviders) {
+      const set = await update(form, { captchaProvider: provider, captchaSecret: SECRET, captchaResponseField: null });
+      expect(set.data?.updateForm.captchaResponseField).toBe(defaultResponseField);
+    }
+    expect(limits.captchaProviders.map((entry: { provider: string }) => entry.provider)).toEqual([
+      'TURNSTILE',
+      'HCAPTCHA',
+      'RECAPTCHA_V2',
+      'RECAPTCHA_V3',
+    ]);
+  });
+
   it('lists the inbox and the Spam view apart, each with its own totalCount and pages', async () => {
     const form = await makeForm(admin.services, site);
     const base = Date.now() - 60_000;

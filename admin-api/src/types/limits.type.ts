@@ -1,4 +1,13 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { RETENTION_DAYS_MAX } from '@intake/shared/lifecycle';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { NOTIFY_EMAILS_MAX } from '../validation/delivery-fields.js';
+import {
+  BLOCKED_WORDS_MAX,
+  DUPLICATE_WINDOW_MAX_SECONDS,
+  HONEYPOT_FIELDS_MAX,
+  MAX_LINKS_MAX,
+} from '../validation/spam-fields.js';
+import { CaptchaProviderEnum } from './form.type.js';
 
 @ObjectType('FileType', { description: 'One of the file types a form may accept.' })
 export class FileTypeType {
@@ -12,7 +21,22 @@ export class FileTypeType {
   extensions!: string[];
 }
 
-@ObjectType('Limits', { description: 'The limits every form lives within (from the configuration).' })
+@ObjectType('CaptchaProviderDefaults', {
+  description: 'What a CAPTCHA provider falls back to when a form sets nothing.',
+})
+export class CaptchaProviderDefaultsType {
+  @Field(() => CaptchaProviderEnum)
+  provider!: CaptchaProviderEnum;
+
+  @Field(() => String, { description: "The field of the visitor's answer when captchaResponseField is null." })
+  defaultResponseField!: string;
+}
+
+// The settings bounds below are the same constants the UpdateFormInput checks use, so the console
+// reads them here instead of restating them.
+@ObjectType('Limits', {
+  description: 'The limits every form lives within (from the configuration) and what its settings fall back to.',
+})
 export class LimitsType {
   @Field(() => Int, { description: 'MAX_FILE_SIZE: the largest maxFileSize a form may have, in bytes.' })
   maxFileSize!: number;
@@ -22,4 +46,28 @@ export class LimitsType {
 
   @Field(() => [FileTypeType], { description: 'The 12 types a form may allow, in their default order.' })
   fileTypes!: FileTypeType[];
+
+  @Field(() => Int, { description: `Most notifyEmails a form may have (${NOTIFY_EMAILS_MAX}).` })
+  notifyEmailsMax!: number;
+
+  @Field(() => Int, { description: `Most honeypotFields a form may have (${HONEYPOT_FIELDS_MAX}).` })
+  honeypotFieldsMax!: number;
+
+  @Field(() => Int, { description: `Longest duplicateWindowSeconds (${DUPLICATE_WINDOW_MAX_SECONDS}, 30 days).` })
+  duplicateWindowMaxSeconds!: number;
+
+  @Field(() => Int, { description: `Largest maxLinks (${MAX_LINKS_MAX}).` })
+  maxLinksMax!: number;
+
+  @Field(() => Int, { description: `Most blockedWords a form may have (${BLOCKED_WORDS_MAX}).` })
+  blockedWordsMax!: number;
+
+  @Field(() => Int, { description: `Longest retentionDays (${RETENTION_DAYS_MAX}).` })
+  retentionDaysMax!: number;
+
+  @Field(() => Float, { description: 'The reCAPTCHA v3 minimum score when captchaMinScore is null.' })
+  captchaMinScoreDefault!: number;
+
+  @Field(() => [CaptchaProviderDefaultsType], { description: 'Every CAPTCHA provider with its defaults.' })
+  captchaProviders!: CaptchaProviderDefaultsType[];
 }
