@@ -91,11 +91,15 @@ describeConsole('console: spam protection and the Spam view', () => {
     expect(await page.getByRole('textbox', { name: 'Answer field' }).getAttribute('placeholder')).toBe(
       'g-recaptcha-response',
     );
-    await page.getByRole('textbox', { name: 'Minimum score' }).waitFor();
+    // The defaults shown are the ones the API reports in `limits`, not copies kept in the console.
+    expect(await page.getByRole('textbox', { name: 'Minimum score' }).getAttribute('placeholder')).toBe('0.5');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText("Enter the provider's secret key").waitFor();
     // The API's refusals show next to their fields: a secret with a space, a blocked word too long.
     await page.getByRole('combobox', { name: 'CAPTCHA provider' }).selectOption({ label: 'Cloudflare Turnstile' });
+    expect(await page.getByRole('textbox', { name: 'Answer field' }).getAttribute('placeholder')).toBe(
+      'cf-turnstile-response',
+    );
     const secret = page.getByRole('textbox', { name: 'Secret key' });
     await secret.fill('not a secret');
     await page.getByRole('button', { name: 'Save settings' }).click();

@@ -77,8 +77,8 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
         <NameAndStatusCard form={form} code={current.code} />
         <FileTypesCard form={form} limits={limits} />
         <FileSizeAndEmailsCard form={form} limits={limits} />
-        <SpamProtectionCard form={form} current={current} />
-        <RetentionCard form={form} current={current} />
+        <SpamProtectionCard form={form} current={current} limits={limits} />
+        <RetentionCard form={form} current={current} limits={limits} />
         <ErrorAlert error={saving.error} fieldsShownElsewhere={FIELDS} title="Settings not saved" />
         <Group>
           <Button type="submit" loading={saving.fetching}>

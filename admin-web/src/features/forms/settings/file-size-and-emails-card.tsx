@@ -29,7 +29,7 @@ export function FileSizeAndEmailsCard({ form, limits }: { form: SettingsForm; li
           form={form}
           name="notifyEmails"
           label="Notification e-mails"
-          description="Told of every new submission: one address a line, at most 10. Empty: nobody."
+          description={`Told of every new submission: one address a line, at most ${limits.notifyEmailsMax}. Empty: nobody.`}
         />
       </Stack>
     </Paper>

@@ -3,6 +3,7 @@ import { NumberInput, Text } from '@mantine/core';
 import type { FormSettingsFieldsFragment } from '../../../gql/graphql';
 import { formatDate } from '../../../lib/format';
 import { SettingsSection, type SettingsForm } from './settings-section';
+import type { SettingsLimits } from './settings-values';
 
 /** What the saved retention means for this form's submissions now. */
 function retentionLine(retentionDays: number | null, nextDeletionAt: string | null): string {
@@ -15,14 +16,20 @@ function retentionLine(retentionDays: number | null, nextDeletionAt: string | nu
   return `The oldest submission will be deleted on ${formatDate(nextDeletionAt)}.`;
 }
 
-export function RetentionCard({ form, current }: { form: SettingsForm; current: FormSettingsFieldsFragment }) {
+interface RetentionCardProps {
+  form: SettingsForm;
+  current: FormSettingsFieldsFragment;
+  limits: SettingsLimits;
+}
+
+export function RetentionCard({ form, current, limits }: RetentionCardProps) {
   return (
     <SettingsSection title="Retention">
       <NumberInput
         label="Keep submissions for (days)"
-        description="Older submissions, spam included, are deleted with their files and deliveries within the hour after they expire. 1 to 3650; empty: kept until someone deletes them."
+        description={`Older submissions, spam included, are deleted with their files and deliveries within the hour after they expire. 1 to ${limits.retentionDaysMax}; empty: kept until someone deletes them.`}
         min={1}
-        max={3650}
+        max={limits.retentionDaysMax}
         allowDecimal={false}
         w={{ base: '100%', sm: 520 }}
         key={form.key('retentionDays')}

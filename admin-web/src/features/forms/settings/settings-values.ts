@@ -2,21 +2,21 @@
 import type { CaptchaProvider, FormSettingsFieldsFragment, FormSettingsQuery } from '../../../gql/graphql';
 import { decodeStoredText } from '../../../lib/decode-stored-text';
 
-/** The service's limits the page offers and checks against (file types, sizes). */
+/** The service's limits and defaults the page offers and checks against (read, never restated here). */
 export type SettingsLimits = FormSettingsQuery['limits'];
 
 export const MIB = 1024 * 1024;
 
-/** The CAPTCHA providers in the order offered, with the field their widget posts the answer in. */
-export const PROVIDERS: { value: CaptchaProvider; label: string; defaultField: string }[] = [
-  { value: 'TURNSTILE', label: 'Cloudflare Turnstile', defaultField: 'cf-turnstile-response' },
-  { value: 'HCAPTCHA', label: 'hCaptcha', defaultField: 'h-captcha-response' },
-  { value: 'RECAPTCHA_V2', label: 'reCAPTCHA v2', defaultField: 'g-recaptcha-response' },
-  { value: 'RECAPTCHA_V3', label: 'reCAPTCHA v3', defaultField: 'g-recaptcha-response' },
-];
+/** The CAPTCHA providers' names for people (their defaults come from `limits.captchaProviders`). */
+export const PROVIDER_LABELS: Record<CaptchaProvider, string> = {
+  TURNSTILE: 'Cloudflare Turnstile',
+  HCAPTCHA: 'hCaptcha',
+  RECAPTCHA_V2: 'reCAPTCHA v2',
+  RECAPTCHA_V3: 'reCAPTCHA v3',
+};
 
 export function providerOf(value: string): CaptchaProvider | null {
-  return PROVIDERS.find((provider) => provider.value === value)?.value ?? null;
+  return Object.hasOwn(PROVIDER_LABELS, value) ? (value as CaptchaProvider) : null;
 }
 
 export interface SettingsValues {

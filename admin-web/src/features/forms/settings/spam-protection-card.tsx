@@ -3,15 +3,19 @@
 import { Checkbox, NativeSelect, NumberInput, PasswordInput, SimpleGrid, TextInput } from '@mantine/core';
 import type { FormSettingsFieldsFragment } from '../../../gql/graphql';
 import { LinesTextarea, SettingsSection, type SettingsForm } from './settings-section';
-import { PROVIDERS } from './settings-values';
+import { PROVIDER_LABELS, type SettingsLimits } from './settings-values';
 
-/** The longest duplicate window the API accepts, 30 days (its DUPLICATE_WINDOW_MAX_SECONDS). */
-const DUPLICATE_WINDOW_MAX_SECONDS = 30 * 24 * 60 * 60;
+interface SpamProtectionCardProps {
+  form: SettingsForm;
+  current: FormSettingsFieldsFragment;
+  limits: SettingsLimits;
+}
 
-export function SpamProtectionCard({ form, current }: { form: SettingsForm; current: FormSettingsFieldsFragment }) {
+export function SpamProtectionCard({ form, current, limits }: SpamProtectionCardProps) {
   // The chosen CAPTCHA provider, watched: its fields depend on it (uncontrolled inputs do not re-render).
   const provider = form.useWatchValue('captchaProvider');
-  const captcha = PROVIDERS.find((entry) => entry.value === provider);
+  const captcha = limits.captchaProviders.find((entry) => entry.provider === provider);
+  const minScore = String(limits.captchaMinScoreDefault);
   return (
     <SettingsSection
       title="Spam protection"
@@ -21,12 +25,18 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
         form={form}
         name="honeypotFields"
         label="Honeypot fields"
-        description="Field names a person never fills (hidden from people in your HTML form, not type=hidden), as the form names them (contact[website] too): one a line, at most 20. Any of them filled makes a submission spam. Empty: off."
+        description={`Field names a person never fills (hidden from people in your HTML form, not type=hidden), as the form names them (contact[website] too): one a line, at most ${limits.honeypotFieldsMax}. Any of them filled makes a submission spam. Empty: off.`}
       />
       <NativeSelect
         label="CAPTCHA provider"
         description="Your site's backend forwards the visitor's answer; Intake checks it with the provider."
-        data={[{ value: '', label: 'None' }, ...PROVIDERS.map(({ value, label }) => ({ value, label }))]}
+        data={[
+          { value: '', label: 'None' },
+          ...limits.captchaProviders.map((entry) => ({
+            value: entry.provider,
+            label: PROVIDER_LABELS[entry.provider],
+          })),
+        ]}
         key={form.key('captchaProvider')}
         {...form.getInputProps('captchaProvider')}
       />
@@ -35,7 +45,7 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
           <PasswordInput
             label="Secret key"
             description={
-              current.captchaSecretSet && current.captchaProvider === captcha.value
+              current.captchaSecretSet && current.captchaProvider === captcha.provider
                 ? 'A secret is stored. Leave empty to keep it, or enter a new one to replace it.'
                 : "The provider's secret key for your site: required. It is stored encrypted and never shown again."
             }
@@ -46,15 +56,15 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
           <TextInput
             label="Answer field"
             description="The field holding the visitor's answer; removed before the submission is stored. Empty: the provider's usual field."
-            placeholder={captcha.defaultField}
+            placeholder={captcha.defaultResponseField}
             key={form.key('captchaResponseField')}
             {...form.getInputProps('captchaResponseField')}
           />
-          {captcha.value === 'RECAPTCHA_V3' ? (
+          {captcha.provider === 'RECAPTCHA_V3' ? (
             <NumberInput
               label="Minimum score"
-              description="reCAPTCHA v3 scores from 0 (a bot) to 1 (a person); lower is refused. Empty: 0.5."
-              placeholder="0.5"
+              description={`reCAPTCHA v3 scores from 0 (a bot) to 1 (a person); lower is refused. Empty: ${minScore}.`}
+              placeholder={minScore}
               min={0}
               max={1}
               step={0.1}
@@ -77,7 +87,7 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
           label="Duplicate window (seconds)"
           description="The same submission again within this time is not stored twice. Empty: off."
           min={1}
-          max={DUPLICATE_WINDOW_MAX_SECONDS}
+          max={limits.duplicateWindowMaxSeconds}
           allowDecimal={false}
           key={form.key('duplicateWindowSeconds')}
           {...form.getInputProps('duplicateWindowSeconds')}
@@ -86,7 +96,7 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
           label="Maximum number of links"
           description="More links than this across all values is spam. Empty: off."
           min={0}
-          max={1000}
+          max={limits.maxLinksMax}
           allowDecimal={false}
           key={form.key('maxLinks')}
           {...form.getInputProps('maxLinks')}
@@ -96,7 +106,7 @@ export function SpamProtectionCard({ form, current }: { form: SettingsForm; curr
         form={form}
         name="blockedWords"
         label="Blocked words or phrases"
-        description="A value containing one of them as a whole word (any case) is spam: one a line, at most 200. Empty: off."
+        description={`A value containing one of them as a whole word (any case) is spam: one a line, at most ${limits.blockedWordsMax}. Empty: off.`}
       />
     </SettingsSection>
   );
