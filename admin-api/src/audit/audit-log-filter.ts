@@ -1,14 +1,13 @@
-// The audit log query's filter: a zod schema (bad values are BAD_USER_INPUT), turned into a
-// MikroORM condition.
-import { AUDIT_OUTCOMES, type AuditEntry } from '@intake/shared/entities';
+// The audit log query's filter: the checks of its fields (zod schemas that AuditLogFilterInput
+// declares; bad values are BAD_USER_INPUT), and the MikroORM condition a checked filter makes.
+import type { AuditEntry, AuditOutcome } from '@intake/shared/entities';
 import type { FilterQuery } from '@mikro-orm/core';
 import { z } from 'zod';
-import type { AuditLogFilterInput } from '../types/audit.type.js';
-import { parseInput } from '../validation/parse-input.js';
 
 const MAX_TEXT_LENGTH = 320;
 
-const time = z
+/** An ISO 8601 time; null: unbounded. */
+export const auditTime = z
   .string()
   .nullish()
   .refine(
@@ -18,7 +17,8 @@ const time = z
   )
   .transform((value) => (value === null || value === undefined ? null : new Date(value)));
 
-const text = z
+/** A text condition, trimmed, 1..320 characters; null: none. */
+export const auditText = z
   .string()
   .trim()
   .nullish()
@@ -28,17 +28,16 @@ const text = z
   )
   .transform((value) => value ?? null);
 
-const auditLogFilterInput = z
-  .object({
-    actor: text,
-    action: text,
-    objectType: text,
-    objectId: text,
-    outcome: z.enum(AUDIT_OUTCOMES).nullish(),
-    from: time,
-    to: time,
-  })
-  .nullish();
+/** A checked AuditLogFilterInput: an absent or null part is no condition. */
+export interface AuditLogFilter {
+  actor?: string | null;
+  action?: string | null;
+  objectType?: string | null;
+  objectId?: string | null;
+  outcome?: AuditOutcome | null;
+  from?: Date | null;
+  to?: Date | null;
+}
 
 /** `%` and `_` match literally: the actor filter is a plain "contains". */
 function likePattern(value: string): string {
@@ -46,31 +45,30 @@ function likePattern(value: string): string {
 }
 
 /** The filter's conditions (to be and-ed); none without a filter. */
-export function auditLogWhere(input: AuditLogFilterInput | null | undefined): FilterQuery<AuditEntry>[] {
-  const filter = parseInput(auditLogFilterInput, input, 'filter');
+export function auditLogWhere(filter: AuditLogFilter | null): FilterQuery<AuditEntry>[] {
   const conditions: FilterQuery<AuditEntry>[] = [];
   if (!filter) {
     return conditions;
   }
-  if (filter.actor !== null) {
+  if (filter.actor != null) {
     conditions.push({ $or: [{ actorId: filter.actor }, { actorName: { $ilike: likePattern(filter.actor) } }] });
   }
-  if (filter.action !== null) {
+  if (filter.action != null) {
     conditions.push({ action: filter.action });
   }
-  if (filter.objectType !== null) {
+  if (filter.objectType != null) {
     conditions.push({ objectType: filter.objectType });
   }
-  if (filter.objectId !== null) {
+  if (filter.objectId != null) {
     conditions.push({ objectId: filter.objectId });
   }
-  if (filter.outcome !== null && filter.outcome !== undefined) {
+  if (filter.outcome != null) {
     conditions.push({ outcome: filter.outcome });
   }
-  if (filter.from !== null) {
+  if (filter.from != null) {
     conditions.push({ at: { $gte: filter.from } });
   }
-  if (filter.to !== null) {
+  if (filter.to != null) {
     conditions.push({ at: { $lt: filter.to } });
   }
   return conditions;

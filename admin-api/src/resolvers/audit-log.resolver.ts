@@ -15,6 +15,7 @@ import {
   type AuditOutcomeEnum,
 } from '../types/audit.type.js';
 import { parsePageSize } from '../validation/fields.js';
+import { InputArg } from '../validation/input-type.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 
 function presentAuditEntry(entry: AuditEntry): AuditEntryType {
@@ -43,7 +44,7 @@ export class AuditLogResolver {
   async auditLog(
     @Arg('first', () => Int, { nullable: true }) first: number | null | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | null | undefined,
-    @Arg('filter', () => AuditLogFilterInput, { nullable: true }) filter: AuditLogFilterInput | null | undefined,
+    @InputArg('filter', AuditLogFilterInput, { nullable: true }) filter: AuditLogFilterInput | null,
     @Ctx() { em }: AdminContext,
   ): Promise<AuditEntryConnectionType> {
     const pageSize = parsePageSize(first, 'first');

@@ -3,8 +3,9 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { createSubmissionExport } from '../commands/exports/create-submission-export.js';
 import type { AdminContext } from '../context.js';
-import { parseSubmissionFilter } from '../submissions/parse-submission-filter.js';
+import { submissionFilterOf } from '../submissions/submission-filter-fields.js';
 import { SubmissionFilterInput } from '../types/submission-filter.input.js';
+import { InputArg } from '../validation/input-type.js';
 import { SubmissionExportFormatEnum, SubmissionExportType } from '../types/submission-export.type.js';
 import { parseId } from '../validation/fields.js';
 
@@ -19,13 +20,12 @@ export class SubmissionExportResolver {
   async createSubmissionExport(
     @Arg('formId', () => ID) formId: string,
     @Arg('format', () => SubmissionExportFormatEnum) format: SubmissionExportFormatEnum,
-    @Arg('filter', () => SubmissionFilterInput, { nullable: true })
-    filterInput: SubmissionFilterInput | null | undefined,
+    @InputArg('filter', SubmissionFilterInput, { nullable: true }) filterInput: SubmissionFilterInput | null,
     @Arg('spam', () => Boolean, { nullable: true, defaultValue: false }) spam: boolean | null | undefined,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<SubmissionExportType> {
     const id = parseId(formId, 'formId');
-    const filter = parseSubmissionFilter(filterInput);
+    const filter = submissionFilterOf(filterInput);
     const link = await createSubmissionExport(em, deps.exportLinks, {
       formId: id,
       format,

@@ -9,8 +9,9 @@ import type { AdminContext } from '../context.js';
 import type { DownloadLinks } from '../files/download-link.js';
 import { presentSubmission } from '../presenters/submission.js';
 import { badUserInput } from '../schema/errors.js';
-import { parseSubmissionFilter } from '../submissions/parse-submission-filter.js';
+import { submissionFilterOf } from '../submissions/submission-filter-fields.js';
 import { SubmissionFilterInput } from '../types/submission-filter.input.js';
+import { InputArg } from '../validation/input-type.js';
 import { SubmissionConnectionType, SubmissionType } from '../types/submission.type.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -32,8 +33,7 @@ export class SubmissionResolver {
     @Arg('first', () => Int, { nullable: true }) first: number | null | undefined,
     @Arg('after', () => String, { nullable: true }) after: string | null | undefined,
     @Arg('spam', () => Boolean, { nullable: true, defaultValue: false }) spam: boolean | null | undefined,
-    @Arg('filter', () => SubmissionFilterInput, { nullable: true })
-    filterInput: SubmissionFilterInput | null | undefined,
+    @InputArg('filter', SubmissionFilterInput, { nullable: true }) filterInput: SubmissionFilterInput | null,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<SubmissionConnectionType> {
     const id = parseId(formId, 'formId');
@@ -42,7 +42,7 @@ export class SubmissionResolver {
     if (cursor === null && after !== null && after !== undefined) {
       throw badUserInput('after', 'is not a cursor of this connection');
     }
-    const filter = parseSubmissionFilter(filterInput);
+    const filter = submissionFilterOf(filterInput);
     const page = await listSubmissions(em, { formId: id, spam: spam === true, filter, pageSize, after: cursor });
     const edges = page.submissions.map((found) => ({
       cursor: encodeCursor(found.submission),

@@ -34,7 +34,8 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       AuditLogResolver,
     ],
     authChecker,
-    // Arguments are checked by the resolvers (validation/fields.ts), which also normalise them.
+    // Input arguments are checked and normalised by the zod schemas their classes declare
+    // (validation/input-type.ts), scalar ones by the resolvers (validation/fields.ts).
     validate: false,
   });
 }

@@ -8,7 +8,7 @@
 // implementation; a trigram (pg_trgm) index on the column serves the `like` (see the submission
 // search migration).
 
-/** A validated filter; build it with `parseSubmissionFilter`. Every part null means all submissions. */
+/** A validated filter; build it with `submissionFilterOf`. Every part null means all submissions. */
 export interface SubmissionFilter {
   /** Text to find inside any value, as typed (3..200 characters); null for none. */
   query: string | null;

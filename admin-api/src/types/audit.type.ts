@@ -1,5 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { z } from 'zod';
+import { auditText, auditTime } from '../audit/audit-log-filter.js';
+import { InputField } from '../validation/input-type.js';
 import { PageInfoType } from './submission.type.js';
 
 export enum AuditActorKindEnum {
@@ -100,27 +103,27 @@ export class AuditEntryConnectionType {
 
 @InputType('AuditLogFilterInput', { description: 'Every given condition must hold.' })
 export class AuditLogFilterInput {
-  @Field(() => String, {
+  @InputField(() => String, auditText, {
     nullable: true,
     description: 'The actor id, or a part of its name (case-insensitive).',
   })
   actor?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Exactly this action (`deleteSite`).' })
+  @InputField(() => String, auditText, { nullable: true, description: 'Exactly this action (`deleteSite`).' })
   action?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, auditText, { nullable: true })
   objectType?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, auditText, { nullable: true })
   objectId?: string | null;
 
-  @Field(() => AuditOutcomeEnum, { nullable: true })
+  @InputField(() => AuditOutcomeEnum, z.enum(AuditOutcomeEnum).nullable(), { nullable: true })
   outcome?: AuditOutcomeEnum | null;
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601; entries at or after.' })
-  from?: string | null;
+  @InputField(() => String, auditTime, { nullable: true, description: 'ISO 8601; entries at or after.' })
+  from?: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'ISO 8601; entries before.' })
-  to?: string | null;
+  @InputField(() => String, auditTime, { nullable: true, description: 'ISO 8601; entries before.' })
+  to?: Date | null;
 }

@@ -1,31 +1,40 @@
-import { Field, InputType } from 'type-graphql';
+import { InputType } from 'type-graphql';
+import { z } from 'zod';
+import {
+  creationBound,
+  SEARCH_QUERY_MAX_LENGTH,
+  SEARCH_QUERY_MIN_LENGTH,
+  searchQuery,
+} from '../submissions/submission-filter-fields.js';
+import { InputField } from '../validation/input-type.js';
 
 @InputType('SubmissionFilterInput', {
   description: "Narrows a form's submissions; every part optional, all parts must hold.",
 })
 export class SubmissionFilterInput {
-  @Field(() => String, {
+  @InputField(() => String, searchQuery, {
     nullable: true,
     description:
       'Text found inside any field value, nested objects and arrays included (not in field names), ignoring case ' +
-      'and accents; 3..200 characters, empty or blank means no text filter.',
+      `and accents; ${SEARCH_QUERY_MIN_LENGTH}..${SEARCH_QUERY_MAX_LENGTH} characters, empty or blank means no ` +
+      'text filter.',
   })
   query?: string | null;
 
-  @Field(() => String, {
+  @InputField(() => String, creationBound, {
     nullable: true,
     description: 'ISO 8601 date-time with offset (or a date, meaning 00:00 UTC); created at or after it (inclusive).',
   })
-  createdAfter?: string | null;
+  createdAfter?: Date | null;
 
-  @Field(() => String, {
+  @InputField(() => String, creationBound, {
     nullable: true,
     description:
       'ISO 8601 date-time with offset (or a date, meaning 00:00 UTC); created strictly before it (exclusive).',
   })
-  createdBefore?: string | null;
+  createdBefore?: Date | null;
 
-  @Field(() => Boolean, {
+  @InputField(() => Boolean, z.boolean().nullable(), {
     nullable: true,
     description: 'true: only submissions with files; false: only those without; null: both.',
   })

@@ -57,10 +57,16 @@ export function inputSchema(inputClass: abstract new () => object, config: Confi
   return z.object(shape);
 }
 
-/** The argument `name` of an input class, handed to the resolver checked and normalised. */
-export function InputArg(name: string, inputClass: abstract new () => object) {
+/**
+ * The argument `name` of an input class, handed to the resolver checked and normalised; with
+ * `nullable`, the argument may be left out or null, and the resolver gets null.
+ */
+export function InputArg(name: string, inputClass: abstract new () => object, { nullable = false } = {}) {
   return createParameterDecorator<AdminContext>(
-    ({ args, context }) => parseInput(inputSchema(inputClass, context.deps.services.config), args[name], name),
-    { arg: { name, typeFunc: () => inputClass } },
+    ({ args, context }) => {
+      const schema = inputSchema(inputClass, context.deps.services.config);
+      return parseInput(nullable ? schema.nullish().transform((value) => value ?? null) : schema, args[name], name);
+    },
+    { arg: { name, typeFunc: () => inputClass, options: { nullable } } },
   );
 }

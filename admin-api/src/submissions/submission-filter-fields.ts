@@ -1,9 +1,7 @@
-// Checks a `SubmissionFilterInput` into a SubmissionFilter (a zod schema), or throws BAD_USER_INPUT
-// naming the field.
+// The checks of a `SubmissionFilterInput`'s fields (zod schemas its class declares), and the
+// SubmissionFilter a checked input makes.
 import { z } from 'zod';
-import type { SubmissionFilterInput } from '../types/submission-filter.input.js';
 import { codePoints, fail, isPlainText } from '../validation/fields.js';
-import { parseInput } from '../validation/parse-input.js';
 import { NO_SUBMISSION_FILTER, type SubmissionFilter } from './submission-filter.js';
 
 // Trigram matching (pg_trgm) needs three characters to use its index; a shorter query would read
@@ -53,21 +51,21 @@ export function parseIsoInstant(value: string): Date | null {
 
 const BOUND_PROBLEM = 'must be an ISO 8601 date-time with offset, such as 2026-11-24T09:30:00Z, or a date';
 
-/** A bound of the creation time; null or absent: unbounded. */
-const bound = z
+/** A bound of the creation time; null: unbounded. */
+export const creationBound = z
   .string()
-  .nullish()
+  .nullable()
   .transform((value, context): Date | null => {
-    if (value === null || value === undefined) {
+    if (value === null) {
       return null;
     }
     return parseIsoInstant(value.trim()) ?? fail(context, BOUND_PROBLEM);
   });
 
-/** The text searched for; empty or absent: none. */
-const query = z
+/** The text searched for; empty or null: none. */
+export const searchQuery = z
   .string()
-  .nullish()
+  .nullable()
   .transform((value) => value?.trim() || null)
   .refine((text) => text === null || isPlainText(text), 'must not contain control characters')
   .refine(
@@ -76,25 +74,15 @@ const query = z
     `must be between ${SEARCH_QUERY_MIN_LENGTH} and ${SEARCH_QUERY_MAX_LENGTH} characters`,
   );
 
-/** A SubmissionFilterInput, checked; absent is no filter. */
-export const submissionFilterInput = z
-  .object({ query, createdAfter: bound, createdBefore: bound, hasFiles: z.boolean().nullish() })
-  .nullish()
-  .transform((input): SubmissionFilter =>
-    input === null || input === undefined
-      ? NO_SUBMISSION_FILTER
-      : {
-          query: input.query,
-          createdAfter: input.createdAfter,
-          createdBefore: input.createdBefore,
-          hasFiles: input.hasFiles ?? null,
-        },
-  );
-
-/** The checked filter of `input` (absent: no filter); `field` is the argument's name in errors. */
-export function parseSubmissionFilter(
-  input: SubmissionFilterInput | null | undefined,
-  field = 'filter',
-): SubmissionFilter {
-  return parseInput(submissionFilterInput, input, field);
+/** The filter a checked input makes; no input is no filter, an absent part is no condition. */
+export function submissionFilterOf(input: Partial<SubmissionFilter> | null): SubmissionFilter {
+  if (input === null) {
+    return NO_SUBMISSION_FILTER;
+  }
+  return {
+    query: input.query ?? null,
+    createdAfter: input.createdAfter ?? null,
+    createdBefore: input.createdBefore ?? null,
+    hasFiles: input.hasFiles ?? null,
+  };
 }
