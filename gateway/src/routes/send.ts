@@ -13,6 +13,7 @@ import { siteRateLimit } from '../middleware/site-rate-limit.js';
 import { siteToken } from '../middleware/site-token.js';
 import type { RateLimits } from '../rate-limit/rate-limits.js';
 import { createSubmission } from '../submission/create-submission.js';
+import { submissionStore } from '../submission/submission-store.js';
 import { clientIpOf } from '../spam/captcha.js';
 import type { CaptchaStage } from '../spam/captcha-stage.js';
 
@@ -64,6 +65,7 @@ export function sendRouter(
   captcha: CaptchaStage,
 ): Router<IntakeState, IntakeCustomContext> {
   const router = new Router<IntakeState, IntakeCustomContext>();
+  const steps = { services, pipeline, store: submissionStore(services.db) };
   router.post(
     '/api/v1/send/:code',
     authFailureLimit(rateLimits.authFailures),
@@ -80,11 +82,7 @@ export function sendRouter(
       if (refusal) {
         throw refusal;
       }
-      const answer = await createSubmission(ctx.services, pipeline, {
-        // Read when the command needs it, so the fork stays unmade on the one-row path.
-        get em() {
-          return ctx.state.em;
-        },
+      const answer = await createSubmission(steps, {
         site: ctx.state.site!,
         form: ctx.state.form!,
         webhookIds: ctx.state.webhookIds,

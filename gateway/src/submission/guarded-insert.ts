@@ -1,3 +1,4 @@
+// The SQL of the submission store (submission-store.ts): the guarded INSERT and the acceptance check.
 // The site and form of a request may come from the gateway's cache, which hears of a change a few
 // milliseconds after it commits (longer on a busy machine). The write re-checks what security rests
 // on — the token's control code, the site not deleted, the form enabled and not deleted — in the
@@ -6,7 +7,7 @@
 // inside the INSERT itself: no extra round trip.
 import { randomUUID } from 'node:crypto';
 import { executePrepared, preparedStatement, type Database, type Em, type PreparedStatement } from '@intake/shared/db';
-import type { Site, Submission } from '@intake/shared/entities';
+import type { Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 
 const ACCEPTING = `exists (select 1 from "forms" f join "sites" s on s."id" = f."site_id"
@@ -16,36 +17,7 @@ const GUARDED_INSERT = `insert into "submissions"
   ("id", "form_id", "data", "sanitized_fields", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash")
   select ?::uuid, ?::uuid, ?::jsonb, ?::jsonb, ?::timestamptz, ?, ?, ?, ? where ${ACCEPTING}`;
 
-/** Inserts the submission only if its form and site still accept it, in one statement. */
-export async function insertIfAccepting(em: Em, submission: Submission, formId: string, site: Site): Promise<boolean> {
-  try {
-    const result = await em
-      .getConnection()
-      .execute<{ affectedRows: number }>(
-        GUARDED_INSERT,
-        [
-          submission.id,
-          formId,
-          JSON.stringify(submission.data),
-          JSON.stringify(submission.sanitizedFields),
-          submission.createdAt,
-          submission.idempotencyKey ?? null,
-          submission.spam,
-          submission.spamReason ?? null,
-          submission.contentHash ?? null,
-          formId,
-          site.controlCode,
-        ],
-        'run',
-      );
-    return result.affectedRows === 1;
-  } catch (error) {
-    // The unique idempotency key surfaces as the ORM's exception, as from a flush.
-    throw em.getDriver().convertException(error as Error);
-  }
-}
-
-/** A file row of a single-statement write: stored already, under `storageKey`. */
+/** A file row of a submission: the object is stored already, under `storageKey`. */
 export interface FileRow {
   field: string;
   name: string;

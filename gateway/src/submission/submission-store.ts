@@ -1,0 +1,225 @@
+// Where a submission row is written. One call, `write`, takes a submission that is checked, judged
+// and whose files are stored, and answers with the outcome; the SQL, the choice of path and the
+// retries stay in here (the statements themselves in guarded-insert.ts):
+//
+// - One statement, when the submission and its file rows are all there is to write (no duplicate
+//   filter, no delivery): the guarded INSERT, prepared once per connection, without entities. The
+//   busiest path (docs/operations.md, "The write path").
+// - One transaction otherwise: the acceptance check, the submission, its file rows and its
+//   deliveries (the outbox) commit together; with a duplicate filter, under an advisory lock on the
+//   form and content, so identical submissions in flight at once are stored once.
+//
+// Retries: a webhook deleted a moment ago (the cache still lists it) breaks the delivery row's
+// foreign key, and the write runs again with the webhooks read afresh; a clash on the
+// Idempotency-Key answers with the submission that holds it, or frees a key older than the replay
+// window and writes again.
+import { createHash } from 'node:crypto';
+import type { Database, Em } from '@intake/shared/db';
+import { enabledWebhookIds, enqueueSubmissionDeliveries } from '@intake/shared/delivery';
+import { FormSchema, StoredFileSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
+import { AppError } from '@intake/shared/errors';
+import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { SpamReason } from '../spam/content-rules.js';
+import type { DuplicateFilter } from '../spam/spam-verdict.js';
+import { insertSingleStatementIfAccepting, isStillAccepting, refusalOf, type FileRow } from './guarded-insert.js';
+import { findDuplicate, findReplay } from './idempotency.js';
+import { oneAtATime } from './one-at-a-time.js';
+import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
+
+/** A submission ready to be written: checked, judged, its files stored already. */
+export interface SubmissionRecord {
+  /** The token's site: its control code is checked again by the write. */
+  site: Site;
+  form: Form;
+  /** The form's enabled webhooks as the gateway's cache knows them; read from the database when absent. */
+  webhookIds?: readonly string[];
+  /** The sanitised values. */
+  data: Record<string, unknown>;
+  /** Where the sanitiser removed markup (JSON paths). */
+  sanitizedFields: readonly string[];
+  idempotencyKey: string | null;
+  /** Undefined: not spam. Spam gets no delivery. */
+  spamReason: SpamReason | undefined;
+  duplicateFilter: DuplicateFilter | null;
+  files: readonly FileRow[];
+}
+
+/** What became of a write. Only `stored` keeps the files of this request; the others answer without them. */
+export type WriteOutcome =
+  /** Committed: this submission's answer. */
+  | { outcome: 'stored'; answer: SubmissionAnswer }
+  /** The same content committed first, within the duplicate window: the first one's answer. */
+  | { outcome: 'duplicate'; answer: SubmissionAnswer }
+  /** The Idempotency-Key is held by a submission within the replay window: that one's answer. */
+  | { outcome: 'replay'; answer: SubmissionAnswer }
+  /** The form or site no longer accepts it (disabled, deleted, control code rotated): the error to answer. */
+  | { outcome: 'refused'; refusal: AppError };
+
+export interface SubmissionStore {
+  /**
+   * Writes the submission, its file rows and its deliveries, all or nothing. Throws only for a
+   * failure (an outage among them: the outcome is then unknown).
+   */
+  write(record: SubmissionRecord): Promise<WriteOutcome>;
+  /** The first submission of the same content within the window, looked up before any file is stored. */
+  findDuplicate(form: Form, filter: DuplicateFilter): Promise<SubmissionAnswer | undefined>;
+}
+
+/** A write frees an expired Idempotency-Key and tries again at most this often. */
+const WRITES_PER_KEY_CLASH = 3;
+
+export function submissionStore(db: Database): SubmissionStore {
+  return {
+    write: (record) => writeSubmission(db, record),
+    findDuplicate: (form, filter) => findDuplicate(db.em.fork(), form, filter.contentHash, filter.windowSeconds),
+  };
+}
+
+async function writeSubmission(db: Database, record: SubmissionRecord): Promise<WriteOutcome> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await writeWithCurrentWebhooks(db, record);
+    } catch (error) {
+      const key = record.idempotencyKey;
+      if (!(error instanceof UniqueConstraintViolationException) || key === null) {
+        throw error;
+      }
+      // A concurrent request with the same key committed first: answer with its submission. A
+      // failed flush leaves its unit of work unusable, hence a fresh fork.
+      const em = db.em.fork();
+      const replay = await findReplay(em, record.form, key);
+      if (replay) {
+        return { outcome: 'replay', answer: replay };
+      }
+      // The key belongs to a submission older than the replay window: free it and write again.
+      if (attempt === WRITES_PER_KEY_CLASH || (await freeIdempotencyKey(em, record.form, key)) === 0) {
+        throw new AppError('service_unavailable', 'The submission could not be stored. Retry later.', {
+          retryAfter: 1,
+        });
+      }
+    }
+  }
+}
+
+/**
+ * A webhook the cache still lists may have been deleted a moment ago, its notification not yet
+ * here: its delivery row then breaks the webhook's foreign key and the transaction rolls back.
+ * Once, the webhooks are read afresh instead.
+ */
+async function writeWithCurrentWebhooks(db: Database, record: SubmissionRecord): Promise<WriteOutcome> {
+  try {
+    return await writeOnce(db, record);
+  } catch (error) {
+    if (record.webhookIds && record.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
+      return writeOnce(db, { ...record, webhookIds: undefined });
+    }
+    throw error;
+  }
+}
+
+/**
+ * The choice of path. Spam gets no delivery but takes the path a good submission would (one
+ * transaction when it would have deliveries), so its answer does not come sooner: a bot learns
+ * nothing from the timing.
+ */
+async function writeOnce(db: Database, record: SubmissionRecord): Promise<WriteOutcome> {
+  // Made on first use: the one-statement path needs no EntityManager (a fork costs CPU on the
+  // busiest path).
+  let em: Em | undefined;
+  const fork = () => (em ??= db.em.fork());
+  const webhookIds = record.webhookIds ?? (await enabledWebhookIds(fork(), record.form.id));
+  const wouldDeliver = webhookIds.length > 0 || (record.form.notifyEmails ?? []).length > 0;
+  if (record.duplicateFilter === null && !wouldDeliver) {
+    return writeSingleStatement(db, record, fork);
+  }
+  return writeInTransaction(fork(), record, webhookIds);
+}
+
+/** The submission and its file rows in one guarded statement, without entities. */
+async function writeSingleStatement(db: Database, record: SubmissionRecord, fork: () => Em): Promise<WriteOutcome> {
+  const { form, site, files } = record;
+  const inserted = await insertSingleStatementIfAccepting(
+    db,
+    {
+      formId: form.id,
+      data: record.data,
+      sanitizedFields: record.sanitizedFields,
+      idempotencyKey: record.idempotencyKey,
+      spamReason: record.spamReason ?? null,
+      files,
+    },
+    site,
+  );
+  if (inserted === null) {
+    return { outcome: 'refused', refusal: await refusalOf(fork(), form.id, site) };
+  }
+  return {
+    outcome: 'stored',
+    answer: {
+      id: inserted.id,
+      createdAt: inserted.createdAt.toISOString(),
+      files: files.map(({ storageKey: _key, ...file }, position) => ({ id: inserted.fileIds[position]!, ...file })),
+    },
+  };
+}
+
+/**
+ * The acceptance check, the submission, its file rows and its deliveries in one transaction. With a
+ * duplicate filter: two requests with the same content at the same moment (a double click
+ * forwarded twice) both pass the early look-up; a transaction-scoped advisory lock on the form and
+ * content makes the second wait for the first to commit, look again, and answer with the first.
+ * Within one process they also take turns (see one-at-a-time.ts for why the lock alone is not
+ * enough on PGlite).
+ */
+async function writeInTransaction(
+  em: Em,
+  record: SubmissionRecord,
+  webhookIds: readonly string[],
+): Promise<WriteOutcome> {
+  const filter = record.duplicateFilter;
+  const lockKey = filter === null ? null : contentLockKey(record.form.id, filter);
+  const write = () =>
+    em.transactional(async (tx): Promise<WriteOutcome> => {
+      if (filter !== null) {
+        await tx.execute('select pg_advisory_xact_lock(?::bigint)', [lockKey], 'all');
+        const first = await findDuplicate(tx, record.form, filter.contentHash, filter.windowSeconds);
+        if (first) {
+          return { outcome: 'duplicate', answer: first };
+        }
+      }
+      if (!(await isStillAccepting(tx, record.form.id, record.site))) {
+        return { outcome: 'refused', refusal: await refusalOf(tx, record.form.id, record.site) };
+      }
+      const submission = tx.create(SubmissionSchema, {
+        form: tx.getReference(FormSchema, record.form.id),
+        data: record.data,
+        sanitizedFields: [...record.sanitizedFields],
+        idempotencyKey: record.idempotencyKey,
+        spam: record.spamReason !== undefined,
+        spamReason: record.spamReason ?? null,
+        contentHash: filter?.contentHash ?? null,
+      });
+      const files = record.files.map((row, position) => tx.create(StoredFileSchema, { submission, position, ...row }));
+      // The outbox: one delivery per enabled webhook and one for the notification e-mails. Spam gets
+      // none until an administrator marks it "Not spam" (the admin API queues them then).
+      if (record.spamReason === undefined) {
+        await enqueueSubmissionDeliveries(tx, record.form, submission, webhookIds);
+      }
+      await tx.flush();
+      return { outcome: 'stored', answer: presentSubmission(submission, files) };
+    });
+  return lockKey === null ? write() : oneAtATime(lockKey, write);
+}
+
+/** A 63-bit advisory lock key for this content on this form. */
+function contentLockKey(formId: string, filter: DuplicateFilter): string {
+  return BigInt.asIntN(
+    64,
+    BigInt(`0x${createHash('sha256').update(`${formId}:${filter.contentHash}`).digest('hex').slice(0, 16)}`),
+  ).toString();
+}
+
+/** Frees a key whose submission is older than the replay window; the number of rows freed. */
+function freeIdempotencyKey(em: Em, form: Form, key: string): Promise<number> {
+  return em.nativeUpdate(SubmissionSchema, { form: form.id, idempotencyKey: key }, { idempotencyKey: null });
+}
