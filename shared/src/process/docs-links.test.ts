@@ -1,7 +1,16 @@
 // Every relative link of the README and of docs/ (and of the READMEs kept next to the code) leads
 // somewhere: the file exists, and an anchor names a heading of that file as GitHub renders it.
 // Moving text between files breaks anchors silently; this is where that shows.
-import { existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  globSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import GithubSlugger from 'github-slugger';
@@ -91,6 +100,13 @@ describe('links between the README and docs/', () => {
     expect(brokenLinks(REPO_ROOT, file)).toEqual([]);
   });
 
+  it('finds the README, every file of docs/ and the decision records', () => {
+    const files = markdownFiles(REPO_ROOT);
+    expect(files).toContain('README.md');
+    expect(files).toContain('docs/architecture.md');
+    expect(files.some((file) => file.startsWith('docs/decisions/'))).toBe(true);
+  });
+
   it('reports a missing file, a missing heading and an anchor on a folder, and accepts the rest', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'intake-docs-links-'));
     mkdirSync(path.join(root, 'docs'));
@@ -116,5 +132,26 @@ describe('links between the README and docs/', () => {
       '#nowhere (no such heading)',
     ]);
     expect(brokenLinks(root, 'docs/guide.md')).toEqual([]);
+  });
+});
+
+// The folder lists live next to the code (a README per workspace) and docs/architecture.md points
+// at them; these keep both lists whole as folders come and go.
+describe('the folder lists', () => {
+  const workspaces = (
+    JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { workspaces: string[] }
+  ).workspaces;
+
+  it('docs/architecture.md has a row for every workspace', () => {
+    const architecture = readFileSync(path.join(REPO_ROOT, 'docs/architecture.md'), 'utf8');
+    expect(workspaces.filter((workspace) => !architecture.includes(`| \`${workspace}/\` |`))).toEqual([]);
+  });
+
+  it.each(['shared', 'gateway', 'admin-api'])('%s: its README names every folder of its src/', (workspace) => {
+    const readme = readFileSync(path.join(REPO_ROOT, workspace, 'README.md'), 'utf8');
+    const folders = readdirSync(path.join(REPO_ROOT, workspace, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((folder) => !readme.includes(`\`${folder}/\``))).toEqual([]);
   });
 });
