@@ -9,7 +9,7 @@ import { bootstrap, runProcess } from '@intake/shared/process';
 import { createDeliveryWorker, createRetentionSchedule } from '@intake/worker';
 
 // Before PGlite's WebAssembly is compiled: TurboFan would need about 600 MB for PostgreSQL's SQL
-// parser alone, more than this whole process otherwise holds (README, Performance).
+// parser alone, more than this whole process otherwise holds (docs/performance.md).
 keepWasmOnBaselineCompiler();
 
 await runProcess(async () => {

@@ -5,7 +5,7 @@
 // The bytes are read into one reused 64 KB buffer (`onread`), and the next read waits until the
 // response has handed the last one to the kernel. Read the usual way, every chunk is a new buffer
 // that V8 frees only at its next collection, which a byte stream hardly triggers: 1,000,000 rows
-// grew this process by 51 MB of dead buffers, against about 15 MB this way (README).
+// grew this process by 51 MB of dead buffers, against about 15 MB this way (docs/performance.md).
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
@@ -39,7 +39,7 @@ export function exportProcessEntry(): string {
 // Node flags of the export process. V8 sizes its heap for the machine, not for a process that holds
 // one batch: with its defaults this process peaked at 236 MB on a 200,000-row export. Semi-spaces of
 // 16 MB and an old generation of 64 MB kept it at 120 MB at the same speed; 4 MB semi-spaces went
-// down to 94 MB but took 40 % longer over a CSV (README, Exporting submissions).
+// down to 94 MB but took 40 % longer over a CSV (docs/performance.md, Exports).
 const EXPORT_PROCESS_FLAGS = ['--max-semi-space-size=16', '--max-old-space-size=64'];
 
 // The stderr of a failed process holds one short JSON line; more is not ours to keep.

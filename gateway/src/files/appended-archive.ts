@@ -31,7 +31,7 @@ export function appendedArchiveIn(content: Buffer): AppendedArchive | null {
 /**
  * Reads the file window by window into the one buffer, the last few bytes of each carried to the
  * front of the next. One buffer per file rather than one per chunk: every upload passes here, and
- * the buffers' memory counts towards V8's next full collection (README, Performance).
+ * the buffers' memory counts towards V8's next full collection (docs/performance.md).
  */
 async function findSignature(handle: FileHandle, size: number, window: Buffer): Promise<AppendedArchive | null> {
   let carried = 0;

@@ -1,7 +1,7 @@
 // The site and form of each intake request, and the form's enabled webhook ids, read from the
 // database once and then from memory. Without this cache every submission paid three queries besides
 // its insert; the profile showed database round trips as the largest cost of a JSON submission (see
-// the README's Performance).
+// docs/performance.md).
 //
 // Correctness comes first: entries are used only while the site change feed is live (LISTEN on
 // PostgreSQL, in-process on PGlite), every change to a site, its forms or their webhooks drops that

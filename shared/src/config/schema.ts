@@ -104,7 +104,7 @@ export const environmentSchema = z.object({
   /** With TRUST_PROXY: proxies in front that append to X-Forwarded-For; the client is that many entries from the right. */
   TRUST_PROXY_HOPS: positiveInt.default(1),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Archive inspection limits; unset keeps the gateway's documented defaults (see README). */
+  /** Archive inspection limits; unset keeps the gateway's documented defaults (docs/configuration.md). */
   ARCHIVE_MAX_ENTRIES: positiveInt.optional(),
   ARCHIVE_MAX_UNCOMPRESSED_BYTES: positiveInt.optional(),
   ARCHIVE_MAX_RATIO: positiveInt.optional(),

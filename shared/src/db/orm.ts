@@ -80,7 +80,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let db: Database;
   try {
     if (!options.pgliteDataDirArchive && !existsSync(path.join(dir, 'PG_VERSION'))) {
-      // initdb's memory would otherwise stay with this long-lived process (README, Performance).
+      // initdb's memory would otherwise stay with this long-lived process (docs/performance.md).
       await createPgliteInChildProcess(dir);
     }
     db = await openPglite(options, dir);

@@ -1,4 +1,4 @@
-// What keeps the embedded PGlite database small in the process that serves (README, Performance).
+// What keeps the embedded PGlite database small in the process that serves (docs/performance.md).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';

@@ -1,6 +1,6 @@
 // A statement the server parses and plans once per connection instead of once per call. Planning
 // the gateway's guarded INSERT (a join of forms and sites inside it) cost more than running it:
-// on PGlite about 600 µs per call unprepared, about 320 µs prepared (README, Performance).
+// on PGlite about 600 µs per call unprepared, about 320 µs prepared (docs/performance.md).
 //
 // - PostgreSQL: a named statement of the `pg` driver (extended protocol), on a client of the pool
 //   MikroORM holds. `pg` prepares it on each client the first time and reuses it after; a pooler in

@@ -20,7 +20,7 @@ export const FormSchema = defineEntity({
     maxFileSize: p.integer().nullable(),
     /** Addresses told of every new submission by e-mail; null means none. */
     notifyEmails: p.array().nullable(),
-    // Spam protection, every part off while null (README, Spam protection).
+    // Spam protection, every part off while null (docs/spam-protection.md).
     /** Fields a person never fills: any of them non-empty makes the submission spam. */
     honeypotFields: p.array().nullable(),
     captchaProvider: p.enum(CAPTCHA_PROVIDERS).nullable().columnType('varchar(16)'),

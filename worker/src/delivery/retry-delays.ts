@@ -1,5 +1,5 @@
 // When a failed delivery is tried again: a fixed, roughly exponential schedule over about a day
-// (documented in the README), each wait stretched or shrunk at random by up to 20 % so that many
+// (documented in docs/webhooks.md), each wait stretched or shrunk at random by up to 20 % so that many
 // deliveries failing together do not retry together.
 
 const SECOND = 1000;
