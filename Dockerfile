@@ -1,8 +1,9 @@
 # Multi-stage build. The build stage installs every dependency and compiles the workspaces; the
 # runtime stage installs production dependencies only and takes the compiled output (the migrations
-# included, compiled into migrations/dist). The development-only workspaces (test-files, bench)
-# declare devDependencies only and are built but never copied into the runtime image. One image
-# runs every service; docker-compose.yml picks the entry point of each:
+# included, compiled into migrations/dist). The development-only workspaces (test-files, tests,
+# bench) declare devDependencies only and never reach the runtime image (test-files and bench are
+# built; tests, the runs across services, has nothing to build and is here for npm ci's sake). One
+# image runs every service; docker-compose.yml picks the entry point of each:
 #   node gateway/dist/main.js           the intake gateway (GATEWAY_PORT, 3000)
 #   node admin-api/dist/main.js         the admin API (ADMIN_PORT, 4000)
 #   node worker/dist/main.js            the delivery worker
@@ -20,6 +21,7 @@ COPY admin-api/package.json admin-api/
 COPY gateway/package.json gateway/
 COPY worker/package.json worker/
 COPY test-files/package.json test-files/
+COPY tests/package.json tests/
 COPY bench/package.json bench/
 COPY admin-web/package.json admin-web/
 

@@ -8,6 +8,10 @@
 //                     workspace's or the root's (the test tooling is declared once, at the root)
 //   development-only workspaces (no `dependencies`: test-files, bench)   `devDependencies`
 //
+// No service names another: the gateway, the admin API and the worker each depend on `shared` only
+// (any dependency field), so each builds, ships and tests alone. The runs that start several
+// services together live in the `tests` workspace.
+//
 // Imports are read with TypeScript's own pre-processor (static and dynamic imports, re-exports,
 // require calls), so nothing is missed inside comments or strings by a hand-written pattern.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -58,6 +62,9 @@ function packageOf(specifier) {
   return builtins.has(name) ? undefined : (PROVIDED_BY[name] ?? name);
 }
 
+const SERVICES = new Set(['@intake/gateway', '@intake/admin-api', '@intake/worker']);
+const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
+
 const isTestFile = (file) => /\.test\.tsx?$/.test(file) || /[\\/]src[\\/]test[\\/]/.test(file);
 
 const problems = [];
@@ -68,6 +75,17 @@ for (const workspace of rootPackage.workspaces) {
   const devDependencies = new Set(Object.keys(pkg.devDependencies ?? {}));
   const rootDevDependencies = new Set(Object.keys(rootPackage.devDependencies ?? {}));
   const developmentOnly = dependencies.size === 0;
+  if (SERVICES.has(pkg.name)) {
+    for (const field of DEPENDENCY_FIELDS) {
+      for (const name of Object.keys(pkg[field] ?? {})) {
+        if (SERVICES.has(name)) {
+          problems.push(
+            `${workspace}/package.json: ${field} names ${name}, another service (a run across services belongs in tests/)`,
+          );
+        }
+      }
+    }
+  }
   const used = new Set();
   // The migrations workspace keeps its sources at its root; the others under src/.
   const scanned = workspace === 'migrations' ? workspace : `${workspace}/src`;
@@ -99,7 +117,7 @@ for (const workspace of rootPackage.workspaces) {
 
 if (problems.length > 0) {
   console.error(
-    `Dependencies not declared where they are imported (scripts/check-dependencies.js):\n  ${problems.join('\n  ')}`,
+    `Dependencies not declared where they are imported, or a service depending on another (scripts/check-dependencies.js):\n  ${problems.join('\n  ')}`,
   );
   process.exit(1);
 }

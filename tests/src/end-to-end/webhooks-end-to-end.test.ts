@@ -17,8 +17,8 @@ import {
   type SmtpInbox,
   type WebhookReceiver,
 } from '@intake/shared/test';
-import { startGateway } from './index.js';
-import { footprint, send } from './test/harness.js';
+import { startGateway } from '@intake/gateway';
+import { footprint, send } from '@intake/gateway/test';
 import { pdf } from '@intake/test-files';
 
 jest.setTimeout(60_000);

@@ -1,7 +1,7 @@
 // The file pipeline through a listening gateway: every refusal gives its exact contract code, the
 // gateway keeps answering, and nothing is left behind (no row, no stored object, no upload).
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
-import { startGateway } from './index.js';
+import { startGateway } from '../index.js';
 import {
   EXECUTABLE_HEADS,
   complexField,
@@ -23,11 +23,11 @@ import {
   png,
   zipOf,
 } from '@intake/test-files';
-import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
-import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
-import { iso9660 } from './test/disk-images.js';
-import { buildRar, buildRar4 } from './test/rar-writer.js';
-import { sevenZipOf } from './test/sevenzip-samples.js';
+import { clamdStatus, describeClamd, eicarBytes } from '../test/clamd.js';
+import { footprint, send, startTestGateway, withConfig } from '../test/harness.js';
+import { iso9660 } from '../test/disk-images.js';
+import { buildRar, buildRar4 } from '../test/rar-writer.js';
+import { sevenZipOf } from '../test/sevenzip-samples.js';
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
 

@@ -4,8 +4,8 @@
 // Retry-After, nothing stored, and the gateway serves again once the database is back.
 import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
 import { createOutageDatabase, describeOnPostgres, makeForm, makeSite, type OutageDatabase } from '@intake/shared/test';
-import { startGateway, type RunningGateway } from './index.js';
-import { send } from './test/harness.js';
+import { startGateway, type RunningGateway } from '../index.js';
+import { send } from '../test/harness.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 

@@ -11,8 +11,8 @@ import { codesAnsweredAs, ERROR_CATALOGUE, type ErrorCode } from '@intake/shared
 import { createCaptchaSecretBox } from '@intake/shared/spam';
 import { createLocalStorage } from '@intake/shared/storage';
 import { makeForm, makeSite, rawRequest, testDriverName } from '@intake/shared/test';
-import { startGateway } from './index.js';
-import { PARSER_PROBLEMS, ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './openapi/document.js';
+import { startGateway } from '../index.js';
+import { PARSER_PROBLEMS, ROUTING_PROBLEMS, SEND_PROBLEMS, openApiDocument } from './document.js';
 import {
   EXECUTABLE_HEADS,
   complexField,
@@ -24,8 +24,8 @@ import {
   png,
   zipOf,
 } from '@intake/test-files';
-import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
-import { send, startTestGateway, withConfig } from './test/harness.js';
+import { clamdStatus, describeClamd, eicarBytes } from '../test/clamd.js';
+import { send, startTestGateway, withConfig } from '../test/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 type JsonSchema = Record<string, unknown>;

@@ -6,8 +6,8 @@ import { jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import type { RunningServer } from '@intake/shared/http';
 import { createTestServices, graphqlData, testDriverName } from '@intake/shared/test';
-import { startGateway } from './index.js';
-import { send } from './test/harness.js';
+import { startGateway } from '@intake/gateway';
+import { send } from '@intake/gateway/test';
 
 jest.setTimeout(60_000);
 

@@ -17,8 +17,8 @@ import {
   type WebhookReceiver,
 } from '@intake/shared/test';
 import { parse } from 'csv-parse/sync';
-import { startGateway } from './index.js';
-import { send } from './test/harness.js';
+import { startGateway } from '@intake/gateway';
+import { send } from '@intake/gateway/test';
 
 jest.setTimeout(60_000);
 

@@ -11,9 +11,9 @@ import {
   makeSite,
   testDriverName,
 } from '@intake/shared/test';
-import { startGateway, type RunningGateway } from './index.js';
-import { createRefusalTally } from './statistics/refusal-tally.js';
-import { send, type TestServices } from './test/harness.js';
+import { startGateway, type RunningGateway } from '../index.js';
+import { createRefusalTally } from './refusal-tally.js';
+import { send, type TestServices } from '../test/harness.js';
 
 jest.setTimeout(60_000);
 

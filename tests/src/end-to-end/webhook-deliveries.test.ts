@@ -5,9 +5,8 @@ import { enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import { FormSchema, SubmissionSchema, WebhookSchema, type Form } from '@intake/shared/entities';
 import { createDeliveryWorker, type DeliveryWorker } from '@intake/worker';
 import { answer, startWebhookReceiver, testDriverName, type WebhookReceiver } from '@intake/shared/test';
-import { startAdmin, type AdminServer } from '../server.js';
-import { makeForm, makeSite } from '../test/factories.js';
-import { codes, graphqlRequest, startTestAdmin, type TestAdmin } from '../test/harness.js';
+import { startAdmin, type AdminServer } from '@intake/admin-api';
+import { codes, graphqlRequest, makeForm, makeSite, startTestAdmin, type TestAdmin } from '@intake/admin-api/test';
 
 jest.setTimeout(60_000);
 

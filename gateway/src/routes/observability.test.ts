@@ -4,10 +4,10 @@ import { MIME_DOCX, MIME_PNG, MIME_ZIP } from '@intake/shared/mime-types';
 import type { Services } from '@intake/shared/services';
 import { createTestServices, makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { jest } from '@jest/globals';
-import { startGateway } from './index.js';
+import { startGateway } from '../index.js';
 import { rawZip, docx, png } from '@intake/test-files';
-import { clamdStatus, describeClamd, eicarBytes } from './test/clamd.js';
-import { send, withConfig } from './test/harness.js';
+import { clamdStatus, describeClamd, eicarBytes } from '../test/clamd.js';
+import { send, withConfig } from '../test/harness.js';
 
 // Observability through a listening gateway: the access line of each request (read back from a
 // logger writing to memory), the X-Request-Id rule, /metrics and /readyz.

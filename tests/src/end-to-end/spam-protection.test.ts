@@ -15,10 +15,18 @@ import {
   testDriverName,
   type WebhookReceiver,
 } from '@intake/shared/test';
-import { startGateway } from './index.js';
-import { footprint, send, withConfig } from './test/harness.js';
+import { startGateway } from '@intake/gateway';
+import {
+  ANSWERS,
+  closedPort,
+  footprint,
+  send,
+  startSiteverifyStub,
+  STUB_SECRET,
+  withConfig,
+  type SiteverifyStub,
+} from '@intake/gateway/test';
 import { png } from '@intake/test-files';
-import { ANSWERS, closedPort, startSiteverifyStub, STUB_SECRET, type SiteverifyStub } from './test/siteverify-stub.js';
 
 jest.setTimeout(60_000);
 

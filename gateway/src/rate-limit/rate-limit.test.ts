@@ -18,8 +18,8 @@ import {
   withRedis,
 } from '@intake/shared/test';
 import { pino } from 'pino';
-import { startGateway } from './index.js';
-import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import { startGateway } from '../index.js';
+import { footprint, send, startTestGateway, withConfig } from '../test/harness.js';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;
 type RateLimitConfig = Config['rateLimits'];

@@ -16,8 +16,8 @@ import { createServices, type Services } from '@intake/shared/services';
 import { generateControlCode } from '@intake/shared/site-token';
 import { createDeliveryWorker } from '@intake/worker';
 import { createTestServices, graphqlData, makeForm, makeSite, testDriverName } from '@intake/shared/test';
-import { startGateway, type RunningGateway } from '../index.js';
-import { send } from '../test/harness.js';
+import { startGateway, type RunningGateway } from '@intake/gateway';
+import { send } from '@intake/gateway/test';
 import { pdf } from '@intake/test-files';
 
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };

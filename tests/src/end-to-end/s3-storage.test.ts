@@ -18,8 +18,8 @@ import {
   testDriverName,
   type TestS3,
 } from '@intake/shared/test';
-import { startGateway } from './index.js';
-import { footprint, send } from './test/harness.js';
+import { startGateway } from '@intake/gateway';
+import { footprint, send } from '@intake/gateway/test';
 import { pdf } from '@intake/test-files';
 
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };

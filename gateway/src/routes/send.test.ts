@@ -2,8 +2,8 @@ import { SiteSchema, StoredFileSchema, SubmissionSchema } from '@intake/shared/e
 import { generateControlCode } from '@intake/shared/site-token';
 import { makeForm, makeSite, rawRequest, testDriverName } from '@intake/shared/test';
 import { createHash } from 'node:crypto';
-import { startGateway } from './index.js';
-import { footprint, send, startTestGateway, withConfig } from './test/harness.js';
+import { startGateway } from '../index.js';
+import { footprint, send, startTestGateway, withConfig } from '../test/harness.js';
 import { pdf, png } from '@intake/test-files';
 
 type Harness = Awaited<ReturnType<typeof startTestGateway>>;

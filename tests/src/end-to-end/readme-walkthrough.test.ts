@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@intake/shared/test';
-import { ADMIN_PASSWORD, startTestAdmin, type TestAdmin } from './test/harness.js';
+import { ADMIN_PASSWORD, startTestAdmin, type TestAdmin } from '@intake/admin-api/test';
 
 const INTRO = 'The same without a browser, with the GraphQL admin API';
 

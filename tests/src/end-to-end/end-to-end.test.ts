@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import type { RunningServer } from '@intake/shared/http';
 import { createTestServices, graphqlData, testDriverName } from '@intake/shared/test';
-import { startGateway } from './index.js';
-import { send } from './test/harness.js';
+import { startGateway } from '@intake/gateway';
+import { send } from '@intake/gateway/test';
 import { pdf } from '@intake/test-files';
 
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };

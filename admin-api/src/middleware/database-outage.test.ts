@@ -11,8 +11,8 @@ import {
   makeSite,
   type OutageDatabase,
 } from '@intake/shared/test';
-import { ensureAdmin } from './auth/ensure-admin.js';
-import { startAdmin, type AdminServer } from './server.js';
+import { ensureAdmin } from '../auth/ensure-admin.js';
+import { startAdmin, type AdminServer } from '../server.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const ADMIN = { email: 'admin@example.com', password: 'a long enough password' };

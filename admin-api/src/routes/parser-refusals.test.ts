@@ -2,7 +2,7 @@
 // gateway does, with a catalogued problem document, and closes the connection.
 import { jest } from '@jest/globals';
 import { createTestServices, rawRequest } from '@intake/shared/test';
-import { startAdmin, type AdminServer } from './server.js';
+import { startAdmin, type AdminServer } from '../server.js';
 
 jest.setTimeout(60_000);
 

@@ -1,6 +1,6 @@
 import { SubmissionSchema } from '@intake/shared/entities';
 import { makeForm, makeSite, rawResponses, testDriverName } from '@intake/shared/test';
-import { startTestGateway } from './test/harness.js';
+import { startTestGateway } from '../test/harness.js';
 
 // A valid request followed, in the same packet, by bytes that are not HTTP: the parser hands the
 // request to its handler, then fails on the rest. The client must learn the fate of the request

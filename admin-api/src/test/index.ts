@@ -1,0 +1,5 @@
+// `@intake/admin-api/test`: the admin API's test helpers for other workspaces' tests (the runs across
+// services in tests/). Source only (the "@intake/source" export condition of jest and the tests'
+// type check): never built.
+export * from './factories.js';
+export * from './harness.js';
