@@ -6,11 +6,11 @@
 //   production code   needs `dependencies`
 //   tests and test helpers (*.test.ts, src/test/)   `dependencies` or `devDependencies`, the
 //                     workspace's or the root's (the test tooling is declared once, at the root)
-//   development-only workspaces (no `dependencies`: test-files, bench)   `devDependencies`
+//   development-only workspaces (no `dependencies`: test-files, tests, bench)   `devDependencies`
 //
-// No service names another: the gateway, the admin API and the worker each depend on `shared` only
-// (any dependency field), so each builds, ships and tests alone. The runs that start several
-// services together live in the `tests` workspace.
+// No service names another in any dependency field: the gateway, the admin API and the worker share
+// the kernel (`shared`) and nothing else, so each builds, ships and tests alone. The runs that start
+// several services together live in the `tests` workspace.
 //
 // Imports are read with TypeScript's own pre-processor (static and dynamic imports, re-exports,
 // require calls), so nothing is missed inside comments or strings by a hand-written pattern.
