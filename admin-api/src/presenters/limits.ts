@@ -49,5 +49,7 @@ export function presentLimits(config: Config): LimitsType {
       provider: provider as CaptchaProviderEnum,
       defaultResponseField: DEFAULT_CAPTCHA_RESPONSE_FIELDS[provider],
     })),
+    // Only whether it is set: the URL may hold the SMTP password.
+    emailConfigured: config.delivery.smtpUrl !== undefined,
   };
 }

@@ -86,3 +86,31 @@ describe('the endpoint URL without PUBLIC_GATEWAY_URL', () => {
     }
   });
 });
+
+describe('whether notification e-mail is configured', () => {
+  const emailConfigured = async (env: Record<string, string>) => {
+    const admin = await startTestAdmin(env);
+    try {
+      const response = await fetch(`${admin.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await admin.login()}` },
+        body: JSON.stringify({ query: '{ limits { emailConfigured } }' }),
+      });
+      return { status: response.status, body: await response.text() };
+    } finally {
+      await admin.close();
+    }
+  };
+
+  it('says no when SMTP_URL is unset, so the console can warn that nothing will be sent', async () => {
+    const answer = await emailConfigured({});
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ data: { limits: { emailConfigured: false } } });
+  });
+
+  it('says yes when it is set, and never shows the URL or its password', async () => {
+    const answer = await emailConfigured({ SMTP_URL: 'smtp://mailer:s3cret-pass@mail.acme.example:587' });
+    expect(JSON.parse(answer.body)).toEqual({ data: { limits: { emailConfigured: true } } });
+    expect(answer.body).not.toMatch(/s3cret|mail\.acme|mailer/);
+  });
+});

@@ -70,4 +70,10 @@ export class LimitsType {
 
   @Field(() => [CaptchaProviderDefaultsType], { description: 'Every CAPTCHA provider with its defaults.' })
   captchaProviders!: CaptchaProviderDefaultsType[];
+
+  @Field(() => Boolean, {
+    description:
+      "Whether SMTP_URL is set: without it no form's notification e-mail is sent. The URL itself is never shown.",
+  })
+  emailConfigured!: boolean;
 }
