@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { PagedTable } from './paged-table';
 import type { NewerOlderPagerProps } from './newer-older-pager';
 import { RowActions } from './row-actions';
+import { WholeAddresses } from './whole-addresses';
 import { useDeleteSubmission } from './use-delete-submission';
 import { decodeStoredText } from '../lib/decode-stored-text';
 import { compactValue } from '../lib/submission-values';
@@ -52,8 +53,8 @@ function SubmissionRow({ submission, keys, received, afterReceived, actions, onD
       </Table.Th>
       {afterReceived}
       {keys.map((key) => (
-        <Table.Td key={key} style={{ overflowWrap: 'anywhere' }}>
-          {compactValue(values[key])}
+        <Table.Td key={key} style={{ overflowWrap: 'break-word' }}>
+          <WholeAddresses text={compactValue(values[key])} />
         </Table.Td>
       ))}
       <Table.Td>

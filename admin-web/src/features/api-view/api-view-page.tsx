@@ -10,6 +10,7 @@ import { CopyButton } from '../../components/copy-button';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { QueryStatus } from '../../components/query-status';
+import { ScrollTable } from '../../components/scroll-table';
 import { RotateSiteTokenDocument, SiteApiViewDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
@@ -113,43 +114,41 @@ function FormEndpoints({ forms }: { forms: readonly ApiForm[] }) {
       <Title order={2} size="h4" id="endpoints-title" mb="sm">
         Endpoints
       </Title>
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing="sm">
-          <Table.Caption>Each form&apos;s code and the URL its backend posts submissions to</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">Form</Table.Th>
-              <Table.Th scope="col">Code</Table.Th>
-              <Table.Th scope="col">Endpoint URL</Table.Th>
-              <Table.Th scope="col">Copy</Table.Th>
+      <ScrollTable minWidth={760}>
+        <Table.Caption>Each form&apos;s code and the URL its backend posts submissions to</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">Form</Table.Th>
+            <Table.Th scope="col">Code</Table.Th>
+            <Table.Th scope="col">Endpoint URL</Table.Th>
+            <Table.Th scope="col">Copy</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {forms.map((form) => (
+            <Table.Tr key={form.id}>
+              <Table.Th scope="row" fw="normal">
+                {decodeStoredText(form.name)}
+                {form.enabled ? null : (
+                  <Text span size="xs" c="dimmed">
+                    {' '}
+                    (disabled)
+                  </Text>
+                )}
+              </Table.Th>
+              <Table.Td>
+                <Code>{form.code}</Code>
+              </Table.Td>
+              <Table.Td>
+                <Code style={{ wordBreak: 'break-all' }}>{form.endpointUrl}</Code>
+              </Table.Td>
+              <Table.Td>
+                <CopyButton value={form.endpointUrl} label="Copy endpoint URL" />
+              </Table.Td>
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {forms.map((form) => (
-              <Table.Tr key={form.id}>
-                <Table.Th scope="row" fw="normal">
-                  {decodeStoredText(form.name)}
-                  {form.enabled ? null : (
-                    <Text span size="xs" c="dimmed">
-                      {' '}
-                      (disabled)
-                    </Text>
-                  )}
-                </Table.Th>
-                <Table.Td>
-                  <Code>{form.code}</Code>
-                </Table.Td>
-                <Table.Td>
-                  <Code style={{ wordBreak: 'break-all' }}>{form.endpointUrl}</Code>
-                </Table.Td>
-                <Table.Td>
-                  <CopyButton value={form.endpointUrl} label="Copy endpoint URL" />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+          ))}
+        </Table.Tbody>
+      </ScrollTable>
     </Paper>
   );
 }

@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/page-header';
 import { ColumnHeaders } from '../../components/column-headers';
 import { QueryStatus } from '../../components/query-status';
 import { RefreshButton } from '../../components/refresh-button';
+import { WholeAddresses } from '../../components/whole-addresses';
 import { AuditLogDocument, type AuditActorKind, type AuditLogFilterInput, type AuditLogQuery } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
@@ -78,8 +79,10 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
         {formatDateTime(entry.at)}
       </Table.Th>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>
-        <Text size="sm">{decodeStoredText(entry.actor.name)}</Text>
+      <Table.Td style={{ overflowWrap: 'break-word' }}>
+        <Text size="sm">
+          <WholeAddresses text={decodeStoredText(entry.actor.name)} />
+        </Text>
         <Text size="xs" c="dimmed">
           {ACTOR_KINDS[entry.actor.kind] ?? entry.actor.kind}
         </Text>
@@ -89,7 +92,7 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
           {entry.action}
         </Text>
       </Table.Td>
-      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+      <Table.Td style={{ overflowWrap: 'break-word' }}>
         {entry.objectType || entry.objectId ? (
           <>
             <Text size="sm">{entry.objectType ?? '—'}</Text>

@@ -23,6 +23,7 @@ import { useMutation, useQuery } from 'urql';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { ScrollTable } from '../../components/scroll-table';
 import {
   EraseSubmissionsDocument,
   ErasureCandidatesDocument,
@@ -65,6 +66,9 @@ export function ErasurePage() {
     const trimmed = value.trim();
     if (trimmed.length < MIN_LENGTH) {
       setValueError(`Enter at least ${MIN_LENGTH} characters`);
+      // Only the hint: the last search's preview ("No submission holds this value") is not an answer to this.
+      setSearched(null);
+      setResult(null);
       return;
     }
     setValueError(null);
@@ -135,12 +139,13 @@ export function ErasurePage() {
             </Text>
             {candidates.length > 0 ? (
               <>
-                <Table.ScrollContainer minWidth={720}>
-                  <Table striped verticalSpacing="sm">
-                    <Table.Caption>Submissions holding the value, newest first: choose the ones to erase</Table.Caption>
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th scope="col">
+                <ScrollTable minWidth={720} striped>
+                  <Table.Caption>Submissions holding the value, newest first: choose the ones to erase</Table.Caption>
+                  <Table.Thead>
+                    <Table.Tr>
+                      {/* The choice sits in the key column, beside the date it names, so both stay in view. */}
+                      <Table.Th scope="col">
+                        <Group gap="sm" wrap="nowrap">
                           <Checkbox
                             aria-label="Choose all"
                             checked={allChecked}
@@ -151,51 +156,51 @@ export function ErasurePage() {
                               )
                             }
                           />
-                        </Table.Th>
-                        <Table.Th scope="col">Received</Table.Th>
-                        <Table.Th scope="col">Site</Table.Th>
-                        <Table.Th scope="col">Form</Table.Th>
-                        <Table.Th scope="col">Fields holding the value</Table.Th>
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {candidates.map((candidate) => {
-                        const received = formatDateTime(candidate.createdAt);
-                        const formName = decodeStoredText(candidate.formName);
-                        return (
-                          <Table.Tr key={candidate.id}>
-                            <Table.Td>
+                          Received
+                        </Group>
+                      </Table.Th>
+                      <Table.Th scope="col">Site</Table.Th>
+                      <Table.Th scope="col">Form</Table.Th>
+                      <Table.Th scope="col">Fields holding the value</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {candidates.map((candidate) => {
+                      const received = formatDateTime(candidate.createdAt);
+                      const formName = decodeStoredText(candidate.formName);
+                      return (
+                        <Table.Tr key={candidate.id}>
+                          <Table.Th scope="row" fw="normal">
+                            <Group gap="sm" wrap="nowrap">
                               <Checkbox
                                 aria-label={`Erase the submission of ${received} to ${formName}`}
                                 checked={selected.has(candidate.id)}
                                 onChange={(event) => toggle(candidate.id, event.currentTarget.checked)}
                               />
-                            </Table.Td>
-                            <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
-                              {received}
+                              <span style={{ whiteSpace: 'nowrap' }}>{received}</span>
                               {candidate.spam ? (
-                                <Badge ml="xs" variant="light" color="gray">
+                                <Badge variant="light" color="gray">
                                   Spam
                                 </Badge>
                               ) : null}
-                            </Table.Th>
-                            <Table.Td>
-                              {decodeStoredText(candidate.siteName)}
-                              {candidate.siteDeleted ? ' (deleted)' : ''}
-                            </Table.Td>
-                            <Table.Td>
-                              {formName}
-                              {candidate.formDeleted ? ' (deleted)' : ''}
-                            </Table.Td>
-                            <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                              {candidate.matchingFields.map(decodeStoredText).join(', ')}
-                            </Table.Td>
-                          </Table.Tr>
-                        );
-                      })}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
+                            </Group>
+                          </Table.Th>
+                          <Table.Td>
+                            {decodeStoredText(candidate.siteName)}
+                            {candidate.siteDeleted ? ' (deleted)' : ''}
+                          </Table.Td>
+                          <Table.Td>
+                            {formName}
+                            {candidate.formDeleted ? ' (deleted)' : ''}
+                          </Table.Td>
+                          <Table.Td style={{ overflowWrap: 'break-word' }}>
+                            {candidate.matchingFields.map(decodeStoredText).join(', ')}
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </ScrollTable>
                 <Group>
                   <Button color="red" disabled={selected.size === 0} onClick={() => setConfirming(true)}>
                     Erase selected

@@ -1,6 +1,6 @@
 // One submission: every field (nested objects and lists readable) and every file with its type, size,
 // checksum and a download link; Delete. Its own route, so a link to it can be shared and reloaded.
-import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -10,6 +10,7 @@ import { SubmissionDetailDocument, type SubmissionDetailQuery } from '../../gql/
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatBytes, formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
+import { ScrollTable } from '../../components/scroll-table';
 import { FieldTable } from './submission-data';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
 
@@ -17,46 +18,46 @@ type StoredFileRow = NonNullable<SubmissionDetailQuery['submission']>['files'][n
 
 function FilesTable({ files }: { files: readonly StoredFileRow[] }) {
   return (
-    <Table.ScrollContainer minWidth={900}>
-      <Table verticalSpacing="sm">
-        <Table.Caption>Files sent with this submission</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">Name</Table.Th>
-            <Table.Th scope="col">Field</Table.Th>
-            <Table.Th scope="col">Type</Table.Th>
-            <Table.Th scope="col">Size</Table.Th>
-            <Table.Th scope="col">SHA-256</Table.Th>
-            <Table.Th scope="col">Download</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {files.map((file) => {
-            const name = decodeStoredText(file.name);
-            return (
-              <Table.Tr key={file.id}>
-                <Table.Th scope="row" fw="normal" style={{ overflowWrap: 'anywhere' }}>
-                  {name}
-                </Table.Th>
-                <Table.Td>{decodeStoredText(file.field)}</Table.Td>
-                <Table.Td>{file.mimeType}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(file.size)}</Table.Td>
-                <Table.Td>
-                  <Code data-testid="file-sha256" style={{ wordBreak: 'break-all' }}>
-                    {file.sha256}
-                  </Code>
-                </Table.Td>
-                <Table.Td>
-                  <Anchor href={file.downloadUrl} style={{ whiteSpace: 'nowrap' }}>
-                    <IconDownload size={16} aria-hidden style={{ verticalAlign: 'text-bottom' }} /> Download {name}
-                  </Anchor>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ScrollTable minWidth={900}>
+      <Table.Caption>Files sent with this submission</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th scope="col">Name</Table.Th>
+          <Table.Th scope="col">Field</Table.Th>
+          <Table.Th scope="col">Type</Table.Th>
+          <Table.Th scope="col">Size</Table.Th>
+          <Table.Th scope="col">SHA-256</Table.Th>
+          <Table.Th scope="col">Download</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {files.map((file) => {
+          const name = decodeStoredText(file.name);
+          return (
+            <Table.Tr key={file.id}>
+              <Table.Th scope="row" fw="normal" style={{ overflowWrap: 'break-word' }}>
+                {name}
+              </Table.Th>
+              <Table.Td>{decodeStoredText(file.field)}</Table.Td>
+              <Table.Td>{file.mimeType}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatBytes(file.size)}</Table.Td>
+              <Table.Td>
+                <Code data-testid="file-sha256" style={{ wordBreak: 'break-all' }}>
+                  {file.sha256}
+                </Code>
+              </Table.Td>
+              <Table.Td>
+                {/* The name is in the row's key column beside it: spoken, not shown again, so the link fits a phone. */}
+                <Anchor href={file.downloadUrl} style={{ whiteSpace: 'nowrap' }}>
+                  <IconDownload size={16} aria-hidden style={{ verticalAlign: 'text-bottom' }} /> Download
+                  <VisuallyHidden> {name}</VisuallyHidden>
+                </Anchor>
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </ScrollTable>
   );
 }
 

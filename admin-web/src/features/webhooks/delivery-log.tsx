@@ -6,6 +6,8 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation, type CombinedError } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
+import { ScrollTable } from '../../components/scroll-table';
+import { WholeAddresses } from '../../components/whole-addresses';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { RedeliverDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
@@ -55,7 +57,7 @@ function Attempts({ attempts }: { attempts: DeliveryRow['attempts'] }) {
             · {attempt.durationMs} ms · {attempt.succeeded ? 'succeeded' : 'failed'}
           </Text>
           {attempt.error ? (
-            <Text size="sm" c="red.9" style={{ overflowWrap: 'anywhere' }}>
+            <Text size="sm" c="red.9" style={{ overflowWrap: 'break-word' }}>
               {attempt.error}
             </Text>
           ) : null}
@@ -123,58 +125,58 @@ function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empty }: De
       {deliveries.length === 0 ? (
         <Text size="sm">{empty}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={900}>
-          <Table verticalSpacing="sm" striped>
-            <Table.Caption>{caption}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">Event</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                {withRecipients ? <Table.Th scope="col">Recipients</Table.Th> : null}
-                <Table.Th scope="col">Attempts</Table.Th>
-                <Table.Th scope="col">Actions</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {deliveries.map((delivery) => (
-                <Table.Tr key={delivery.id} style={{ verticalAlign: 'top' }}>
-                  <Table.Th scope="row" fw="normal">
-                    <Code>{delivery.eventType}</Code>
+        <ScrollTable minWidth={900} striped>
+          <Table.Caption>{caption}</Table.Caption>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">Event</Table.Th>
+              <Table.Th scope="col">Status</Table.Th>
+              {withRecipients ? <Table.Th scope="col">Recipients</Table.Th> : null}
+              <Table.Th scope="col">Attempts</Table.Th>
+              <Table.Th scope="col">Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {deliveries.map((delivery) => (
+              <Table.Tr key={delivery.id} style={{ verticalAlign: 'top' }}>
+                <Table.Th scope="row" fw="normal">
+                  <Code>{delivery.eventType}</Code>
+                  <Text size="xs" c="dimmed">
+                    {formatDateTime(delivery.createdAt)}
+                  </Text>
+                </Table.Th>
+                <Table.Td>
+                  <Badge color={STATUS[delivery.status].color} variant="dot">
+                    {STATUS[delivery.status].label}
+                  </Badge>
+                  {delivery.nextAttemptAt ? (
                     <Text size="xs" c="dimmed">
-                      {formatDateTime(delivery.createdAt)}
+                      Next try {formatDateTime(delivery.nextAttemptAt)}
                     </Text>
-                  </Table.Th>
-                  <Table.Td>
-                    <Badge color={STATUS[delivery.status].color} variant="dot">
-                      {STATUS[delivery.status].label}
-                    </Badge>
-                    {delivery.nextAttemptAt ? (
-                      <Text size="xs" c="dimmed">
-                        Next try {formatDateTime(delivery.nextAttemptAt)}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  {withRecipients ? (
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{(delivery.recipients ?? []).join(', ')}</Table.Td>
                   ) : null}
-                  <Table.Td>
-                    <Attempts attempts={delivery.attempts} />
+                </Table.Td>
+                {withRecipients ? (
+                  <Table.Td style={{ overflowWrap: 'break-word' }}>
+                    <WholeAddresses text={(delivery.recipients ?? []).join(', ')} />
                   </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => replay(delivery)}
-                      loading={pendingId === delivery.id}
-                    >
-                      Redeliver
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                ) : null}
+                <Table.Td>
+                  <Attempts attempts={delivery.attempts} />
+                </Table.Td>
+                <Table.Td>
+                  <Button
+                    size="xs"
+                    variant="light"
+                    onClick={() => replay(delivery)}
+                    loading={pendingId === delivery.id}
+                  >
+                    Redeliver
+                  </Button>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </ScrollTable>
       )}
     </Stack>
   );
