@@ -42,6 +42,17 @@ describe('describeError', () => {
     expect(describeError(error)).toBe('Input.domain is not a host name Too many attempts; try again later');
   });
 
+  it('says when a locked-out attempt may be tried again, from the retryAfter the API sends', () => {
+    const locked = apiError('Too many attempts; try again later', { code: 'RATE_LIMITED', retryAfter: 230 });
+    const at = () => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(new Date(Date.now() + 230_000));
+    // The clock may cross a minute between the two readings.
+    const [before, text, after] = [at(), describeError(locked), at()];
+    expect([before, after].map((time) => `Too many attempts. Try again in 4 minutes (at ${time}).`)).toContain(text);
+    expect(
+      describeError(apiError('Too many attempts; try again later', { code: 'RATE_LIMITED', retryAfter: 20 })),
+    ).toMatch(/^Too many attempts\. Try again in 20 seconds \(at /);
+  });
+
   it('never shows an internal message, and names a network failure', () => {
     expect(describeError(apiError('Internal server error', { code: 'INTERNAL_SERVER_ERROR' }))).toMatch(
       /^Something went wrong on the server/,

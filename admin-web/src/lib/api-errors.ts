@@ -1,7 +1,9 @@
 // Errors from the admin API in words, for a person: a field's BAD_USER_INPUT next to that field, the
 // rest in an alert or a notification. The API's message for a bad argument starts with the argument's
 // path (`input.name must be between 1 and 200 characters`); next to the field the path is dropped.
+import type { GraphQLError } from 'graphql';
 import type { CombinedError } from 'urql';
+import { formatRetryAfter } from './format';
 
 export type ApiErrorCode =
   | 'UNAUTHENTICATED'
@@ -44,12 +46,18 @@ export function fieldErrors(error: CombinedError | undefined): Record<string, st
   return errors;
 }
 
-function describeOne(code: string, message: string): string {
-  switch (code) {
+function describeOne(error: GraphQLError): string {
+  const { message } = error;
+  switch (String(error.extensions?.code ?? '')) {
     case 'UNAUTHENTICATED':
       return message || 'Your session has ended; sign in again.';
-    case 'RATE_LIMITED':
-      return message || 'Too many attempts; try again later.';
+    case 'RATE_LIMITED': {
+      // The API says how long the lockout lasts (`retryAfter`, seconds, as in its Retry-After header).
+      const retryAfter = error.extensions?.retryAfter;
+      return typeof retryAfter === 'number' && retryAfter > 0
+        ? `Too many attempts. Try again ${formatRetryAfter(retryAfter)}.`
+        : message || 'Too many attempts; try again later.';
+    }
     case 'SERVICE_UNAVAILABLE':
       return `The service is unavailable for a moment: ${message}. Try again shortly.`;
     case 'INTERNAL_SERVER_ERROR':
@@ -77,6 +85,6 @@ export function describeError(error: CombinedError | undefined, skipFields: read
       const key = field.startsWith('input.') ? field.slice('input.'.length) : field;
       return !(skipFields.includes(key) && shown[key] !== undefined);
     })
-    .map((graphQLError) => describeOne(String(graphQLError.extensions?.code ?? ''), graphQLError.message))
+    .map((graphQLError) => describeOne(graphQLError))
     .join(' ');
 }

@@ -1,6 +1,8 @@
 // Dates and sizes as people read them, in the browser's locale.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
 
 function formatInstant(format: Intl.DateTimeFormat, iso: string | null | undefined, fallback: string): string {
   if (!iso) {
@@ -32,4 +34,19 @@ export function formatBytes(bytes: number): string {
   }
   const rounded = Number.isInteger(value) ? String(value) : value.toFixed(1).replace(/\.0$/, '');
   return `${rounded} ${UNITS[unit]}`;
+}
+
+/**
+ * When something refused for `seconds` (an API's `retryAfter`) may be tried again, from `now`:
+ * `in 4 minutes (at 4:12 PM)`; under a minute in seconds, from 2 hours in hours (rounded up).
+ */
+export function formatRetryAfter(seconds: number, now: Date = new Date()): string {
+  const wait = Math.max(1, Math.ceil(seconds));
+  const inWords =
+    wait < 60
+      ? relative.format(wait, 'second')
+      : wait < 2 * 3600
+        ? relative.format(Math.ceil(wait / 60), 'minute')
+        : relative.format(Math.ceil(wait / 3600), 'hour');
+  return `${inWords} (at ${timeOnly.format(new Date(now.getTime() + wait * 1000))})`;
 }

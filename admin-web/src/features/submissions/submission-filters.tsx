@@ -6,24 +6,35 @@ import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { isFiltered, SEARCH_MIN_LENGTH, type InboxFilter } from '../../lib/submission-filter-params';
 
+/** True when `query` is typed but too short to send: the box says so, and the list waits. */
+export function isTooShort(query: string): boolean {
+  const trimmed = query.trim();
+  return trimmed !== '' && [...trimmed].length < SEARCH_MIN_LENGTH;
+}
+
 export function SubmissionFilters({
   filter,
   onChange,
+  tooShort,
+  onTooShortChange: setTooShort,
 }: {
   filter: InboxFilter;
   onChange: (filter: InboxFilter) => void;
+  /** Whether the box holds a query too short to send (its hint shows); the page hides its list meanwhile. */
+  tooShort: boolean;
+  onTooShortChange: (tooShort: boolean) => void;
 }) {
   const [draft, setDraft] = useState(filter.query);
-  const [tooShort, setTooShort] = useState(false);
   // The URL changed by other means (back, a link): show its query.
   useEffect(() => {
     setDraft(filter.query);
-  }, [filter.query]);
+    setTooShort(isTooShort(filter.query));
+  }, [filter.query, setTooShort]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const query = draft.trim();
-    const short = query !== '' && [...query].length < SEARCH_MIN_LENGTH;
+    const short = isTooShort(query);
     setTooShort(short);
     if (!short) {
       onChange({ ...filter, query });

@@ -17,7 +17,7 @@ import {
   writeInboxFilter,
   type InboxFilter,
 } from '../../lib/submission-filter-params';
-import { SubmissionFilters } from './submission-filters';
+import { isTooShort, SubmissionFilters } from './submission-filters';
 import { SubmissionListHeader } from '../../components/submission-list-header';
 import { usePolledPageAndCount, useSubmissionCount } from '../../components/use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
@@ -54,6 +54,9 @@ function Inbox({
   onFilterChange: (filter: InboxFilter) => void;
 }) {
   const { cursors, setCursors, after, pageNumber } = useCursorPages();
+  // A query too short to send (typed, or in a link): only the box's hint shows, not the list of the
+  // last query that was sent, whose count would read as the answer to this one.
+  const [tooShort, setTooShort] = useState(() => isTooShort(filter.query));
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const filtered = isFiltered(filter);
   const variables = filtered ? toFilterVariables(filter) : null;
@@ -104,9 +107,9 @@ function Inbox({
   return (
     <>
       <SubmissionListHeader title="Submissions" onRefresh={refresh} formId={formId} filter={variables} />
-      <SubmissionFilters filter={filter} onChange={onFilterChange} />
+      <SubmissionFilters filter={filter} onChange={onFilterChange} tooShort={tooShort} onTooShortChange={setTooShort} />
       <QueryStatus data={data} error={error} fetching={fetching} subject="submissions" />
-      {connection ? (
+      {connection && !tooShort ? (
         <>
           <Group justify="space-between" mb="sm" wrap="wrap">
             <Text data-testid="submission-count">

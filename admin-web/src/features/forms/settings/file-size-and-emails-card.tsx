@@ -1,5 +1,6 @@
 // How large a file may be, and who is e-mailed about each submission.
 import { Button, Group, NumberInput, Paper, Stack } from '@mantine/core';
+import { EmailNotConfigured } from '../../../components/email-not-configured';
 import { formatBytes } from '../../../lib/format';
 import { LinesTextarea, type SettingsForm } from './settings-section';
 import { mibOf, type SettingsLimits } from './settings-values';
@@ -25,6 +26,7 @@ export function FileSizeAndEmailsCard({ form, limits }: { form: SettingsForm; li
             Use the service maximum
           </Button>
         </Group>
+        <EmailNotConfigured configured={limits.emailConfigured} />
         <LinesTextarea
           form={form}
           name="notifyEmails"
