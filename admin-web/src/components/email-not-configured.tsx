@@ -9,7 +9,7 @@ export function EmailNotConfigured({ configured }: { configured: boolean | undef
     return null;
   }
   return (
-    <Alert color="yellow" variant="light" icon={<IconMailOff aria-hidden />} data-testid="email-not-configured">
+    <Alert color="yellow" variant="light" icon={<IconMailOff aria-hidden />}>
       E-mail is not configured on this server (SMTP_URL is unset): nothing will be sent. The addresses are kept; once
       the operator sets SMTP_URL and restarts the service, new submissions are e-mailed to them.
     </Alert>
