@@ -88,6 +88,16 @@ async function brokenAddresses(page: Page, caption: string): Promise<string[]> {
   });
 }
 
+/** The width in pixels of the column headed `header` in the table captioned `caption`, on its first row. */
+async function columnWidth(page: Page, caption: string, header: string): Promise<number> {
+  const table = page.locator('table', { has: page.locator('caption', { hasText: caption }) }).first();
+  return table.evaluate((element, name) => {
+    const headers = [...element.querySelectorAll('thead th')].map((cell) => cell.textContent?.trim() ?? '');
+    const cell = element.querySelector('tbody tr')!.children[headers.indexOf(name)] as HTMLElement;
+    return cell.getBoundingClientRect().width;
+  }, header);
+}
+
 describeConsole('console: every table on a phone and on a desktop', () => {
   let env: ConsoleEnvironment;
   let page: Page;
@@ -164,6 +174,9 @@ describeConsole('console: every table on a phone and on a desktop', () => {
 
   it('the inbox, the Spam view, and a submission’s files with Download and SHA-256', async () => {
     await checkTable(`/sites/${siteId}/forms/${formId}`, 'Submissions', 'Submissions to this form');
+    // On the phone a value's column keeps a readable width: a sentence wraps to a few lines, not to a
+    // word a line down a row as tall as the screen.
+    expect(await columnWidth(page, 'Submissions to this form', 'message')).toBeGreaterThanOrEqual(150);
     await checkTable(`/sites/${siteId}/forms/${formId}/spam`, 'Spam', 'Spam submissions to this form');
     await checkTable(
       `/sites/${siteId}/forms/${formId}/submissions/${submissionId}`,

@@ -6,6 +6,7 @@ import { PagedTable } from './paged-table';
 import type { NewerOlderPagerProps } from './newer-older-pager';
 import { RowActions } from './row-actions';
 import { WholeAddresses } from './whole-addresses';
+import classes from './submission-rows.module.css';
 import { useDeleteSubmission } from './use-delete-submission';
 import { decodeStoredText } from '../lib/decode-stored-text';
 import { compactValue } from '../lib/submission-values';
@@ -53,7 +54,7 @@ function SubmissionRow({ submission, keys, received, afterReceived, actions, onD
       </Table.Th>
       {afterReceived}
       {keys.map((key) => (
-        <Table.Td key={key} style={{ overflowWrap: 'break-word' }}>
+        <Table.Td key={key} className={classes.value}>
           <WholeAddresses text={compactValue(values[key])} />
         </Table.Td>
       ))}
