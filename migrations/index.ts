@@ -14,6 +14,7 @@ import { Migration20261124030000_audit_log } from './Migration20261124030000_aud
 import { Migration20261124040000_refusal_counts } from './Migration20261124040000_refusal_counts.js';
 import { Migration20261126100000_sanitized_fields } from './Migration20261126100000_sanitized_fields.js';
 import { Migration20261126100100_stored_text_search } from './Migration20261126100100_stored_text_search.js';
+import { Migration20261126120000_members } from './Migration20261126120000_members.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -30,4 +31,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261124040000_refusal_counts', class: Migration20261124040000_refusal_counts },
   { name: 'Migration20261126100000_sanitized_fields', class: Migration20261126100000_sanitized_fields },
   { name: 'Migration20261126100100_stored_text_search', class: Migration20261126100100_stored_text_search },
+  { name: 'Migration20261126120000_members', class: Migration20261126120000_members },
 ];

@@ -1,6 +1,6 @@
-// Who an audit entry names. The name is read from the database at the time of the action (an
-// administrator's e-mail, an API token's name) and copied into the entry, so the log stays readable
-// after the account or the token is gone.
+// Who an audit entry names. The name is read from the database at the time of the action (a
+// member's e-mail; an API token's name with the e-mail of the member it acts for) and copied into
+// the entry, so the log stays readable after the member or the token is gone.
 import type { AuditActor } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
@@ -28,7 +28,8 @@ export async function requestActor(
   }
   if (principal?.kind === 'api_token') {
     const token = await em.findOne(ApiTokenSchema, { id: principal.apiTokenId }, { fields: ['name'] });
-    return { kind: 'api_token', id: principal.apiTokenId, name: token?.name ?? principal.apiTokenId };
+    const name = `${token?.name ?? principal.apiTokenId} (${principal.member.email})`;
+    return { kind: 'api_token', id: principal.apiTokenId, name };
   }
   const session = sessionSecret === undefined ? null : await findSession(em, sessionSecret);
   return session === null ? ANONYMOUS : adminActor(em, session.adminId);

@@ -338,7 +338,8 @@ describe(`the audit log on ${testDriverName()}`, () => {
     expect(await onlyEntry(byToken.requestId)).toMatchObject({
       actorKind: 'api_token',
       actorId: apiTokenId,
-      actorName: 'ci-deployer',
+      // The token and the member it acts for.
+      actorName: `ci-deployer (${ADMIN_EMAIL})`,
       action: 'createSite',
       objectId: byToken.data?.createSite.id,
     });

@@ -1,12 +1,14 @@
 // Resolves `Authorization: Bearer <token>` (or, without that header, the console's session cookie)
 // to a principal, or null when there is neither or it is not (or no longer) valid. Callers turn null
-// into UNAUTHENTICATED. A header that is present but wrong never falls back to the cookie.
+// into UNAUTHENTICATED. A header that is present but wrong never falls back to the cookie. Every
+// credential acts for an active member, read fresh here: a disabled member's sessions, admin tokens
+// and API tokens stop at once.
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
 import type { AdminTokens } from './admin-token.js';
 import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';
-import type { Principal } from './principal.js';
+import { loadActiveMember, type Principal } from './principal.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 // lastUsedAt is informative; writing it on every request would turn every read into a write.
@@ -30,7 +32,8 @@ export async function authenticate(
 ): Promise<Principal | null> {
   if (authorization === undefined && sessionSecret !== undefined) {
     const session = await findSession(deps.em, sessionSecret);
-    return session === null ? null : { kind: 'admin', adminId: session.adminId };
+    const member = session === null ? null : await loadActiveMember(deps.em, session.adminId);
+    return member === null ? null : { kind: 'admin', adminId: member.id, member };
   }
   const token = bearerToken(authorization);
   if (token === null) {
@@ -39,7 +42,9 @@ export async function authenticate(
   const now = deps.now?.() ?? new Date();
   if (looksLikeApiToken(token)) {
     const apiToken = await deps.em.findOne(ApiTokenSchema, { tokenHash: hashApiToken(token), revokedAt: null });
-    if (apiToken === null) {
+    const creatorId = apiToken?.createdBy?.id ?? null;
+    const member = creatorId === null ? null : await loadActiveMember(deps.em, creatorId);
+    if (apiToken === null || member === null) {
       return null;
     }
     if (
@@ -49,7 +54,7 @@ export async function authenticate(
     ) {
       await deps.em.nativeUpdate(ApiTokenSchema, { id: apiToken.id }, { lastUsedAt: now });
     }
-    return { kind: 'api_token', apiTokenId: apiToken.id, adminId: apiToken.createdBy?.id ?? null };
+    return { kind: 'api_token', apiTokenId: apiToken.id, adminId: member.id, member };
   }
   const claims = deps.adminTokens.verify(token);
   if (claims === null) {
@@ -60,5 +65,6 @@ export async function authenticate(
   if (admin === null || admin.passwordChangedAt.getTime() !== claims.passwordVersion) {
     return null;
   }
-  return { kind: 'admin', adminId: admin.id };
+  const member = await loadActiveMember(deps.em, admin.id);
+  return member === null ? null : { kind: 'admin', adminId: member.id, member };
 }

@@ -1,7 +1,7 @@
 import type { AdminUser, ApiToken } from '@intake/shared/entities';
 import type { IssuedAdminToken } from '../auth/admin-token.js';
 import type { ApiTokenType } from '../types/api-token.type.js';
-import type { AdminUserType, AuthPayloadType } from '../types/auth.type.js';
+import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from '../types/auth.type.js';
 
 export function presentAuthPayload(issued: IssuedAdminToken): AuthPayloadType {
   return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
@@ -11,6 +11,8 @@ export function presentAdminUser(admin: AdminUser): AdminUserType {
   return {
     id: admin.id,
     email: admin.email,
+    name: admin.name,
+    role: admin.role as MemberRoleEnum,
     createdAt: admin.createdAt.toISOString(),
     passwordChangedAt: admin.passwordChangedAt.toISOString(),
   };

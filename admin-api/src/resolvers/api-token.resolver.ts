@@ -1,7 +1,9 @@
-// API tokens for integrators. Creating one needs an administrator login (an API token cannot mint
-// more of itself); listing and revoking work with either kind of token.
+// API tokens for integrators. Creating one needs a login (an API token cannot mint more of itself);
+// listing and revoking work with either kind of token. A token acts for the member who created it;
+// a member lists and revokes their own tokens, an owner or admin (`tokens:all`) everyone's.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { Role } from '../auth/principal.js';
+import { holdsTeamPermission } from '../auth/permissions.js';
+import { Role, type Principal } from '../auth/principal.js';
 import { createApiToken } from '../commands/tokens/create-api-token.js';
 import { listApiTokens } from '../queries/tokens/list-api-tokens.js';
 import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';
@@ -11,6 +13,14 @@ import { unauthenticated } from '../schema/errors.js';
 import { ApiTokenType, CreatedApiTokenType } from '../types/api-token.type.js';
 import { name as nameField, parseId } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
+
+/** Whose tokens the caller reaches: null for every member's, else their own id. */
+function tokensOf(principal: Principal | null): string | null {
+  if (principal === null) {
+    throw unauthenticated();
+  }
+  return holdsTeamPermission(principal.member, 'tokens:all') ? null : principal.member.id;
+}
 
 @Authorized()
 @Resolver()
@@ -29,13 +39,16 @@ export class ApiTokenResolver {
     return { token, apiToken: presentApiToken(apiToken) };
   }
 
-  @Query(() => [ApiTokenType], { description: 'Tokens that are not revoked, oldest first.' })
-  async apiTokens(@Ctx() { em }: AdminContext): Promise<ApiTokenType[]> {
-    return (await listApiTokens(em)).map(presentApiToken);
+  @Query(() => [ApiTokenType], {
+    description:
+      "Tokens that are not revoked, oldest first: every member's for an owner or admin, else the caller's own.",
+  })
+  async apiTokens(@Ctx() { em, principal }: AdminContext): Promise<ApiTokenType[]> {
+    return (await listApiTokens(em, tokensOf(principal))).map(presentApiToken);
   }
 
   @Mutation(() => Boolean, { description: 'The token stops working at once; false when there was no such live token.' })
-  async revokeApiToken(@Arg('id', () => ID) id: string, @Ctx() { em }: AdminContext): Promise<boolean> {
-    return revokeApiToken(em, parseId(id, 'id'));
+  async revokeApiToken(@Arg('id', () => ID) id: string, @Ctx() { em, principal }: AdminContext): Promise<boolean> {
+    return revokeApiToken(em, parseId(id, 'id'), tokensOf(principal));
   }
 }

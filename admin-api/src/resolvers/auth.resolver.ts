@@ -46,7 +46,7 @@ export class AuthResolver {
 
   @Authorized()
   @Query(() => AdminUserType, {
-    description: 'The administrator behind the token (for an API token: the one who created it).',
+    description: 'The member behind the token (for an API token: the one who created it).',
   })
   async me(@Ctx() { em, principal }: AdminContext): Promise<AdminUserType> {
     const adminId = principal?.adminId ?? null;

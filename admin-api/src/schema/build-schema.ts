@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { authChecker } from '../auth/auth-checker.js';
+import { permissionGuard } from '../auth/permission-guard.js';
 import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
 import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../resolvers/auth.resolver.js';
@@ -34,6 +35,8 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       AuditLogResolver,
     ],
     authChecker,
+    // The permission table (auth/permissions.ts), checked before every root field's resolver.
+    globalMiddlewares: [permissionGuard],
     // Input arguments are checked and normalised by the zod schemas their classes declare
     // (validation/input-type.ts), scalar ones by the resolvers (validation/fields.ts).
     validate: false,

@@ -1,4 +1,16 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+
+// The values of MEMBER_ROLES (@intake/shared/entities); see docs/teams.md.
+export enum MemberRoleEnum {
+  owner = 'owner',
+  admin = 'admin',
+  member = 'member',
+}
+
+registerEnumType(MemberRoleEnum, {
+  name: 'MemberRole',
+  description: 'owner: everything; admin: every site, not owners; member: the sites granted to them (docs/teams.md).',
+});
 
 @ObjectType('AuthPayload')
 export class AuthPayloadType {
@@ -16,6 +28,12 @@ export class AdminUserType {
 
   @Field(() => String)
   email!: string;
+
+  @Field(() => String, { description: 'Empty until the member gives one.' })
+  name!: string;
+
+  @Field(() => MemberRoleEnum)
+  role!: MemberRoleEnum;
 
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;

@@ -14,7 +14,7 @@ import {
 export interface AuditActor {
   /**
    * `admin`: a signed-in administrator (id = admin id, name = e-mail).
-   * `api_token`: an integrator's token (id = token id, name = the token's name).
+   * `api_token`: an integrator's token (id = token id, name = the token's name and its member's e-mail).
    * `system`: the service itself, e.g. a retention run (no id; name says which job).
    * `anonymous`: nobody authenticated, e.g. a failed sign-in (name = the e-mail tried).
    */

@@ -1,13 +1,26 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
 
-// An administrator. `passwordChangedAt` lets a password change end every admin token issued before it.
+/** What a member may do: an owner everything, an admin everything but owners, a member only granted sites. */
+export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+
+/** Only an active member signs in and acts; a disabled member's sessions and tokens stop at once. */
+export const MEMBER_STATUSES = ['invited', 'active', 'disabled'] as const;
+export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+
+// A member of the team (the table keeps its first name, `admin_users`: every account was an
+// administrator before roles existed, and they all became owners). `passwordChangedAt` lets a
+// password change end every admin token issued before it.
 export const AdminUserSchema = defineEntity({
   name: 'AdminUser',
   tableName: 'admin_users',
   properties: {
     id: idProperty(),
     email: p.string().length(320).unique(),
+    name: p.string().length(200).default(''),
+    role: p.enum(MEMBER_ROLES).columnType('varchar(16)').default('member'),
+    status: p.enum(MEMBER_STATUSES).columnType('varchar(16)').default('active'),
     passwordHash: p.string().length(255),
     passwordChangedAt: p.datetime().onCreate(() => new Date()),
     createdAt: createdAtProperty(),

@@ -5,6 +5,7 @@ import { AuditEntrySchema } from './audit-entry.js';
 import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
 import { FormSchema } from './form.js';
+import { MemberSiteGrantSchema } from './member-site-grant.js';
 import { RefusalCountSchema } from './refusal-count.js';
 import { SiteSchema } from './site.js';
 import { StoredFileSchema } from './stored-file.js';
@@ -18,6 +19,7 @@ export * from './audit-entry.js';
 export * from './delivery-attempt.js';
 export * from './delivery.js';
 export * from './form.js';
+export * from './member-site-grant.js';
 export * from './refusal-count.js';
 export * from './site.js';
 export * from './stored-file.js';
@@ -37,4 +39,5 @@ export const ENTITIES = [
   DeliveryAttemptSchema,
   RefusalCountSchema,
   AuditEntrySchema,
+  MemberSiteGrantSchema,
 ];

@@ -46,7 +46,8 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
   // An unknown e-mail still costs one scrypt verification, so timing does not tell which
   // addresses exist.
   const matches = await verifyPassword(acceptable ? password : '', admin?.passwordHash ?? (await dummyPasswordHash()));
-  if (admin === null || !acceptable || !matches) {
+  // Only an active member signs in; a disabled one is told nothing more than a wrong password.
+  if (admin === null || !acceptable || !matches || admin.status !== 'active') {
     logger.info({ requestId, clientAddress }, 'login failed');
     throw unauthenticated(INVALID_LOGIN);
   }

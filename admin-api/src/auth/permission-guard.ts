@@ -1,0 +1,121 @@
+// Checks the permission table (permissions.ts) before every Query and Mutation field runs. A field
+// without an entry is refused. What the caller may not see answers as if it did not exist (the
+// answer the resolver gives for an unknown id: null, false, or NOT_FOUND), and a list of sites is
+// cut to the visible ones; what they may see but not change (or read beyond their level) is
+// FORBIDDEN. An object that does not exist at all is left to the resolver, which answers as before.
+import type { Em } from '@intake/shared/db';
+import { DeliverySchema, FormSchema, SubmissionSchema, WebhookSchema } from '@intake/shared/entities';
+import { isUuid } from '@intake/shared/site-token';
+import { getNullableType, GraphQLBoolean, isNonNullType, type GraphQLResolveInfo } from 'graphql';
+import type { MiddlewareFn } from 'type-graphql';
+import type { AdminContext } from '../context.js';
+import { forbidden, notFound, unauthenticated } from '../schema/errors.js';
+import {
+  holdsTeamPermission,
+  levelCovers,
+  ruleOf,
+  siteLevel,
+  type SiteLocator,
+  type SiteObject,
+} from './permissions.js';
+
+const OBJECT_NAMES: Record<SiteObject, string> = {
+  site: 'Site',
+  form: 'Form',
+  submission: 'Submission',
+  webhook: 'Webhook',
+  delivery: 'Delivery',
+};
+
+function argumentAt(args: Record<string, unknown>, path: string): unknown {
+  let value: unknown = args;
+  for (const key of path.split('.')) {
+    value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return value;
+}
+
+async function formSite(em: Em, formId: string): Promise<string | null> {
+  const form = await em.findOne(FormSchema, { id: formId }, { fields: ['site'] });
+  return form?.site.id ?? null;
+}
+
+/** The site the object belongs to (deleted ones included), or null when there is no such object. */
+async function siteOf(em: Em, object: SiteObject, id: string): Promise<string | null> {
+  switch (object) {
+    case 'site':
+      return id;
+    case 'form':
+      return formSite(em, id);
+    case 'submission': {
+      const submission = await em.findOne(SubmissionSchema, { id }, { fields: ['form'] });
+      return submission === null ? null : formSite(em, submission.form.id);
+    }
+    case 'webhook': {
+      const webhook = await em.findOne(WebhookSchema, { id }, { fields: ['form'] });
+      return webhook === null ? null : formSite(em, webhook.form.id);
+    }
+    case 'delivery': {
+      const delivery = await em.findOne(DeliverySchema, { id }, { fields: ['form'] });
+      return delivery === null ? null : formSite(em, delivery.form.id);
+    }
+  }
+}
+
+function locatorParts(locator: SiteLocator): [SiteObject, string] {
+  const [object, path] = Object.entries(locator)[0] as [SiteObject, string];
+  return [object, path];
+}
+
+/** The answer for an object the caller may not see: what the field answers for an unknown id. */
+function asIfMissing(info: GraphQLResolveInfo, object: SiteObject): unknown {
+  if (!isNonNullType(info.returnType)) {
+    return null;
+  }
+  if (getNullableType(info.returnType) === GraphQLBoolean) {
+    return false;
+  }
+  throw notFound(OBJECT_NAMES[object]);
+}
+
+export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, context, info }, next) => {
+  if (info.path.prev !== undefined) {
+    return next();
+  }
+  const rule = ruleOf(info.parentType.name, info.fieldName);
+  if (rule === undefined) {
+    throw forbidden('This operation has no permission entry');
+  }
+  if (rule.permission === 'public') {
+    return next();
+  }
+  const member = context.principal?.member;
+  if (member === undefined) {
+    throw unauthenticated();
+  }
+  if (!('site' in rule)) {
+    if (!holdsTeamPermission(member, rule.permission)) {
+      throw forbidden(`Your role (${member.role}) may not do this`);
+    }
+    return next();
+  }
+  if (rule.site === 'each') {
+    const sites = (await next()) as { id: string }[];
+    return sites.filter((site) => siteLevel(member, site.id) !== null);
+  }
+  const [object, path] = locatorParts(rule.site);
+  const id = argumentAt(args, path);
+  // Not an id: the resolver refuses the argument as it does for anyone.
+  const siteId = isUuid(id) ? await siteOf(context.deps.services.db.em.fork(), object, id) : null;
+  if (siteId === null) {
+    return next();
+  }
+  const level = siteLevel(member, siteId);
+  if (level === null) {
+    return asIfMissing(info, object);
+  }
+  if (!levelCovers(level, rule.permission)) {
+    throw forbidden('Your access to this site is read-only');
+  }
+  return next();
+};

@@ -1,0 +1,120 @@
+// Who may do what: the one table of the admin API's permissions. Every Query and Mutation field has
+// an entry (a test walks the built schema), and the permission guard (permission-guard.ts) checks
+// it before the resolver runs; a field without an entry is refused. docs/teams.md shows the same
+// table for readers, and a test holds the two together.
+//
+// Two kinds of permission:
+// - a team permission, held by a role (ROLE_PERMISSIONS);
+// - a site permission (`site:read`, `site:manage`), held on one site: owners and admins hold both on
+//   every site, a member what their grant for that site says. The entry names the argument that
+//   leads to the site (a site, form, submission, webhook or delivery id), or `each` for a list of
+//   sites, which is cut to the sites the caller may see.
+import type { MemberRole, SiteGrantLevel } from '@intake/shared/entities';
+import type { Member } from './principal.js';
+
+export const TEAM_PERMISSIONS = [
+  /** Their own account: who they are, their password, their own API tokens, the limits. */
+  'account',
+  /** Every API token of the team, not only their own: list and revoke. */
+  'tokens:all',
+  'sites:create',
+  'sites:delete',
+  /** The console home's figures across every site and the gateway's refusals. */
+  'statistics:read',
+  /** Erasure on request: finds and erases a person's data across every site. */
+  'erasure',
+  'audit:read',
+] as const;
+export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
+
+export const SITE_PERMISSIONS = ['site:read', 'site:manage'] as const;
+export type SitePermission = (typeof SITE_PERMISSIONS)[number];
+
+/** What an argument holds that leads to one site, and where the argument is (`input.siteId`). */
+export type SiteObject = 'site' | 'form' | 'submission' | 'webhook' | 'delivery';
+export type SiteLocator = { [Kind in SiteObject]: { [K in Kind]: string } }[SiteObject];
+
+export type OperationRule =
+  | { permission: 'public' }
+  | { permission: TeamPermission }
+  | { permission: SitePermission; site: SiteLocator | 'each' };
+
+export const ROLE_PERMISSIONS: Record<MemberRole, readonly TeamPermission[]> = {
+  owner: TEAM_PERMISSIONS,
+  admin: TEAM_PERMISSIONS,
+  member: ['account'],
+};
+
+const READ = 'site:read';
+const MANAGE = 'site:manage';
+
+/** Every operation of the admin API and what it needs. */
+export const OPERATION_PERMISSIONS = {
+  Query: {
+    me: { permission: 'account' },
+    limits: { permission: 'account' },
+    apiTokens: { permission: 'account' },
+    sites: { permission: READ, site: 'each' },
+    site: { permission: READ, site: { site: 'id' } },
+    siteApiView: { permission: MANAGE, site: { site: 'siteId' } },
+    forms: { permission: READ, site: { site: 'siteId' } },
+    form: { permission: READ, site: { form: 'id' } },
+    submissions: { permission: READ, site: { form: 'formId' } },
+    submission: { permission: READ, site: { submission: 'id' } },
+    webhooks: { permission: MANAGE, site: { form: 'formId' } },
+    webhook: { permission: MANAGE, site: { webhook: 'id' } },
+    deliveries: { permission: MANAGE, site: { webhook: 'webhookId' } },
+    emailDeliveries: { permission: MANAGE, site: { form: 'formId' } },
+    submissionStats: { permission: 'statistics:read' },
+    refusalStats: { permission: 'statistics:read' },
+    erasureCandidates: { permission: 'erasure' },
+    auditLog: { permission: 'audit:read' },
+  },
+  Mutation: {
+    login: { permission: 'public' },
+    logout: { permission: 'public' },
+    changePassword: { permission: 'account' },
+    createApiToken: { permission: 'account' },
+    revokeApiToken: { permission: 'account' },
+    createSite: { permission: 'sites:create' },
+    updateSite: { permission: MANAGE, site: { site: 'id' } },
+    deleteSite: { permission: 'sites:delete' },
+    rotateSiteToken: { permission: MANAGE, site: { site: 'siteId' } },
+    createForm: { permission: MANAGE, site: { site: 'input.siteId' } },
+    updateForm: { permission: MANAGE, site: { form: 'id' } },
+    deleteForm: { permission: MANAGE, site: { form: 'id' } },
+    createSubmissionExport: { permission: READ, site: { form: 'formId' } },
+    markNotSpam: { permission: MANAGE, site: { submission: 'id' } },
+    deleteSubmission: { permission: MANAGE, site: { submission: 'id' } },
+    eraseSubmissions: { permission: 'erasure' },
+    createWebhook: { permission: MANAGE, site: { form: 'input.formId' } },
+    updateWebhook: { permission: MANAGE, site: { webhook: 'id' } },
+    deleteWebhook: { permission: MANAGE, site: { webhook: 'id' } },
+    rotateWebhookSecret: { permission: MANAGE, site: { webhook: 'id' } },
+    sendTestWebhook: { permission: MANAGE, site: { webhook: 'id' } },
+    redeliver: { permission: MANAGE, site: { delivery: 'deliveryId' } },
+  },
+} as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
+
+export type RootType = keyof typeof OPERATION_PERMISSIONS;
+
+/** The entry of one root field, or undefined when it has none (the guard then refuses it). */
+export function ruleOf(rootType: string, field: string): OperationRule | undefined {
+  const rules: Record<string, OperationRule> | undefined =
+    rootType === 'Query' || rootType === 'Mutation' ? OPERATION_PERMISSIONS[rootType] : undefined;
+  return rules !== undefined && Object.hasOwn(rules, field) ? rules[field] : undefined;
+}
+
+export function holdsTeamPermission(member: Member, permission: TeamPermission): boolean {
+  return ROLE_PERMISSIONS[member.role].includes(permission);
+}
+
+/** How far the member reaches into one site: null when they may not see it at all. */
+export function siteLevel(member: Member, siteId: string): SiteGrantLevel | null {
+  return member.role === 'member' ? (member.grants.get(siteId) ?? null) : 'manage';
+}
+
+/** Whether a level on a site covers a site permission. */
+export function levelCovers(level: SiteGrantLevel, permission: SitePermission): boolean {
+  return permission === 'site:read' || level === 'manage';
+}
