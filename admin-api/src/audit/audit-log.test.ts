@@ -344,7 +344,7 @@ describe(`the audit log on ${testDriverName()}`, () => {
       objectId: byToken.data?.createSite.id,
     });
 
-    // Refused by `@Authorized(Role.SESSION)`: still an attempt worth recording.
+    // Refused by the permission table (a login only): still an attempt worth recording.
     const forbidden = await mutate('mutation { createApiToken(name: "escalate") { token } }', {}, { token: apiToken });
     expect(await onlyEntry(forbidden.requestId)).toMatchObject({
       actorKind: 'api_token',

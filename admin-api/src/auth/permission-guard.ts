@@ -94,6 +94,9 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
     throw unauthenticated();
   }
   if (!('site' in rule)) {
+    if (rule.login === true && context.principal?.kind !== 'admin') {
+      throw forbidden('This operation needs an administrator login, not an API token');
+    }
     if (!holdsTeamPermission(member, rule.permission)) {
       throw forbidden(`Your role (${member.role}) may not do this`);
     }

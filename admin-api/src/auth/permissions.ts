@@ -36,7 +36,11 @@ export type SiteLocator = { [Kind in SiteObject]: { [K in Kind]: string } }[Site
 
 export type OperationRule =
   | { permission: 'public' }
-  | { permission: TeamPermission }
+  | {
+      permission: TeamPermission;
+      /** Needs a member signed in with their password, not an API token (a token cannot mint more of itself). */
+      login?: true;
+    }
   | { permission: SitePermission; site: SiteLocator | 'each' };
 
 export const ROLE_PERMISSIONS: Record<MemberRole, readonly TeamPermission[]> = {
@@ -68,13 +72,14 @@ export const OPERATION_PERMISSIONS = {
     submissionStats: { permission: 'statistics:read' },
     refusalStats: { permission: 'statistics:read' },
     erasureCandidates: { permission: 'erasure' },
-    auditLog: { permission: 'audit:read' },
+    // A leaked integration token can neither survey who administers the service nor watch for its own traces.
+    auditLog: { permission: 'audit:read', login: true },
   },
   Mutation: {
     login: { permission: 'public' },
     logout: { permission: 'public' },
-    changePassword: { permission: 'account' },
-    createApiToken: { permission: 'account' },
+    changePassword: { permission: 'account', login: true },
+    createApiToken: { permission: 'account', login: true },
     revokeApiToken: { permission: 'account' },
     createSite: { permission: 'sites:create' },
     updateSite: { permission: MANAGE, site: { site: 'id' } },

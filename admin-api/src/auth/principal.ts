@@ -36,15 +36,3 @@ export async function loadActiveMember(em: Em, memberId: string): Promise<Member
     grants: new Map(grants.map((grant) => [grant.site.id, grant.level])),
   };
 }
-
-/** Roles for `@Authorized(...)`: some account operations need a login, not an API token. */
-export const Role = {
-  /** Logged in with e-mail and password (an admin token, not an API token). */
-  SESSION: 'session',
-} as const;
-
-export type RoleName = (typeof Role)[keyof typeof Role];
-
-export function rolesOf(principal: Principal): RoleName[] {
-  return principal.kind === 'admin' ? [Role.SESSION] : [];
-}

@@ -3,7 +3,6 @@
 import type { AuditEntry } from '@intake/shared/entities';
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { auditLogWhere } from '../audit/audit-log-filter.js';
-import { Role } from '../auth/principal.js';
 import { listAuditEntries } from '../queries/audit/list-audit-entries.js';
 import type { AdminContext } from '../context.js';
 import { badUserInput } from '../schema/errors.js';
@@ -36,7 +35,7 @@ function presentAuditEntry(entry: AuditEntry): AuditEntryType {
 
 @Resolver()
 export class AuditLogResolver {
-  @Authorized(Role.SESSION)
+  @Authorized()
   @Query(() => AuditEntryConnectionType, {
     description:
       'Newest first; `first` 0..100 (default 20), `after` an endCursor. Needs an administrator login, not an API token.',

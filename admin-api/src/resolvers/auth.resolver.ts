@@ -1,7 +1,6 @@
 // Login (a bearer token for API clients and an HttpOnly session cookie for the console), logout,
 // the current principal, and password change.
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { Role } from '../auth/principal.js';
 import { changePassword } from '../commands/auth/change-password.js';
 import { findAdmin } from '../queries/auth/find-admin.js';
 import { login, type LoggedIn } from '../commands/auth/login.js';
@@ -57,7 +56,7 @@ export class AuthResolver {
     return presentAdminUser(admin);
   }
 
-  @Authorized(Role.SESSION)
+  @Authorized()
   @Mutation(() => AuthPayloadType, {
     description:
       'Every admin token and console session issued before stops working; the answer is a new token (and a new session cookie).',

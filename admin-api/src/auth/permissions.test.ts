@@ -1,0 +1,342 @@
+// The permission table (permissions.ts) played over a listening admin API: every operation, for
+// every role, with real sign-ins and real API tokens, on a site the caller was granted and on one
+// they were not. The expectations of the walk are derived from the table; the key cases below are
+// written out by hand, so a wrong table entry cannot make its own test pass.
+import { jest } from '@jest/globals';
+import {
+  AdminUserSchema,
+  ApiTokenSchema,
+  DeliverySchema,
+  FormSchema,
+  MemberSiteGrantSchema,
+  SiteSchema,
+  SubmissionSchema,
+  WebhookSchema,
+  type MemberRole,
+  type SiteGrantLevel,
+} from '@intake/shared/entities';
+import { hashPassword } from '@intake/shared/password';
+import { makeWebhook, testDriverName } from '@intake/shared/test';
+import { GraphQLObjectType } from 'graphql';
+import { buildAdminSchema } from '../schema/build-schema.js';
+import { makeForm, makeSite, makeSubmission } from '../test/factories.js';
+import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
+import { generateApiToken } from './api-token.js';
+import { levelCovers, OPERATION_PERMISSIONS, ROLE_PERMISSIONS, type OperationRule } from './permissions.js';
+
+jest.setTimeout(180_000);
+
+const PASSWORD = 'a long enough password 42';
+
+describe('the permission table', () => {
+  it('has an entry for every Query and Mutation field of the built schema, and none for a field that is gone', async () => {
+    const schema = await buildAdminSchema();
+    for (const root of ['Query', 'Mutation'] as const) {
+      const type = schema.getType(root);
+      expect(type).toBeInstanceOf(GraphQLObjectType);
+      const fields = Object.keys((type as GraphQLObjectType).getFields()).sort();
+      expect(Object.keys(OPERATION_PERMISSIONS[root]).sort()).toEqual(fields);
+    }
+  });
+});
+
+/** The objects one call works on: a fresh site with a form, a submission, a webhook and a delivery. */
+interface World {
+  siteId: string;
+  formId: string;
+  submissionId: string;
+  webhookId: string;
+  deliveryId: string;
+  /** A live API token of the caller (what revokeApiToken revokes). */
+  ownTokenId: string;
+}
+
+interface Call {
+  query: string;
+  variables?: Record<string, unknown>;
+}
+
+const UUID_NOBODY_HAS = '00000000-0000-4000-8000-000000000000';
+
+// How to call each operation (not what it answers: that comes from the table). `login` and
+// `logout` are public and played by the authentication tests.
+const CALLS: Record<string, (world: World) => Call> = {
+  me: () => ({ query: '{ me { id role } }' }),
+  limits: () => ({ query: '{ limits { __typename } }' }),
+  apiTokens: () => ({ query: '{ apiTokens { id } }' }),
+  sites: () => ({ query: '{ sites { id } }' }),
+  site: (w) => ({ query: 'query($id: ID!) { site(id: $id) { id } }', variables: { id: w.siteId } }),
+  siteApiView: (w) => ({
+    query: 'query($id: ID!) { siteApiView(siteId: $id) { token } }',
+    variables: { id: w.siteId },
+  }),
+  forms: (w) => ({ query: 'query($id: ID!) { forms(siteId: $id) { id } }', variables: { id: w.siteId } }),
+  form: (w) => ({ query: 'query($id: ID!) { form(id: $id) { id } }', variables: { id: w.formId } }),
+  submissions: (w) => ({
+    query: 'query($id: ID!) { submissions(formId: $id) { totalCount } }',
+    variables: { id: w.formId },
+  }),
+  submission: (w) => ({ query: 'query($id: ID!) { submission(id: $id) { id } }', variables: { id: w.submissionId } }),
+  webhooks: (w) => ({ query: 'query($id: ID!) { webhooks(formId: $id) { id } }', variables: { id: w.formId } }),
+  webhook: (w) => ({ query: 'query($id: ID!) { webhook(id: $id) { id } }', variables: { id: w.webhookId } }),
+  deliveries: (w) => ({
+    query: 'query($id: ID!) { deliveries(webhookId: $id) { id } }',
+    variables: { id: w.webhookId },
+  }),
+  emailDeliveries: (w) => ({
+    query: 'query($id: ID!) { emailDeliveries(formId: $id) { id } }',
+    variables: { id: w.formId },
+  }),
+  submissionStats: () => ({ query: '{ submissionStats { days } }' }),
+  refusalStats: () => ({ query: '{ refusalStats { days } }' }),
+  erasureCandidates: () => ({ query: '{ erasureCandidates(value: "nobody@example.com") { id } }' }),
+  auditLog: () => ({ query: '{ auditLog(first: 1) { pageInfo { hasNextPage } } }' }),
+  // A wrong current password: the call is let through (or not) without changing anything.
+  changePassword: () => ({
+    query:
+      'mutation { changePassword(currentPassword: "not the password", newPassword: "another long password") { token } }',
+  }),
+  createApiToken: () => ({ query: 'mutation { createApiToken(name: "walk") { apiToken { id } } }' }),
+  revokeApiToken: (w) => ({ query: 'mutation($id: ID!) { revokeApiToken(id: $id) }', variables: { id: w.ownTokenId } }),
+  createSite: () => ({ query: 'mutation { createSite(input: { name: "Walk" }) { id } }' }),
+  updateSite: (w) => ({
+    query: 'mutation($id: ID!) { updateSite(id: $id, input: { name: "Renamed" }) { id } }',
+    variables: { id: w.siteId },
+  }),
+  deleteSite: (w) => ({ query: 'mutation($id: ID!) { deleteSite(id: $id) }', variables: { id: w.siteId } }),
+  rotateSiteToken: (w) => ({
+    query: 'mutation($id: ID!) { rotateSiteToken(siteId: $id) { token } }',
+    variables: { id: w.siteId },
+  }),
+  createForm: (w) => ({
+    query: 'mutation($id: ID!) { createForm(input: { siteId: $id, name: "Walk" }) { id } }',
+    variables: { id: w.siteId },
+  }),
+  updateForm: (w) => ({
+    query: 'mutation($id: ID!) { updateForm(id: $id, input: { name: "Renamed" }) { id } }',
+    variables: { id: w.formId },
+  }),
+  deleteForm: (w) => ({ query: 'mutation($id: ID!) { deleteForm(id: $id) }', variables: { id: w.formId } }),
+  createSubmissionExport: (w) => ({
+    query: 'mutation($id: ID!) { createSubmissionExport(formId: $id, format: CSV) { url } }',
+    variables: { id: w.formId },
+  }),
+  markNotSpam: (w) => ({
+    query: 'mutation($id: ID!) { markNotSpam(id: $id) { id } }',
+    variables: { id: w.submissionId },
+  }),
+  deleteSubmission: (w) => ({
+    query: 'mutation($id: ID!) { deleteSubmission(id: $id) }',
+    variables: { id: w.submissionId },
+  }),
+  eraseSubmissions: () => ({
+    query: 'mutation($ids: [ID!]!) { eraseSubmissions(ids: $ids) { notFoundIds } }',
+    variables: { ids: [UUID_NOBODY_HAS] },
+  }),
+  createWebhook: (w) => ({
+    query:
+      'mutation($id: ID!) { createWebhook(input: { formId: $id, url: "https://hooks.example.com/in" }) { secret } }',
+    variables: { id: w.formId },
+  }),
+  updateWebhook: (w) => ({
+    query: 'mutation($id: ID!) { updateWebhook(id: $id, input: { enabled: false }) { id } }',
+    variables: { id: w.webhookId },
+  }),
+  deleteWebhook: (w) => ({ query: 'mutation($id: ID!) { deleteWebhook(id: $id) }', variables: { id: w.webhookId } }),
+  rotateWebhookSecret: (w) => ({
+    query: 'mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret } }',
+    variables: { id: w.webhookId },
+  }),
+  sendTestWebhook: (w) => ({
+    query: 'mutation($id: ID!) { sendTestWebhook(id: $id) { id } }',
+    variables: { id: w.webhookId },
+  }),
+  redeliver: (w) => ({
+    query: 'mutation($id: ID!) { redeliver(deliveryId: $id) { id } }',
+    variables: { id: w.deliveryId },
+  }),
+};
+
+type Outcome = 'allowed' | 'forbidden' | 'hidden';
+
+/** What the table says a caller gets: `level` is their grant on the site the call is about. */
+function expectedOutcome(
+  rule: OperationRule,
+  role: MemberRole,
+  level: SiteGrantLevel | null,
+  viaToken: boolean,
+): Outcome {
+  if (rule.permission === 'public') {
+    throw new Error('public operations are not walked');
+  }
+  if (!('site' in rule)) {
+    if (rule.login === true && viaToken) {
+      return 'forbidden';
+    }
+    return ROLE_PERMISSIONS[role].includes(rule.permission) ? 'allowed' : 'forbidden';
+  }
+  const reach = role === 'member' ? level : 'manage';
+  if (reach === null) {
+    return 'hidden';
+  }
+  return levelCovers(reach, rule.permission) ? 'allowed' : 'forbidden';
+}
+
+/** What a caller got, as the table's words: refused, answered as if absent, or answered. */
+function outcomeOf(field: string, result: { data: any; errors?: unknown[] }, world: World): Outcome {
+  const found = codes(result as Parameters<typeof codes>[0]);
+  if (found.includes('FORBIDDEN')) {
+    return 'forbidden';
+  }
+  if (found.includes('NOT_FOUND')) {
+    return 'hidden';
+  }
+  const value = result.data?.[field];
+  if (field === 'sites') {
+    return (value as { id: string }[]).some((site) => site.id === world.siteId) ? 'allowed' : 'hidden';
+  }
+  if (field === 'changePassword') {
+    // Let through: refused for the wrong current password, not for the caller.
+    return found.length === 1 ? 'allowed' : 'forbidden';
+  }
+  if (found.length > 0) {
+    throw new Error(`${field}: unexpected errors ${JSON.stringify(result.errors)}`);
+  }
+  return value === null || value === false ? 'hidden' : 'allowed';
+}
+
+interface Caller {
+  label: string;
+  role: MemberRole;
+  /** The level of a `member` on the granted site (owners and admins have no grants). */
+  grant: SiteGrantLevel | null;
+  memberId: string;
+  sessionToken: string;
+  apiToken: string;
+}
+
+describe(`roles and site grants over the admin API on ${testDriverName()}`, () => {
+  let admin: TestAdmin;
+  let owner: Caller;
+  let teamAdmin: Caller;
+  let reader: Caller;
+  let manager: Caller;
+
+  async function addMember(email: string, role: MemberRole): Promise<string> {
+    const em = admin.services.db.em.fork();
+    const member = em.create(AdminUserSchema, { email, name: email, role, passwordHash: await hashPassword(PASSWORD) });
+    await em.flush();
+    return member.id;
+  }
+
+  async function grant(memberId: string, siteId: string, level: SiteGrantLevel): Promise<void> {
+    const em = admin.services.db.em.fork();
+    em.create(MemberSiteGrantSchema, {
+      member: em.getReference(AdminUserSchema, memberId),
+      site: em.getReference(SiteSchema, siteId),
+      level,
+    });
+    await em.flush();
+  }
+
+  async function caller(
+    label: string,
+    email: string,
+    role: MemberRole,
+    grantLevel: SiteGrantLevel | null,
+    existingId?: string,
+  ): Promise<Caller> {
+    const memberId = existingId ?? (await addMember(email, role));
+    const sessionToken = await admin.login(email, existingId === undefined ? PASSWORD : undefined);
+    const minted = await admin.gql('mutation { createApiToken(name: "integration") { token } }', {}, sessionToken);
+    return { label, role, grant: grantLevel, memberId, sessionToken, apiToken: minted.data?.createApiToken.token };
+  }
+
+  /** A fresh site with everything a call may touch; granted to the member callers when `granted`. */
+  async function makeWorld(granted: boolean, forCaller: Caller): Promise<World> {
+    const { site } = await makeSite(admin.services);
+    const form = await makeForm(admin.services, site);
+    const { submission } = await makeSubmission(admin.services, form, { spam: true });
+    const { webhook } = await makeWebhook(admin.services, form, { url: 'https://hooks.example.com/in' });
+    const em = admin.services.db.em.fork();
+    const delivery = em.create(DeliverySchema, {
+      channel: 'webhook',
+      form: em.getReference(FormSchema, form.id),
+      webhook: em.getReference(WebhookSchema, webhook.id),
+      submission: em.getReference(SubmissionSchema, submission.id),
+      eventType: 'submission.created',
+      status: 'failed',
+      nextAttemptAt: new Date(),
+    });
+    const ownToken = em.create(ApiTokenSchema, {
+      name: 'to revoke',
+      tokenHash: generateApiToken().tokenHash,
+      createdBy: em.getReference(AdminUserSchema, forCaller.memberId),
+    });
+    await em.flush();
+    if (granted) {
+      await grant(reader.memberId, site.id, 'read');
+      await grant(manager.memberId, site.id, 'manage');
+    }
+    return {
+      siteId: site.id,
+      formId: form.id,
+      submissionId: submission.id,
+      webhookId: webhook.id,
+      deliveryId: delivery.id,
+      ownTokenId: ownToken.id,
+    };
+  }
+
+  beforeAll(async () => {
+    admin = await startTestAdmin();
+    const ownerId = (await admin.services.db.em.fork().findOneOrFail(AdminUserSchema, { role: 'owner' })).id;
+    owner = await caller('owner', 'admin@example.com', 'owner', null, ownerId);
+    teamAdmin = await caller('admin', 'second@example.com', 'admin', null);
+    reader = await caller('read member', 'reader@example.com', 'member', 'read');
+    manager = await caller('manage member', 'manager@example.com', 'member', 'manage');
+  }, 120_000);
+
+  afterAll(async () => {
+    await admin?.close();
+  }, 30_000);
+
+  it('answers every operation for every role as the table says, with a sign-in and with an API token', async () => {
+    const mismatches: string[] = [];
+    let checked = 0;
+    for (const root of ['Query', 'Mutation'] as const) {
+      for (const [field, rule] of Object.entries(OPERATION_PERMISSIONS[root]) as [string, OperationRule][]) {
+        if (rule.permission === 'public') {
+          continue;
+        }
+        const call = CALLS[field];
+        if (call === undefined) {
+          mismatches.push(`${field}: no call written for it in this test`);
+          continue;
+        }
+        // A site operation is tried on a granted site and on another one; a team one once.
+        const targets = 'site' in rule ? [true, false] : [true];
+        for (const who of [owner, teamAdmin, reader, manager]) {
+          for (const viaToken of [false, true]) {
+            for (const granted of targets) {
+              const world = await makeWorld(granted, who);
+              const { query, variables } = call(world);
+              const result = await admin.gql(query, variables, viaToken ? who.apiToken : who.sessionToken);
+              const expected = expectedOutcome(rule, who.role, granted ? who.grant : null, viaToken);
+              const got = outcomeOf(field, result, world);
+              checked += 1;
+              if (got !== expected) {
+                const how = `${who.label} ${viaToken ? 'API token' : 'sign-in'} on ${granted ? 'granted' : 'other'} site`;
+                mismatches.push(
+                  `${field} (${how}): expected ${expected}, got ${got} ${JSON.stringify(result.errors ?? '')}`,
+                );
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(checked).toBeGreaterThan(400);
+  });
+});
