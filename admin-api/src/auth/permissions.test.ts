@@ -339,4 +339,93 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
     expect(mismatches).toEqual([]);
     expect(checked).toBeGreaterThan(400);
   });
+
+  // The cases people ask about, written out: not derived from the table.
+  it('keeps a read member to their own site: another site is absent, its token and changes refused', async () => {
+    const mine = await makeWorld(true, reader);
+    const other = await makeWorld(false, reader);
+    for (const token of [reader.sessionToken, reader.apiToken]) {
+      const byId = await admin.gql('query($id: ID!) { submission(id: $id) { id } }', { id: other.submissionId }, token);
+      expect(byId.errors).toBeUndefined();
+      expect(byId.data?.submission).toBeNull();
+      const own = await admin.gql('query($id: ID!) { submission(id: $id) { id } }', { id: mine.submissionId }, token);
+      expect(own.data?.submission).toEqual({ id: mine.submissionId });
+
+      const sites = await admin.gql('{ sites { id } }', {}, token);
+      const ids = (sites.data?.sites as { id: string }[]).map((site) => site.id);
+      expect(ids).toContain(mine.siteId);
+      expect(ids).not.toContain(other.siteId);
+
+      const apiView = 'query($id: ID!) { siteApiView(siteId: $id) { token } }';
+      const ownView = await admin.gql(apiView, { id: mine.siteId }, token);
+      expect(codes(ownView)).toEqual(['FORBIDDEN']);
+      expect(ownView.data).toBeNull();
+      expect(codes(await admin.gql(apiView, { id: other.siteId }, token))).toEqual(['NOT_FOUND']);
+
+      const exportLink = 'mutation($id: ID!) { createSubmissionExport(formId: $id, format: CSV) { url } }';
+      expect(codes(await admin.gql(exportLink, { id: other.formId }, token))).toEqual(['NOT_FOUND']);
+      const ownExport = await admin.gql(exportLink, { id: mine.formId }, token);
+      expect(ownExport.data?.createSubmissionExport.url).toMatch(/\/exports\//);
+
+      const deleting = 'mutation($id: ID!) { deleteSubmission(id: $id) }';
+      expect(codes(await admin.gql(deleting, { id: mine.submissionId }, token))).toEqual(['FORBIDDEN']);
+      const hidden = await admin.gql(deleting, { id: other.submissionId }, token);
+      expect(hidden.data?.deleteSubmission).toBe(false);
+    }
+    // Nothing was deleted by the refused calls.
+    const owners = await admin.gql(
+      'query($id: ID!) { submission(id: $id) { id } }',
+      { id: other.submissionId },
+      owner.sessionToken,
+    );
+    expect(owners.data?.submission).toEqual({ id: other.submissionId });
+  });
+
+  it("lets a member list and revoke only their own API tokens, an owner everyone's", async () => {
+    const world = await makeWorld(true, owner);
+    const listed = async (token: string) =>
+      ((await admin.gql('{ apiTokens { id } }', {}, token)).data?.apiTokens as { id: string }[]).map((t) => t.id);
+    expect(await listed(reader.sessionToken)).not.toContain(world.ownTokenId);
+    expect(await listed(owner.sessionToken)).toContain(world.ownTokenId);
+    const revoke = 'mutation($id: ID!) { revokeApiToken(id: $id) }';
+    expect((await admin.gql(revoke, { id: world.ownTokenId }, reader.sessionToken)).data?.revokeApiToken).toBe(false);
+    expect((await admin.gql(revoke, { id: world.ownTokenId }, owner.sessionToken)).data?.revokeApiToken).toBe(true);
+  });
+
+  it("shrinks a demoted member's API token and sign-in on their next request, and stops them when disabled", async () => {
+    const memberId = await addMember('demoted@example.com', 'admin');
+    const session = await admin.login('demoted@example.com', PASSWORD);
+    const apiToken = (await admin.gql('mutation { createApiToken(name: "ci") { token } }', {}, session)).data
+      ?.createApiToken.token as string;
+    const world = await makeWorld(false, owner);
+    const rename = 'mutation($id: ID!) { updateSite(id: $id, input: { name: "Renamed" }) { id } }';
+    expect((await admin.gql(rename, { id: world.siteId }, apiToken)).data?.updateSite).toEqual({ id: world.siteId });
+
+    const em = admin.services.db.em.fork();
+    await em.nativeUpdate(AdminUserSchema, { id: memberId }, { role: 'member' });
+    await grant(memberId, world.siteId, 'read');
+    for (const token of [apiToken, session]) {
+      expect(codes(await admin.gql(rename, { id: world.siteId }, token))).toEqual(['FORBIDDEN']);
+      expect(
+        (await admin.gql('query($id: ID!) { site(id: $id) { id } }', { id: world.siteId }, token)).data?.site,
+      ).toEqual({
+        id: world.siteId,
+      });
+      expect(codes(await admin.gql('{ erasureCandidates(value: "x@example.com") { id } }', {}, token))).toEqual([
+        'FORBIDDEN',
+      ]);
+    }
+
+    await em.nativeUpdate(AdminUserSchema, { id: memberId }, { status: 'disabled' });
+    for (const token of [apiToken, session]) {
+      const refused = await admin.gql('{ me { id } }', {}, token);
+      expect(refused.status).toBe(401);
+      expect(codes(refused)).toEqual(['UNAUTHENTICATED']);
+    }
+    const login = await admin.gql(
+      'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }',
+      { email: 'demoted@example.com', password: PASSWORD },
+    );
+    expect(codes(login)).toEqual(['UNAUTHENTICATED']);
+  });
 });
