@@ -1,0 +1,79 @@
+// `npm run admin -- <command>`: recovery commands run on the server, for the day nobody can sign
+// in. Opens the database as every entry point does (the embedded one only while no other process
+// holds it) and applies pending migrations first, as `npm run migrate` does.
+//
+//   reset-password <email> [--password-stdin]   a new password: generated and printed once, or read from stdin
+//   enable <email>                              the account may sign in again
+import { ConfigError } from '@intake/shared/config';
+import { bootstrap } from '@intake/shared/process';
+import {
+  enableMember,
+  generatePassword,
+  passwordProblem,
+  resetMemberPassword,
+} from './commands/members/recover-member.js';
+
+const USAGE = [
+  'usage: npm run admin -- reset-password <email> [--password-stdin]',
+  '       npm run admin -- enable <email>',
+].join('\n');
+
+class UsageError extends Error {}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+  }
+  // One trailing line end is the one `echo` or a file adds, not part of the password.
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+async function main(args: string[]): Promise<string> {
+  const [command, email, ...flags] = args;
+  const fromStdin = flags.length === 1 && flags[0] === '--password-stdin';
+  if (
+    email === undefined ||
+    email.startsWith('-') ||
+    (flags.length > 0 && !(command === 'reset-password' && fromStdin))
+  ) {
+    throw new UsageError(USAGE);
+  }
+  if (command !== 'reset-password' && command !== 'enable') {
+    throw new UsageError(USAGE);
+  }
+  const chosen = command === 'reset-password' && fromStdin ? await readStdin() : null;
+  const problem = chosen === null ? null : passwordProblem(chosen);
+  if (problem !== null) {
+    throw new UsageError(problem);
+  }
+  const services = await bootstrap({ migrate: true });
+  try {
+    const em = services.db.em.fork();
+    if (command === 'enable') {
+      if ((await enableMember(em, email)) === null) {
+        throw new UsageError(`no account has the e-mail ${email}`);
+      }
+      return `${email} is active and may sign in again`;
+    }
+    const password = chosen ?? generatePassword();
+    if ((await resetMemberPassword(em, email, password)) === null) {
+      throw new UsageError(`no account has the e-mail ${email}`);
+    }
+    return chosen === null
+      ? `new password for ${email} (shown once; change it after signing in): ${password}`
+      : `the password of ${email} was replaced`;
+  } finally {
+    await services.db.close();
+  }
+}
+
+try {
+  process.stdout.write(`${await main(process.argv.slice(2))}\n`);
+} catch (error) {
+  const known = error instanceof UsageError || error instanceof ConfigError;
+  process.stderr.write(`${known ? (error as Error).message : `admin command failed: ${(error as Error).message}`}\n`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,71 @@
+// The server-side way back in for the day every owner is locked out (`npm run admin`): a new
+// password, or an account enabled again. Whoever runs it already holds the server and its
+// database, so it asks for no sign-in; each use is recorded in the audit log as done by the
+// `admin command`, with the account it acted on and never the password.
+import { randomBytes } from 'node:crypto';
+import { recordAuditEntry, systemActor } from '@intake/shared/audit';
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
+import { hashPassword } from '@intake/shared/password';
+import { endAllSessions } from '../../auth/admin-sessions.js';
+import { findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
+
+export const ADMIN_COMMAND_ACTOR = systemActor('admin command');
+
+/** 24 characters from 144 random bits, URL-safe: typed once, then changed by its owner. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+/** Why a chosen password cannot be used, or null. */
+export function passwordProblem(password: string): string | null {
+  const length = [...password].length;
+  return length < PASSWORD_MIN_LENGTH || length > PASSWORD_MAX_LENGTH
+    ? `the password must be between ${PASSWORD_MIN_LENGTH} and ${PASSWORD_MAX_LENGTH} characters`
+    : null;
+}
+
+async function record(em: Em, account: AdminUser, action: string): Promise<void> {
+  await recordAuditEntry(em, {
+    actor: ADMIN_COMMAND_ACTOR,
+    action,
+    objectType: 'AdminUser',
+    objectId: account.id,
+    details: { email: account.email },
+    outcome: 'success',
+  });
+}
+
+/**
+ * Gives the account a new password: every admin token and console session it had stops working
+ * (its API tokens do not: they were not made from the password). Null when no account has this e-mail.
+ */
+export async function resetMemberPassword(em: Em, email: string, password: string): Promise<AdminUser | null> {
+  return em.transactional(async (tx) => {
+    const account = await findAdminByEmail(tx, email);
+    if (account === null) {
+      return null;
+    }
+    account.passwordHash = await hashPassword(password);
+    // Strictly later than before, even within one millisecond: it is the version tokens carry.
+    account.passwordChangedAt = new Date(Math.max(Date.now(), account.passwordChangedAt.getTime() + 1));
+    await tx.flush();
+    await endAllSessions(tx, account.id);
+    await record(tx, account, 'member.passwordReset');
+    return account;
+  });
+}
+
+/** Makes a disabled (or invited) account active again. Null when no account has this e-mail. */
+export async function enableMember(em: Em, email: string): Promise<AdminUser | null> {
+  return em.transactional(async (tx) => {
+    const account = await findAdminByEmail(tx, email);
+    if (account === null) {
+      return null;
+    }
+    await tx.nativeUpdate(AdminUserSchema, { id: account.id }, { status: 'active' });
+    await record(tx, account, 'member.enabled');
+    return account;
+  });
+}
