@@ -1,0 +1,58 @@
+// docs/teams.md shows the permission table for readers; this holds it to the code's table
+// (permissions.ts), row for row, so neither can change without the other.
+import { readFileSync } from 'node:fs';
+import { REPO_ROOT } from '@intake/shared/test';
+import path from 'node:path';
+import { OPERATION_PERMISSIONS, ROLE_PERMISSIONS, TEAM_PERMISSIONS, type OperationRule } from './permissions.js';
+
+const DOCS = readFileSync(path.join(REPO_ROOT, 'docs', 'teams.md'), 'utf8');
+
+/** The cells of every table row whose first cell is a code span matching `first`. */
+function rows(first: RegExp): string[][] {
+  return DOCS.split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    )
+    .filter((cells) => first.test(cells[0]!));
+}
+
+function siteFrom(rule: OperationRule): string {
+  if (!('site' in rule)) {
+    return '—';
+  }
+  if (rule.site === 'each') {
+    return 'each site listed';
+  }
+  const [object, argument] = Object.entries(rule.site)[0]!;
+  return `the ${object} of \`${argument}\``;
+}
+
+describe('docs/teams.md', () => {
+  it('lists every operation with the permission, the site and the login rule of the code', () => {
+    const documented = rows(/^`(Query|Mutation)\./);
+    const expected = (['Query', 'Mutation'] as const).flatMap((root) =>
+      (Object.entries(OPERATION_PERMISSIONS[root]) as [string, OperationRule][]).map(([field, rule]) => [
+        `\`${root}.${field}\``,
+        `\`${rule.permission}\``,
+        siteFrom(rule),
+        'login' in rule && rule.login ? 'yes' : 'no',
+      ]),
+    );
+    expect([...documented].sort()).toEqual([...expected].sort());
+  });
+
+  it("gives each role the code's team permissions", () => {
+    const documented = rows(/^`[a-z:]+`$/).filter((cells) => cells.length === 4);
+    const expected = TEAM_PERMISSIONS.map((permission) => [
+      `\`${permission}\``,
+      ...(['owner', 'admin', 'member'] as const).map((role) =>
+        ROLE_PERMISSIONS[role].includes(permission) ? 'yes' : 'no',
+      ),
+    ]);
+    expect(documented).toEqual(expected);
+  });
+});
