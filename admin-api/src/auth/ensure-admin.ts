@@ -62,7 +62,8 @@ async function ensureOwner(services: Services): Promise<void> {
   const configured = services.config.admin === undefined ? null : normalizeEmail(services.config.admin.email);
   const chosen =
     (configured === null ? null : await em.findOne(AdminUserSchema, { email: configured })) ??
-    (await em.findOne(AdminUserSchema, {}, { orderBy: { createdAt: 'asc', id: 'asc' } }));
+    (await em.find(AdminUserSchema, {}, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1 }))[0] ??
+    null;
   if (chosen === null) {
     return;
   }
