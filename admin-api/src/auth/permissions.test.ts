@@ -20,13 +20,14 @@ import { makeWebhook, testDriverName } from '@intake/shared/test';
 import { GraphQLObjectType } from 'graphql';
 import { buildAdminSchema } from '../schema/build-schema.js';
 import { makeForm, makeSite, makeSubmission } from '../test/factories.js';
-import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
+import { codes, startTestAdmin, type GraphQLErrorBody, type TestAdmin } from '../test/harness.js';
 import { generateApiToken } from './api-token.js';
 import { levelCovers, OPERATION_PERMISSIONS, ROLE_PERMISSIONS, type OperationRule } from './permissions.js';
 
 jest.setTimeout(180_000);
 
 const PASSWORD = 'a long enough password 42';
+const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
 
 describe('the permission table', () => {
   it('has an entry for every Query and Mutation field of the built schema, and none for a field that is gone', async () => {
@@ -252,6 +253,26 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
     return { label, role, grant: grantLevel, memberId, sessionToken, apiToken: minted.data?.createApiToken.token };
   }
 
+  /** The console's session cookie (`intake_session=…`) of a member signing in. */
+  async function consoleSession(email: string): Promise<string> {
+    const response = await fetch(`${admin.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: LOGIN, variables: { email, password: PASSWORD } }),
+    });
+    const line = response.headers.getSetCookie().find((value) => value.startsWith('intake_session='));
+    return line!.split(';')[0]!;
+  }
+
+  async function withCookie(cookie: string, query: string, variables: Record<string, unknown> = {}) {
+    const response = await fetch(`${admin.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: response.status, body: (await response.json()) as { errors?: GraphQLErrorBody[] } };
+  }
+
   /** A fresh site with everything a call may touch; granted to the member callers when `granted`. */
   async function makeWorld(granted: boolean, forCaller: Caller): Promise<World> {
     const { site } = await makeSite(admin.services);
@@ -392,9 +413,10 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
     expect((await admin.gql(revoke, { id: world.ownTokenId }, owner.sessionToken)).data?.revokeApiToken).toBe(true);
   });
 
-  it("shrinks a demoted member's API token and sign-in on their next request, and stops them when disabled", async () => {
+  it("shrinks a demoted member's API token, sign-in and console session on their next request, and stops them when disabled", async () => {
     const memberId = await addMember('demoted@example.com', 'admin');
     const session = await admin.login('demoted@example.com', PASSWORD);
+    const cookie = await consoleSession('demoted@example.com');
     const apiToken = (await admin.gql('mutation { createApiToken(name: "ci") { token } }', {}, session)).data
       ?.createApiToken.token as string;
     const world = await makeWorld(false, owner);
@@ -404,6 +426,8 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
     const em = admin.services.db.em.fork();
     await em.nativeUpdate(AdminUserSchema, { id: memberId }, { role: 'member' });
     await grant(memberId, world.siteId, 'read');
+    const cookieRename = await withCookie(cookie, rename, { id: world.siteId });
+    expect(cookieRename.body.errors?.map((error) => error.extensions?.code)).toEqual(['FORBIDDEN']);
     for (const token of [apiToken, session]) {
       expect(codes(await admin.gql(rename, { id: world.siteId }, token))).toEqual(['FORBIDDEN']);
       expect(
@@ -422,10 +446,9 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
       expect(refused.status).toBe(401);
       expect(codes(refused)).toEqual(['UNAUTHENTICATED']);
     }
-    const login = await admin.gql(
-      'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }',
-      { email: 'demoted@example.com', password: PASSWORD },
-    );
+    const byCookie = await withCookie(cookie, '{ me { id } }');
+    expect(byCookie.status).toBe(401);
+    const login = await admin.gql(LOGIN, { email: 'demoted@example.com', password: PASSWORD });
     expect(codes(login)).toEqual(['UNAUTHENTICATED']);
   });
 });
