@@ -15,6 +15,7 @@ import { Migration20261124040000_refusal_counts } from './Migration2026112404000
 import { Migration20261126100000_sanitized_fields } from './Migration20261126100000_sanitized_fields.js';
 import { Migration20261126100100_stored_text_search } from './Migration20261126100100_stored_text_search.js';
 import { Migration20261126120000_members } from './Migration20261126120000_members.js';
+import { Migration20261126140000_api_token_scope } from './Migration20261126140000_api_token_scope.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -32,4 +33,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126100000_sanitized_fields', class: Migration20261126100000_sanitized_fields },
   { name: 'Migration20261126100100_stored_text_search', class: Migration20261126100100_stored_text_search },
   { name: 'Migration20261126120000_members', class: Migration20261126120000_members },
+  { name: 'Migration20261126140000_api_token_scope', class: Migration20261126140000_api_token_scope },
 ];

@@ -16,6 +16,7 @@ import {
   GraphQLFloat,
   GraphQLID,
   GraphQLInt,
+  GraphQLString,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -153,6 +154,31 @@ function resultDetails(type: GraphQLOutputType, result: unknown): AuditDetails {
         : safeValue(field.type, value, isSafeResultLeaf);
     if (safe !== undefined) {
       details[`result.${field.name}`] = safe;
+    }
+    Object.assign(details, auditedDetails(field, value));
+  }
+  return details;
+}
+
+/**
+ * The fields of a nested result object declared `@Extensions({ audited: true })` (an API token's
+ * scope: its level, sites and end): `result.apiToken.level`. A String is copied only with this mark,
+ * which its declaration gives only to a value the server computed (a time), never free text.
+ */
+function auditedDetails(field: GraphQLField<unknown, unknown>, value: unknown): AuditDetails {
+  const type = unwrapNonNull(field.type);
+  if (!isObjectType(type) || typeof value !== 'object' || value === null) {
+    return {};
+  }
+  const details: AuditDetails = {};
+  for (const nested of Object.values(type.getFields())) {
+    const nestedValue = (value as Record<string, unknown>)[nested.name];
+    if (nested.extensions.audited !== true || nestedValue === undefined) {
+      continue;
+    }
+    const safe = safeValue(nested.type, nestedValue, (leaf) => isSafeResultLeaf(leaf) || leaf === GraphQLString);
+    if (safe !== undefined) {
+      details[`result.${field.name}.${nested.name}`] = safe;
     }
   }
   return details;

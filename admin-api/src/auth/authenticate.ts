@@ -1,6 +1,6 @@
 // Resolves `Authorization: Bearer <token>` (or, without that header, the console's session cookie)
 // to a principal, or null when there is neither or it is not (or no longer) valid. Callers turn null
-// into UNAUTHENTICATED. A header that is present but wrong never falls back to the cookie. Every
+// into UNAUTHENTICATED; an API token past its end is refused here, UNAUTHENTICATED saying it expired. A header that is present but wrong never falls back to the cookie. Every
 // credential acts for an active member, read fresh here: a disabled member's sessions, admin tokens
 // and API tokens stop at once.
 import type { Em } from '@intake/shared/db';
@@ -9,6 +9,7 @@ import type { AdminTokens } from './admin-token.js';
 import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';
 import { loadActiveMember, type Principal } from './principal.js';
+import { unauthenticated } from '../schema/errors.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 // lastUsedAt is informative; writing it on every request would turn every read into a write.
@@ -47,6 +48,10 @@ export async function authenticate(
     if (apiToken === null || member === null) {
       return null;
     }
+    if (apiToken.expiresAt !== null && apiToken.expiresAt !== undefined && apiToken.expiresAt <= now) {
+      // Said plainly so its owner knows to make a new one; the answer names neither the token nor its secret.
+      throw unauthenticated('This API token has expired');
+    }
     if (
       apiToken.lastUsedAt === null ||
       apiToken.lastUsedAt === undefined ||
@@ -54,7 +59,8 @@ export async function authenticate(
     ) {
       await deps.em.nativeUpdate(ApiTokenSchema, { id: apiToken.id }, { lastUsedAt: now });
     }
-    return { kind: 'api_token', apiTokenId: apiToken.id, adminId: member.id, member };
+    const scope = { level: apiToken.level, siteIds: apiToken.siteIds ? new Set(apiToken.siteIds) : null };
+    return { kind: 'api_token', apiTokenId: apiToken.id, adminId: member.id, member, scope };
   }
   const claims = deps.adminTokens.verify(token);
   if (claims === null) {

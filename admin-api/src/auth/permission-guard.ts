@@ -11,8 +11,10 @@ import type { MiddlewareFn } from 'type-graphql';
 import type { AdminContext } from '../context.js';
 import { forbidden, notFound, unauthenticated } from '../schema/errors.js';
 import {
+  callerSiteLevel,
   holdsTeamPermission,
   levelCovers,
+  mayUseTeamPermission,
   ruleOf,
   siteLevel,
   type SiteLocator,
@@ -89,22 +91,26 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
   if (rule.permission === 'public') {
     return next();
   }
-  const member = context.principal?.member;
-  if (member === undefined) {
+  const principal = context.principal;
+  if (principal === null) {
     throw unauthenticated();
   }
+  const { member } = principal;
   if (!('site' in rule)) {
-    if (rule.login === true && context.principal?.kind !== 'admin') {
+    if (rule.login === true && principal.kind !== 'admin') {
       throw forbidden('This operation needs an administrator login, not an API token');
     }
     if (!holdsTeamPermission(member, rule.permission)) {
       throw forbidden(`Your role (${member.role}) may not do this`);
     }
+    if (!mayUseTeamPermission(principal, info.parentType.name, rule.permission)) {
+      throw forbidden("This API token's scope does not allow this");
+    }
     return next();
   }
   if (rule.site === 'each') {
     const sites = (await next()) as { id: string }[];
-    return sites.filter((site) => siteLevel(member, site.id) !== null);
+    return sites.filter((site) => callerSiteLevel(principal, site.id) !== null);
   }
   const [object, path] = locatorParts(rule.site);
   const id = argumentAt(args, path);
@@ -113,12 +119,16 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
   if (siteId === null) {
     return next();
   }
-  const level = siteLevel(member, siteId);
+  const level = callerSiteLevel(principal, siteId);
   if (level === null) {
     return asIfMissing(info, object);
   }
   if (!levelCovers(level, rule.permission)) {
-    throw forbidden('Your access to this site is read-only');
+    throw forbidden(
+      principal.kind === 'api_token' && siteLevel(member, siteId) === 'manage'
+        ? "This API token's scope is read-only"
+        : 'Your access to this site is read-only',
+    );
   }
   return next();
 };

@@ -9,8 +9,8 @@
 //   every site, a member what their grant for that site says. The entry names the argument that
 //   leads to the site (a site, form, submission, webhook or delivery id), or `each` for a list of
 //   sites, which is cut to the sites the caller may see.
-import type { MemberRole, SiteGrantLevel } from '@intake/shared/entities';
-import type { Member } from './principal.js';
+import type { ApiTokenLevel, MemberRole, SiteGrantLevel } from '@intake/shared/entities';
+import type { Member, Principal } from './principal.js';
 
 export const TEAM_PERMISSIONS = [
   /** Their own account: who they are, their password, their own API tokens, the limits. */
@@ -47,6 +47,62 @@ export const ROLE_PERMISSIONS: Record<MemberRole, readonly TeamPermission[]> = {
   owner: TEAM_PERMISSIONS,
   admin: TEAM_PERMISSIONS,
   member: ['account'],
+};
+
+export type Permission = TeamPermission | SitePermission;
+
+/** What an API token's level lets it use of its member's power: `reads` is the Query fields only. */
+export type TokenAllowance = 'yes' | 'reads' | 'no';
+
+/**
+ * API tokens: what each level carries (always within what its member holds right now). A token
+ * limited to some sites keeps only the team permissions in SITE_LIMITED_TEAM_PERMISSIONS: the
+ * others reach across every site (figures, erasure, creating and deleting sites, everyone's tokens).
+ */
+export const TOKEN_LEVEL_PERMISSIONS: Record<ApiTokenLevel, Record<Permission, TokenAllowance>> = {
+  read: {
+    account: 'reads',
+    'tokens:all': 'no',
+    'sites:create': 'no',
+    'sites:delete': 'no',
+    'statistics:read': 'yes',
+    erasure: 'no',
+    'audit:read': 'no',
+    'site:read': 'yes',
+    'site:manage': 'no',
+  },
+  manage: {
+    account: 'yes',
+    'tokens:all': 'no',
+    'sites:create': 'no',
+    'sites:delete': 'no',
+    'statistics:read': 'yes',
+    erasure: 'no',
+    'audit:read': 'no',
+    'site:read': 'yes',
+    'site:manage': 'yes',
+  },
+  admin: {
+    account: 'yes',
+    'tokens:all': 'yes',
+    'sites:create': 'yes',
+    'sites:delete': 'yes',
+    'statistics:read': 'yes',
+    erasure: 'yes',
+    'audit:read': 'yes',
+    'site:read': 'yes',
+    'site:manage': 'yes',
+  },
+};
+
+export const SITE_LIMITED_TEAM_PERMISSIONS: readonly TeamPermission[] = ['account'];
+
+/** The level a new token gets when none is asked for: all its member's role can use. */
+export const DEFAULT_TOKEN_LEVEL: Record<MemberRole, ApiTokenLevel> = {
+  owner: 'admin',
+  admin: 'admin',
+  // The `admin` level would add nothing a member holds.
+  member: 'manage',
 };
 
 const READ = 'site:read';
@@ -122,4 +178,41 @@ export function siteLevel(member: Member, siteId: string): SiteGrantLevel | null
 /** Whether a level on a site covers a site permission. */
 export function levelCovers(level: SiteGrantLevel, permission: SitePermission): boolean {
   return permission === 'site:read' || level === 'manage';
+}
+
+function tokenAllows(level: ApiTokenLevel, rootType: string, permission: Permission): boolean {
+  const allowance = TOKEN_LEVEL_PERMISSIONS[level][permission];
+  return allowance === 'yes' || (allowance === 'reads' && rootType === 'Query');
+}
+
+/**
+ * Whether the caller may use a team permission in an operation of `rootType`: their member's role
+ * holds it and, for an API token, its level and site list allow it.
+ */
+export function mayUseTeamPermission(principal: Principal, rootType: string, permission: TeamPermission): boolean {
+  if (!holdsTeamPermission(principal.member, permission)) {
+    return false;
+  }
+  if (principal.kind !== 'api_token') {
+    return true;
+  }
+  if (principal.scope.siteIds !== null && !SITE_LIMITED_TEAM_PERMISSIONS.includes(permission)) {
+    return false;
+  }
+  return tokenAllows(principal.scope.level, rootType, permission);
+}
+
+/**
+ * How far the caller reaches into one site: their member's level there, cut by an API token's
+ * site list (null: as if the site did not exist) and level (a read token reads, whatever its member may).
+ */
+export function callerSiteLevel(principal: Principal, siteId: string): SiteGrantLevel | null {
+  const level = siteLevel(principal.member, siteId);
+  if (level === null || principal.kind !== 'api_token') {
+    return level;
+  }
+  if (principal.scope.siteIds !== null && !principal.scope.siteIds.has(siteId)) {
+    return null;
+  }
+  return tokenAllows(principal.scope.level, 'Mutation', 'site:manage') ? level : 'read';
 }

@@ -3,7 +3,13 @@
 // from the database on every request, so a demoted or disabled member's sessions and tokens shrink
 // or stop on their next request.
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema, MemberSiteGrantSchema, type MemberRole, type SiteGrantLevel } from '@intake/shared/entities';
+import {
+  AdminUserSchema,
+  MemberSiteGrantSchema,
+  type ApiTokenLevel,
+  type MemberRole,
+  type SiteGrantLevel,
+} from '@intake/shared/entities';
 
 export interface Member {
   id: string;
@@ -14,9 +20,16 @@ export interface Member {
   grants: ReadonlyMap<string, SiteGrantLevel>;
 }
 
+/** What an API token carries of its member's power: a level and, when limited, its sites. */
+export interface TokenScope {
+  level: ApiTokenLevel;
+  /** null: every site the member may see. */
+  siteIds: ReadonlySet<string> | null;
+}
+
 export type Principal =
   | { kind: 'admin'; adminId: string; member: Member }
-  | { kind: 'api_token'; apiTokenId: string; adminId: string; member: Member };
+  | { kind: 'api_token'; apiTokenId: string; adminId: string; member: Member; scope: TokenScope };
 
 /** The active member with this id, with their grants; null when gone, invited or disabled. */
 export async function loadActiveMember(em: Em, memberId: string): Promise<Member | null> {

@@ -1,6 +1,6 @@
 import type { AdminUser, ApiToken } from '@intake/shared/entities';
 import type { IssuedAdminToken } from '../auth/admin-token.js';
-import type { ApiTokenType } from '../types/api-token.type.js';
+import type { ApiTokenLevelEnum, ApiTokenType } from '../types/api-token.type.js';
 import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from '../types/auth.type.js';
 
 export function presentAuthPayload(issued: IssuedAdminToken): AuthPayloadType {
@@ -22,6 +22,9 @@ export function presentApiToken(apiToken: ApiToken): ApiTokenType {
   return {
     id: apiToken.id,
     name: apiToken.name,
+    level: apiToken.level as ApiTokenLevelEnum,
+    siteIds: apiToken.siteIds ?? null,
+    expiresAt: apiToken.expiresAt ? apiToken.expiresAt.toISOString() : null,
     createdAt: apiToken.createdAt.toISOString(),
     lastUsedAt: apiToken.lastUsedAt ? apiToken.lastUsedAt.toISOString() : null,
   };

@@ -2,39 +2,47 @@
 // listing and revoking work with either kind of token. A token acts for the member who created it;
 // a member lists and revokes their own tokens, an owner or admin (`tokens:all`) everyone's.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { holdsTeamPermission } from '../auth/permissions.js';
+import { mayUseTeamPermission } from '../auth/permissions.js';
 import type { Principal } from '../auth/principal.js';
 import { createApiToken } from '../commands/tokens/create-api-token.js';
 import { listApiTokens } from '../queries/tokens/list-api-tokens.js';
 import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';
+import { resolveTokenScope } from '../commands/tokens/token-scope.js';
 import type { AdminContext } from '../context.js';
 import { presentApiToken } from '../presenters/auth.js';
 import { unauthenticated } from '../schema/errors.js';
+import { ApiTokenScopeInput } from '../types/api-token.input.js';
 import { ApiTokenType, CreatedApiTokenType } from '../types/api-token.type.js';
 import { name as nameField, parseId } from '../validation/fields.js';
+import { InputArg } from '../validation/input-type.js';
 import { parseInput } from '../validation/parse-input.js';
 
 /** Whose tokens the caller reaches: null for every member's, else their own id. */
-function tokensOf(principal: Principal | null): string | null {
+function tokensOf(principal: Principal | null, rootType: 'Query' | 'Mutation'): string | null {
   if (principal === null) {
     throw unauthenticated();
   }
-  return holdsTeamPermission(principal.member, 'tokens:all') ? null : principal.member.id;
+  return mayUseTeamPermission(principal, rootType, 'tokens:all') ? null : principal.member.id;
 }
 
 @Authorized()
 @Resolver()
 export class ApiTokenResolver {
-  @Mutation(() => CreatedApiTokenType, { description: 'The secret is in this answer only; only its sha256 is stored.' })
+  @Mutation(() => CreatedApiTokenType, {
+    description:
+      'The secret is in this answer only; only its sha256 is stored. It never does more than its member may do at the time of each request.',
+  })
   async createApiToken(
     @Arg('name', () => String) name: string,
+    @InputArg('scope', ApiTokenScopeInput, { nullable: true }) asked: ApiTokenScopeInput | null,
     @Ctx() { em, principal }: AdminContext,
   ): Promise<CreatedApiTokenType> {
     const tokenName = parseInput(nameField, name, 'name');
     if (principal?.kind !== 'admin') {
       throw unauthenticated();
     }
-    const { token, apiToken } = await createApiToken(em, principal.adminId, tokenName);
+    const scope = await resolveTokenScope(em, principal.member, asked, new Date());
+    const { token, apiToken } = await createApiToken(em, principal.adminId, tokenName, scope);
     return { token, apiToken: presentApiToken(apiToken) };
   }
 
@@ -43,11 +51,11 @@ export class ApiTokenResolver {
       "Tokens that are not revoked, oldest first: every member's for an owner or admin, else the caller's own.",
   })
   async apiTokens(@Ctx() { em, principal }: AdminContext): Promise<ApiTokenType[]> {
-    return (await listApiTokens(em, tokensOf(principal))).map(presentApiToken);
+    return (await listApiTokens(em, tokensOf(principal, 'Query'))).map(presentApiToken);
   }
 
   @Mutation(() => Boolean, { description: 'The token stops working at once; false when there was no such live token.' })
   async revokeApiToken(@Arg('id', () => ID) id: string, @Ctx() { em, principal }: AdminContext): Promise<boolean> {
-    return revokeApiToken(em, parseId(id, 'id'), tokensOf(principal));
+    return revokeApiToken(em, parseId(id, 'id'), tokensOf(principal, 'Mutation'));
   }
 }

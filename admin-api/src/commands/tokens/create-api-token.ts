@@ -1,5 +1,5 @@
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema, ApiTokenSchema, type ApiToken } from '@intake/shared/entities';
+import { AdminUserSchema, ApiTokenSchema, type ApiToken, type ApiTokenLevel } from '@intake/shared/entities';
 import { generateApiToken } from '../../auth/api-token.js';
 
 export interface CreatedApiToken {
@@ -8,13 +8,30 @@ export interface CreatedApiToken {
   apiToken: ApiToken;
 }
 
-/** A new API token of an administrator. */
-export async function createApiToken(em: Em, adminId: string, name: string): Promise<CreatedApiToken> {
+/** What a new token may do and until when, already checked against its member. */
+export interface ApiTokenScope {
+  level: ApiTokenLevel;
+  /** null: every site its member may see. */
+  siteIds: string[] | null;
+  /** null: never ends. */
+  expiresAt: Date | null;
+}
+
+/** A new API token of a member. */
+export async function createApiToken(
+  em: Em,
+  memberId: string,
+  name: string,
+  scope: ApiTokenScope,
+): Promise<CreatedApiToken> {
   const { token, tokenHash } = generateApiToken();
   const apiToken = em.create(ApiTokenSchema, {
     name,
     tokenHash,
-    createdBy: em.getReference(AdminUserSchema, adminId),
+    createdBy: em.getReference(AdminUserSchema, memberId),
+    level: scope.level,
+    siteIds: scope.siteIds,
+    expiresAt: scope.expiresAt,
     lastUsedAt: null,
     revokedAt: null,
   });
