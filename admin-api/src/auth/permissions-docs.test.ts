@@ -3,7 +3,15 @@
 import { readFileSync } from 'node:fs';
 import { REPO_ROOT } from '@intake/shared/test';
 import path from 'node:path';
-import { OPERATION_PERMISSIONS, ROLE_PERMISSIONS, TEAM_PERMISSIONS, type OperationRule } from './permissions.js';
+import {
+  OPERATION_PERMISSIONS,
+  ROLE_PERMISSIONS,
+  SITE_LIMITED_TEAM_PERMISSIONS,
+  SITE_PERMISSIONS,
+  TEAM_PERMISSIONS,
+  TOKEN_LEVEL_PERMISSIONS,
+  type OperationRule,
+} from './permissions.js';
 
 const DOCS = readFileSync(path.join(REPO_ROOT, 'docs', 'teams.md'), 'utf8');
 
@@ -52,6 +60,20 @@ describe('docs/teams.md', () => {
       ...(['owner', 'admin', 'member'] as const).map((role) =>
         ROLE_PERMISSIONS[role].includes(permission) ? 'yes' : 'no',
       ),
+    ]);
+    expect(documented).toEqual(expected);
+  });
+
+  it("gives each API token level and a site list the code's permissions", () => {
+    const documented = rows(/^`[a-z:]+`$/).filter((cells) => cells.length === 5);
+    const expected = [...TEAM_PERMISSIONS, ...SITE_PERMISSIONS].map((permission) => [
+      `\`${permission}\``,
+      ...(['read', 'manage', 'admin'] as const).map((level) => TOKEN_LEVEL_PERMISSIONS[level][permission]),
+      (SITE_PERMISSIONS as readonly string[]).includes(permission)
+        ? 'listed sites'
+        : (SITE_LIMITED_TEAM_PERMISSIONS as readonly string[]).includes(permission)
+          ? 'yes'
+          : 'no',
     ]);
     expect(documented).toEqual(expected);
   });
