@@ -1,4 +1,4 @@
-// The dialog that creates a thing from just its name (a form, an API token): the name is required
+// The dialog that creates a thing from just its name (a form): the name is required
 // and trimmed, the API's field errors show under it, and the dialog closes and clears on success.
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
