@@ -2,6 +2,7 @@
 // every role, with real sign-ins and real API tokens, on a site the caller was granted and on one
 // they were not. The expectations of the walk are derived from the table; the key cases below are
 // written out by hand, so a wrong table entry cannot make its own test pass.
+import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import {
   AdminUserSchema,
@@ -50,6 +51,8 @@ interface World {
   deliveryId: string;
   /** A live API token of the caller (what revokeApiToken revokes). */
   ownTokenId: string;
+  /** A member of role `member` that member management works on. */
+  teamMemberId: string;
 }
 
 interface Call {
@@ -156,6 +159,18 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($id: ID!) { redeliver(deliveryId: $id) { id } }',
     variables: { id: w.deliveryId },
   }),
+  members: () => ({ query: '{ members { id } }' }),
+  member: (w) => ({ query: 'query($id: ID!) { member(id: $id) { id } }', variables: { id: w.teamMemberId } }),
+  createMember: () => ({
+    query:
+      'mutation($email: String!) { createMember(input: { email: $email, name: "Walk", role: member, grants: [] }) { member { id } } }',
+    variables: { email: `walk-${randomUUID()}@example.com` },
+  }),
+  updateMember: (w) => ({
+    query: 'mutation($id: ID!) { updateMember(id: $id, input: { name: "Renamed" }) { id } }',
+    variables: { id: w.teamMemberId },
+  }),
+  removeMember: (w) => ({ query: 'mutation($id: ID!) { removeMember(id: $id) }', variables: { id: w.teamMemberId } }),
 };
 
 type Outcome = 'allowed' | 'forbidden' | 'hidden';
@@ -294,6 +309,12 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
       tokenHash: generateApiToken().tokenHash,
       createdBy: em.getReference(AdminUserSchema, forCaller.memberId),
     });
+    const teamMember = em.create(AdminUserSchema, {
+      email: `team-${randomUUID()}@example.com`,
+      name: 'Team member',
+      role: 'member',
+      passwordHash: 'not a password hash',
+    });
     await em.flush();
     if (granted) {
       await grant(reader.memberId, site.id, 'read');
@@ -306,6 +327,7 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
       webhookId: webhook.id,
       deliveryId: delivery.id,
       ownTokenId: ownToken.id,
+      teamMemberId: teamMember.id,
     };
   }
 

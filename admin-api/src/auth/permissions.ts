@@ -24,6 +24,8 @@ export const TEAM_PERMISSIONS = [
   /** Erasure on request: finds and erases a person's data across every site. */
   'erasure',
   'audit:read',
+  /** The team's members: list, create, change, disable, remove (owners only for owners). */
+  'members:manage',
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
 
@@ -130,6 +132,8 @@ export const OPERATION_PERMISSIONS = {
     erasureCandidates: { permission: 'erasure' },
     // A leaked integration token can neither survey who administers the service nor watch for its own traces.
     auditLog: { permission: 'audit:read', login: true },
+    members: { permission: 'members:manage' },
+    member: { permission: 'members:manage' },
   },
   Mutation: {
     login: { permission: 'public' },
@@ -154,6 +158,10 @@ export const OPERATION_PERMISSIONS = {
     rotateWebhookSecret: { permission: MANAGE, site: { webhook: 'id' } },
     sendTestWebhook: { permission: MANAGE, site: { webhook: 'id' } },
     redeliver: { permission: MANAGE, site: { delivery: 'deliveryId' } },
+    // Its answer is a new password: a leaked integration token could mint a sign-in of its own.
+    createMember: { permission: 'members:manage', login: true },
+    updateMember: { permission: 'members:manage' },
+    removeMember: { permission: 'members:manage' },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
 

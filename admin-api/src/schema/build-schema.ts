@@ -8,6 +8,7 @@ import { AuthResolver } from '../resolvers/auth.resolver.js';
 import { ErasureResolver } from '../resolvers/erasure.resolver.js';
 import { FormFieldsResolver, FormResolver } from '../resolvers/form.resolver.js';
 import { LimitsResolver } from '../resolvers/limits.resolver.js';
+import { MemberResolver } from '../resolvers/member.resolver.js';
 import { SiteFieldsResolver, SiteResolver } from '../resolvers/site.resolver.js';
 import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
 import { SubmissionExportResolver } from '../resolvers/submission-export.resolver.js';
@@ -33,6 +34,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       WebhookResolver,
       ErasureResolver,
       AuditLogResolver,
+      MemberResolver,
     ],
     authChecker,
     // The permission table (auth/permissions.ts), checked before every root field's resolver.

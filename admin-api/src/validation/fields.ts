@@ -6,6 +6,7 @@ import { isKnownMimeType } from '@intake/shared/mime-types';
 import { isUuid } from '@intake/shared/site-token';
 import { REFUSAL_COUNT_RETENTION_DAYS } from '@intake/shared/statistics';
 import { z } from 'zod';
+import { EMAIL_MAX_LENGTH } from '../queries/auth/find-admin.js';
 import { parseInput } from './parse-input.js';
 
 export const NAME_MAX_LENGTH = 200;
@@ -119,6 +120,14 @@ export const mimeTypes = z
 export function maxFileSize(globalLimit: number) {
   return wholeNumber(1, globalLimit, `must be between 1 and ${globalLimit} bytes`).nullable();
 }
+
+/** A member's e-mail: trimmed and stored in lower case (accounts compare e-mails case-insensitively), at most 320 characters. */
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => value.length <= EMAIL_MAX_LENGTH, `must be at most ${EMAIL_MAX_LENGTH} characters`)
+  .pipe(z.email('must be an e-mail address'));
 
 /** A new password: 12..1024 characters of valid Unicode. */
 export const newPassword = z

@@ -1,0 +1,63 @@
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
+import { hashPassword } from '@intake/shared/password';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { badUserInput } from '../../schema/errors.js';
+import type { CreateMemberInput } from '../../types/member.input.js';
+import { generatePassword } from './recover-member.js';
+import {
+  describeGrants,
+  recordMemberChange,
+  replaceGrants,
+  requireGrantableSites,
+  requireOwnerFor,
+  type ActingMember,
+} from './member-rules.js';
+
+function duplicateEmail(): Error {
+  return badUserInput('input.email', 'is already the e-mail of a member');
+}
+
+/**
+ * Adds an active member with a generated password, returned here once (only its hash is stored).
+ * Invitations by e-mail are to come; until then the creator hands the password over.
+ */
+export async function createMember(
+  em: Em,
+  acting: ActingMember,
+  input: CreateMemberInput,
+): Promise<{ member: AdminUser; password: string }> {
+  requireOwnerFor(acting.caller, input.role);
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  try {
+    const member = await em.transactional(async (tx) => {
+      if ((await findAdminByEmail(tx, input.email)) !== null) {
+        throw duplicateEmail();
+      }
+      await requireGrantableSites(tx, input.role, input.grants, 'input.grants');
+      const created = tx.create(AdminUserSchema, {
+        email: input.email,
+        name: input.name,
+        role: input.role,
+        status: 'active',
+        passwordHash,
+      });
+      await tx.flush();
+      await replaceGrants(tx, created.id, input.grants);
+      await recordMemberChange(tx, acting, 'member.created', created, {
+        role: input.role,
+        grants: describeGrants(input.grants),
+      });
+      return created;
+    });
+    return { member, password };
+  } catch (error) {
+    // Two creations of one e-mail at once: the unique index decides.
+    if (error instanceof UniqueConstraintViolationException) {
+      throw duplicateEmail();
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,76 @@
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
+import { notFound } from '../../schema/errors.js';
+import type { UpdateMemberInput } from '../../types/member.input.js';
+import {
+  describeGrants,
+  endCredentials,
+  grantsForAudit,
+  recordMemberChange,
+  replaceGrants,
+  requireAnotherActiveOwner,
+  requireGrantableSites,
+  requireOwnerFor,
+  type ActingMember,
+} from './member-rules.js';
+
+/**
+ * Changes a member's name, role, grants or status (NOT_FOUND when there is no such member). A role
+ * other than `member` has no grants: promoting a member drops theirs. Disabling ends every session
+ * and token at once.
+ */
+export async function updateMember(
+  em: Em,
+  acting: ActingMember,
+  memberId: string,
+  input: UpdateMemberInput,
+): Promise<AdminUser> {
+  return em.transactional(async (tx) => {
+    const member = await tx.findOne(AdminUserSchema, { id: memberId });
+    if (member === null) {
+      throw notFound('Member');
+    }
+    requireOwnerFor(acting.caller, member.role, input.role);
+    const role = input.role ?? member.role;
+    if (role !== 'owner') {
+      await requireAnotherActiveOwner(tx, member, 'input.role');
+    }
+    if (input.status === 'disabled') {
+      await requireAnotherActiveOwner(tx, member, 'input.status');
+    }
+    const grantsBefore = await grantsForAudit(tx, member.id);
+    const grants = input.grants ?? (role === 'member' ? null : []);
+    if (grants !== null) {
+      await requireGrantableSites(tx, role, grants, 'input.grants');
+    }
+
+    const roleBefore = member.role;
+    const statusBefore = member.status;
+    if (input.name !== undefined) {
+      member.name = input.name;
+    }
+    member.role = role;
+    if (input.status !== undefined) {
+      member.status = input.status;
+    }
+    await tx.flush();
+    if (grants !== null) {
+      await replaceGrants(tx, member.id, grants);
+    }
+
+    if (roleBefore !== member.role) {
+      await recordMemberChange(tx, acting, 'member.roleChanged', member, { from: roleBefore, to: member.role });
+    }
+    const grantsAfter = grants === null ? grantsBefore : describeGrants(grants);
+    if (grantsAfter.join() !== grantsBefore.join()) {
+      await recordMemberChange(tx, acting, 'member.grantsChanged', member, { from: grantsBefore, to: grantsAfter });
+    }
+    if (statusBefore !== member.status) {
+      if (member.status === 'disabled') {
+        await endCredentials(tx, member);
+      }
+      await recordMemberChange(tx, acting, member.status === 'disabled' ? 'member.disabled' : 'member.enabled', member);
+    }
+    return member;
+  });
+}

@@ -1,0 +1,16 @@
+import type { MemberWithGrants } from '../queries/members/list-members.js';
+import type { MemberRoleEnum } from '../types/auth.type.js';
+import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from '../types/member.type.js';
+import { presentSite } from './site.js';
+
+export function presentMember({ member, grants }: MemberWithGrants): MemberType {
+  return {
+    id: member.id,
+    email: member.email,
+    name: member.name,
+    role: member.role as MemberRoleEnum,
+    status: member.status as MemberStatusEnum,
+    grants: grants.map((grant) => ({ site: presentSite(grant.site), level: grant.level as SiteGrantLevelEnum })),
+    createdAt: member.createdAt.toISOString(),
+  };
+}
