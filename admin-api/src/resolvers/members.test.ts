@@ -294,7 +294,7 @@ describe(`members on ${testDriverName()}`, () => {
     const sortKey = ([action, , details]: Row) => `${action} ${JSON.stringify(details?.from ?? '')}`;
     const byContent = (list: Row[]) => [...list].sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
     const ofMember = entries.filter((entry) => entry.action.startsWith('member.'));
-    expect(byContent(ofMember.map((entry): Row => [entry.action, entry.actorName, entry.details]))).toEqual(
+    expect(byContent(ofMember.map((entry): Row => [entry.action, entry.actorName, entry.details ?? null]))).toEqual(
       byContent([
         ['member.created', ADMIN_EMAIL, { email: 'recorded@example.com', role: 'member', grants: [`${site.id}:read`] }],
         ['member.roleChanged', ADMIN_EMAIL, { email: 'recorded@example.com', from: 'member', to: 'admin' }],
