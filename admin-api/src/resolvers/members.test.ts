@@ -216,6 +216,31 @@ describe(`members on ${testDriverName()}`, () => {
     expect((await admin.gql(REMOVE, { id: other.id }, ownerSession)).data!.removeMember).toBe(true);
   });
 
+  it('lets only one of two owners demoting each other at once succeed', async () => {
+    const first = await create(ownerSession, { email: 'race1@example.com', name: 'Race 1', role: 'owner' });
+    const second = await create(ownerSession, { email: 'race2@example.com', name: 'Race 2', role: 'owner' });
+    // The bootstrap owner steps aside so that the two are the only active owners.
+    await admin.gql(UPDATE, { id: ownerId, input: { role: 'admin' } }, first.session);
+    const results = await Promise.all([
+      admin.gql(UPDATE, { id: second.id, input: { role: 'admin' } }, first.session),
+      admin.gql(UPDATE, { id: first.id, input: { role: 'admin' } }, second.session),
+    ]);
+    // The one refused is the last active owner (BAD_USER_INPUT) or, when its request starts after the
+    // other committed, already an admin (FORBIDDEN): either way exactly one change happens.
+    const refusals = results.map((result) => codes(result)).filter((found) => found.length > 0);
+    expect(refusals).toHaveLength(1);
+    expect(['BAD_USER_INPUT', 'FORBIDDEN']).toContain(refusals[0]![0]);
+    const owners = (await admin.gql('{ members { role status } }', {}, ownerSession)).data!.members as {
+      role: string;
+      status: string;
+    }[];
+    expect(owners.filter((member) => member.role === 'owner' && member.status === 'active')).toHaveLength(1);
+    const heir = results[0]!.errors === undefined ? first : second;
+    await admin.gql(UPDATE, { id: ownerId, input: { role: 'owner' } }, heir.session);
+    await admin.gql(REMOVE, { id: first.id }, ownerSession);
+    await admin.gql(REMOVE, { id: second.id }, ownerSession);
+  });
+
   it("stops a disabled member's console session, admin token and API token on their next request", async () => {
     const member = await create(ownerSession, { email: 'leaver@example.com', name: 'Leaver', role: 'admin' });
     const response = await fetch(`${admin.url}/graphql`, {
