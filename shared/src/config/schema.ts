@@ -122,6 +122,14 @@ export const environmentSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(300),
   /** Audit log entries older than this are deleted by the worker; at most 100 years. */
   AUDIT_RETENTION_DAYS: positiveInt.max(36_500).default(365),
+  /**
+   * Key that signs submission receipts: a private Ed25519 JWK, or a JSON array whose first key signs
+   * and whose others are retired keys still published (docs/receipts.md). Unset: a key made on first
+   * start in DATA_DIR/receipt-keys.json.
+   */
+  RECEIPT_SIGNING_KEY: optionalText,
+  /** A retired signing key's public key is published this long after it was retired; at most 100 years. */
+  RECEIPT_KEY_RETENTION_DAYS: positiveInt.max(36_500).default(3650),
   /** Lifetime of the signed download links written into a submission export (CSV cells, JSON). */
   EXPORT_DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(24 * 60 * 60),
   /** Lifetime of an admin login token. */

@@ -87,6 +87,8 @@ export interface Config {
   /** Audit log entries older than this many days are pruned by the worker. */
   auditRetentionDays: number;
   captcha: CaptchaConfig;
+  /** Receipt signing keys (shared/src/signing): the RECEIPT_SIGNING_KEY value when set, and how long a retired key is published. */
+  receiptSigning: { key: string | undefined; keyRetentionDays: number };
   /** Webhook and e-mail deliveries (the outbox worker). */
   delivery: DeliveryConfig;
 }
