@@ -16,6 +16,7 @@ import { Migration20261126100000_sanitized_fields } from './Migration20261126100
 import { Migration20261126100100_stored_text_search } from './Migration20261126100100_stored_text_search.js';
 import { Migration20261126120000_members } from './Migration20261126120000_members.js';
 import { Migration20261126140000_api_token_scope } from './Migration20261126140000_api_token_scope.js';
+import { Migration20261126180000_invitations } from './Migration20261126180000_invitations.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -34,4 +35,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126100100_stored_text_search', class: Migration20261126100100_stored_text_search },
   { name: 'Migration20261126120000_members', class: Migration20261126120000_members },
   { name: 'Migration20261126140000_api_token_scope', class: Migration20261126140000_api_token_scope },
+  { name: 'Migration20261126180000_invitations', class: Migration20261126180000_invitations },
 ];

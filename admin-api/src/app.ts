@@ -100,6 +100,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
           fileLinkTtlSeconds: config.exportDownloadUrlTtlSeconds,
           publicOrigin: options.publicOrigin,
         },
+    publicOrigin: options.publicOrigin,
     gatewayOrigin: options.gatewayOrigin ?? (() => configuredGatewayOrigin(config)),
   };
 

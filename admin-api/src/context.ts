@@ -27,6 +27,8 @@ export interface AdminDeps {
   /** On PostgreSQL, how to start an export process; null on PGlite (exports run in this process). */
   exportProcess: ExportProcessOptions | null;
   loginAttempts: AttemptLimiter<LoginLimit>;
+  /** Origin of the console as people reach it: PUBLIC_ADMIN_URL, else the listening origin. */
+  publicOrigin: () => string;
   /** Origin of the gateway as site backends reach it (`http://host:port`). */
   gatewayOrigin: () => string;
 }

@@ -4,7 +4,15 @@
 // one PostgreSQL database. A failure of the worker itself (the database away) leaves the claims to
 // expire, so nothing is lost: the deliveries are claimed again after their lease.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { submissionCreatedEvent, type WebhookEvent, createSecretBox } from '@intake/shared/delivery';
+import {
+  createSecretBox,
+  hashInvitationToken,
+  invitationLinkBox,
+  isInvitationPayload,
+  MEMBER_INVITED,
+  submissionCreatedEvent,
+  type WebhookEvent,
+} from '@intake/shared/delivery';
 import { createDownloadLinks, type DownloadLinks } from '@intake/shared/download-links';
 import {
   DeliverySchema,
@@ -18,6 +26,7 @@ import type { Em } from '@intake/shared/db';
 import type { Services } from '@intake/shared/services';
 import type { AttemptOutcome } from './delivery/attempt-outcome.js';
 import { claimDueDeliveries } from './delivery/claim.js';
+import { invitationEmail } from './delivery/invitation-email.js';
 import { notificationEmail } from './delivery/notification-email.js';
 import { recordAttempt } from './delivery/record-attempt.js';
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './delivery/retry-delays.js';
@@ -81,6 +90,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     publicOrigin: options.publicAdminOrigin ?? (() => defaultAdminOrigin(services)),
   });
   const secrets = createSecretBox(config.tokenEncryptionKey);
+  const invitationLinks = invitationLinkBox(config.tokenEncryptionKey);
   const mailer: Mailer | undefined = settings.smtpUrl ? createMailer(settings.smtpUrl, settings.smtpFrom) : undefined;
 
   const filesOf = (em: Em, submission: Submission): Promise<StoredFile[]> =>
@@ -94,7 +104,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     let event: WebhookEvent;
     if (delivery.payload) {
       event = { type: delivery.eventType, timestamp: now.toISOString(), data: delivery.payload };
-    } else if (delivery.submission) {
+    } else if (delivery.submission && delivery.form) {
       event = submissionCreatedEvent({
         submission: delivery.submission,
         formId: delivery.form.id,
@@ -116,9 +126,42 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     return { outcome, final: false };
   }
 
-  async function emailAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
+  /**
+   * An invitation is sent only while it still holds: the member is still invited with this very link
+   * (a resend replaced it, a revocation removed the member and this row with them) and not expired.
+   */
+  async function invitationAttempt(delivery: Delivery): Promise<Attempt> {
+    const member = delivery.member;
     const recipients = delivery.recipients ?? [];
-    if (!delivery.submission || recipients.length === 0) {
+    if (!member || !isInvitationPayload(delivery.payload) || recipients.length === 0) {
+      return finalFailure('the invitation is gone');
+    }
+    if (!mailer) {
+      return { ...finalFailure('SMTP_URL is not set'), final: false };
+    }
+    const link = invitationLinks.open(delivery.payload.sealedLink);
+    const token = link.slice(link.indexOf('#') + 1);
+    const expiresAt = member.invitationExpiresAt ?? null;
+    if (
+      member.status !== 'invited' ||
+      member.invitationTokenHash !== hashInvitationToken(token) ||
+      expiresAt === null ||
+      expiresAt.getTime() <= Date.now()
+    ) {
+      return finalFailure('the invitation no longer holds');
+    }
+    return {
+      outcome: await mailer.send(recipients, invitationEmail({ link, role: member.role, expiresAt })),
+      final: false,
+    };
+  }
+
+  async function emailAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
+    if (delivery.eventType === MEMBER_INVITED) {
+      return invitationAttempt(delivery);
+    }
+    const recipients = delivery.recipients ?? [];
+    if (!delivery.submission || !delivery.form || recipients.length === 0) {
       return finalFailure(recipients.length === 0 ? 'no recipients' : 'the submission was deleted');
     }
     if (!mailer) {
@@ -139,7 +182,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     const delivery = await em.findOne(
       DeliverySchema,
       { id: deliveryId, lockToken },
-      { populate: ['webhook', 'form', 'submission'] },
+      { populate: ['webhook', 'form', 'submission', 'member'] },
     );
     if (delivery === null) {
       // Deleted with its webhook or submission since the claim, or the lease is already gone.
@@ -169,6 +212,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       outcome,
       retryDelayMs: delay,
       disableAfterMs,
+      // The sealed invitation link is kept no longer than it can still be sent.
+      wipePayloadWhenDone: delivery.eventType === MEMBER_INVITED,
     });
     // Ids, status and reason only: URLs may hold credentials and payloads hold customer data.
     logger.info(

@@ -20,4 +20,21 @@ describe('public operations', () => {
     expect(operation('query { __typename }')).toBe(false);
     expect(operation('query login { sites { id } }')).toBe(false);
   });
+
+  it('the public invitation query and acceptInvitation need no credentials, alone', () => {
+    expect(operation('query { invitation(token: "t") { state } }')).toBe(true);
+    expect(operation('query { __typename invitation(token: "t") { state } }')).toBe(true);
+    expect(operation('query { invitation(token: "t") { state } members { id } }')).toBe(false);
+    expect(operation('query { ... on Query { invitation(token: "t") { state } __schema { types { name } } } }')).toBe(
+      false,
+    );
+    expect(operation('mutation { acceptInvitation(input: { token: "t", name: "n", password: "p" }) { token } }')).toBe(
+      true,
+    );
+    expect(
+      operation(
+        'mutation { acceptInvitation(input: { token: "t", name: "n", password: "p" }) { token } inviteMember(input: { email: "e", role: member }) { emailSent } }',
+      ),
+    ).toBe(false);
+  });
 });

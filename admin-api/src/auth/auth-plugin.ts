@@ -1,5 +1,6 @@
-// The gate of the whole API: before anything executes, every operation except `login` and `logout`
-// needs a valid bearer token or console session. Checked once per operation (not per field), so introspection and
+// The gate of the whole API: before anything executes, every operation except the public ones of
+// the permission table (`login`, `logout`, `invitation`, `acceptInvitation`) needs a valid bearer
+// token or console session. Checked once per operation (not per field), so introspection and
 // `__typename` are covered too, and a refusal is one UNAUTHENTICATED error with HTTP 401.
 // Resolvers keep `@Authorized()` as a second line (see auth-checker.ts).
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -7,8 +8,7 @@ import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSe
 import type { AdminContext } from '../context.js';
 import { unauthenticated } from '../schema/errors.js';
 import { authenticate } from './authenticate.js';
-
-const PUBLIC_MUTATION_FIELDS = new Set(['login', 'logout', '__typename']);
+import { ruleOf } from './permissions.js';
 
 export function authPlugin(): ApolloServerPlugin<AdminContext> {
   return {
@@ -33,11 +33,16 @@ export function authPlugin(): ApolloServerPlugin<AdminContext> {
   };
 }
 
-/** A mutation whose root fields (through fragments) are only `login` (and `__typename`). */
+/**
+ * An operation whose root fields (through fragments) are all `public` in the permission table (and
+ * `__typename`); a query needs at least one such field (`{ __typename }` alone is no public query).
+ */
 export function isPublicOperation(operation: OperationDefinitionNode, document: DocumentNode): boolean {
-  if (operation.operation !== 'mutation') {
+  if (operation.operation === 'subscription') {
     return false;
   }
+  const rootType = operation.operation === 'mutation' ? 'Mutation' : 'Query';
+  let publicFields = 0;
   const fragments = new Map<string, SelectionSetNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
@@ -48,8 +53,14 @@ export function isPublicOperation(operation: OperationDefinitionNode, document: 
   const onlyPublic = (selectionSet: SelectionSetNode): boolean =>
     selectionSet.selections.every((selection) => {
       switch (selection.kind) {
-        case Kind.FIELD:
-          return PUBLIC_MUTATION_FIELDS.has(selection.name.value);
+        case Kind.FIELD: {
+          const name = selection.name.value;
+          if (name === '__typename') {
+            return true;
+          }
+          publicFields += 1;
+          return ruleOf(rootType, name)?.permission === 'public';
+        }
         case Kind.INLINE_FRAGMENT:
           return onlyPublic(selection.selectionSet);
         case Kind.FRAGMENT_SPREAD: {
@@ -65,5 +76,5 @@ export function isPublicOperation(operation: OperationDefinitionNode, document: 
           return false;
       }
     });
-  return onlyPublic(operation.selectionSet);
+  return onlyPublic(operation.selectionSet) && (rootType === 'Mutation' || publicFields > 0);
 }

@@ -59,7 +59,8 @@ async function siteOf(em: Em, object: SiteObject, id: string): Promise<string | 
     }
     case 'delivery': {
       const delivery = await em.findOne(DeliverySchema, { id }, { fields: ['form'] });
-      return delivery === null ? null : formSite(em, delivery.form.id);
+      // An invitation e-mail belongs to no form, so to no site: as if it did not exist.
+      return delivery?.form ? formSite(em, delivery.form.id) : null;
     }
   }
 }

@@ -53,6 +53,8 @@ interface World {
   ownTokenId: string;
   /** A member of role `member` that member management works on. */
   teamMemberId: string;
+  /** A member of role `member` with status `invited`, for resending and revoking. */
+  invitedMemberId: string;
 }
 
 interface Call {
@@ -171,6 +173,18 @@ const CALLS: Record<string, (world: World) => Call> = {
     variables: { id: w.teamMemberId },
   }),
   removeMember: (w) => ({ query: 'mutation($id: ID!) { removeMember(id: $id) }', variables: { id: w.teamMemberId } }),
+  inviteMember: () => ({
+    query: 'mutation($email: String!) { inviteMember(input: { email: $email, role: member }) { member { id } } }',
+    variables: { email: `invite-${randomUUID()}@example.com` },
+  }),
+  resendInvitation: (w) => ({
+    query: 'mutation($id: ID!) { resendInvitation(id: $id) { member { id } } }',
+    variables: { id: w.invitedMemberId },
+  }),
+  revokeInvitation: (w) => ({
+    query: 'mutation($id: ID!) { revokeInvitation(id: $id) }',
+    variables: { id: w.invitedMemberId },
+  }),
 };
 
 type Outcome = 'allowed' | 'forbidden' | 'hidden';
@@ -315,6 +329,12 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
       role: 'member',
       passwordHash: 'not a password hash',
     });
+    const invitedMember = em.create(AdminUserSchema, {
+      email: `invited-${randomUUID()}@example.com`,
+      role: 'member',
+      status: 'invited',
+      passwordHash: 'not a password hash',
+    });
     await em.flush();
     if (granted) {
       await grant(reader.memberId, site.id, 'read');
@@ -328,6 +348,7 @@ describe(`roles and site grants over the admin API on ${testDriverName()}`, () =
       deliveryId: delivery.id,
       ownTokenId: ownToken.id,
       teamMemberId: teamMember.id,
+      invitedMemberId: invitedMember.id,
     };
   }
 

@@ -24,7 +24,7 @@ export const TEAM_PERMISSIONS = [
   /** Erasure on request: finds and erases a person's data across every site. */
   'erasure',
   'audit:read',
-  /** The team's members: list, create, change, disable, remove (owners only for owners). */
+  /** The team's members: list, create, invite, change, disable, remove (owners only for owners). */
   'members:manage',
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
@@ -137,6 +137,8 @@ export const OPERATION_PERMISSIONS = {
     auditLog: { permission: 'audit:read', login: true },
     members: { permission: 'members:manage' },
     member: { permission: 'members:manage' },
+    // Whoever holds an invitation link (under the attempt limit): whom it is for, and whether it holds.
+    invitation: { permission: 'public' },
   },
   Mutation: {
     login: { permission: 'public' },
@@ -165,6 +167,11 @@ export const OPERATION_PERMISSIONS = {
     createMember: { permission: 'members:manage', login: true },
     updateMember: { permission: 'members:manage' },
     removeMember: { permission: 'members:manage' },
+    // Without SMTP their answer is a link that makes a member: as createMember, a sign-in's only.
+    inviteMember: { permission: 'members:manage', login: true },
+    resendInvitation: { permission: 'members:manage', login: true },
+    revokeInvitation: { permission: 'members:manage' },
+    acceptInvitation: { permission: 'public' },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
 

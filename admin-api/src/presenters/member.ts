@@ -12,5 +12,7 @@ export function presentMember({ member, grants }: MemberWithGrants): MemberType 
     status: member.status as MemberStatusEnum,
     grants: grants.map((grant) => ({ site: presentSite(grant.site), level: grant.level as SiteGrantLevelEnum })),
     createdAt: member.createdAt.toISOString(),
+    invitedAt: member.invitedAt?.toISOString() ?? null,
+    invitationExpiresAt: member.status === 'invited' ? (member.invitationExpiresAt?.toISOString() ?? null) : null,
   };
 }

@@ -47,7 +47,8 @@ export function presentDelivery(delivery: Delivery, attempts: readonly DeliveryA
     id: delivery.id,
     channel: delivery.channel,
     webhookId: delivery.webhook?.id ?? null,
-    formId: delivery.form.id,
+    // Only a form's deliveries are listed (an invitation e-mail, without form, never is).
+    formId: delivery.form?.id ?? '',
     submissionId: delivery.submission?.id ?? null,
     eventType: delivery.eventType,
     recipients: delivery.recipients ? [...delivery.recipients] : null,

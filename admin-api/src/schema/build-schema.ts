@@ -7,6 +7,7 @@ import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../resolvers/auth.resolver.js';
 import { ErasureResolver } from '../resolvers/erasure.resolver.js';
 import { FormFieldsResolver, FormResolver } from '../resolvers/form.resolver.js';
+import { InvitationResolver } from '../resolvers/invitation.resolver.js';
 import { LimitsResolver } from '../resolvers/limits.resolver.js';
 import { MemberResolver } from '../resolvers/member.resolver.js';
 import { SiteFieldsResolver, SiteResolver } from '../resolvers/site.resolver.js';
@@ -35,6 +36,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       ErasureResolver,
       AuditLogResolver,
       MemberResolver,
+      InvitationResolver,
     ],
     authChecker,
     // The permission table (auth/permissions.ts), checked before every root field's resolver.

@@ -16,7 +16,7 @@ export class SiteGrantInput {
 }
 
 /** A member's site grants, each checked as SiteGrantInput declares it; one per site. */
-const grants = (config: Config) =>
+export const grants = (config: Config) =>
   z
     .array(inputSchema(SiteGrantInput, config) as unknown as z.ZodType<SiteGrantInput>)
     .max(1000, 'must list at most 1000 sites')

@@ -55,6 +55,18 @@ export class MemberType {
 
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 8601: when the current (or the accepted) invitation was sent; null for a member never invited.',
+  })
+  invitedAt!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'ISO 8601: until when the invitation link holds, while the member is invited; null otherwise.',
+  })
+  invitationExpiresAt!: string | null;
 }
 
 @ObjectType('CreatedMember')

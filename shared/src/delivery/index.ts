@@ -2,6 +2,7 @@
 // event they carry, the webhook secrets and the SSRF guard the admin API checks URLs with. The
 // worker that sends them is its own workspace (worker/).
 export * from './event.js';
+export * from './invitation.js';
 export * from './outbox.js';
 export * from './ssrf-guard.js';
 export * from './webhook-secret.js';

@@ -10,7 +10,8 @@ export const MEMBER_STATUSES = ['invited', 'active', 'disabled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 // A member of the team (the table keeps its first name, `admin_users`: every account was an
-// administrator before roles existed, and they all became owners). `passwordChangedAt` lets a
+// administrator before roles existed, and they all became owners). An invited member (status
+// `invited`) has no usable password until they accept their invitation (docs/teams.md). `passwordChangedAt` lets a
 // password change end every admin token issued before it.
 export const AdminUserSchema = defineEntity({
   name: 'AdminUser',
@@ -23,6 +24,11 @@ export const AdminUserSchema = defineEntity({
     status: p.enum(MEMBER_STATUSES).columnType('varchar(16)').default('active'),
     passwordHash: p.string().length(255),
     passwordChangedAt: p.datetime().onCreate(() => new Date()),
+    /** SHA-256 of the invitation link's token (hex); kept after use, so a second use is told "used". */
+    invitationTokenHash: p.string().length(64).nullable().unique(),
+    invitedAt: p.datetime().nullable(),
+    invitationExpiresAt: p.datetime().nullable(),
+    invitationUsedAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },

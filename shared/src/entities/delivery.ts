@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AdminUserSchema } from './admin-user.js';
 import { FormSchema } from './form.js';
 import { SubmissionSchema } from './submission.js';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
@@ -20,7 +21,10 @@ export const DeliverySchema = defineEntity({
   properties: {
     id: idProperty(),
     channel: p.enum(DELIVERY_CHANNELS),
-    form: () => p.manyToOne(FormSchema).deleteRule('cascade').index(),
+    /** Null for an e-mail about a member (an invitation) rather than a form. */
+    form: () => p.manyToOne(FormSchema).nullable().deleteRule('cascade').index(),
+    /** The invited member of an invitation e-mail; their removal takes the delivery with it. */
+    member: () => p.manyToOne(AdminUserSchema).nullable().deleteRule('cascade').index(),
     webhook: () => p.manyToOne(WebhookSchema).nullable().deleteRule('cascade').index(),
     /** Null for events that are not about a submission (a test event). */
     submission: () => p.manyToOne(SubmissionSchema).nullable().deleteRule('cascade').index(),

@@ -18,6 +18,8 @@ export interface AttemptRecord {
   /** Wait before the next attempt; null: no retry left (or none makes sense), the delivery failed. */
   retryDelayMs: number | null;
   disableAfterMs: number;
+  /** Clear the payload once the delivery is done (an invitation's sealed link). */
+  wipePayloadWhenDone?: boolean;
 }
 
 export interface RecordResult {
@@ -55,16 +57,17 @@ export async function recordAttempt(em: Em, record: AttemptRecord): Promise<Reco
 
     const owned = `where "id" = ? and "lock_token" = ?`;
     const unlock = `"locked_until" = null, "lock_token" = null, "updated_at" = now()`;
+    const done = record.wipePayloadWhenDone ? `"payload" = null, ${unlock}` : unlock;
     let changed: unknown[];
     if (outcome.succeeded) {
       changed = await tx.execute(
-        `update "deliveries" set "status" = 'succeeded', "completed_at" = now(), ${unlock} ${owned} returning "id"`,
+        `update "deliveries" set "status" = 'succeeded', "completed_at" = now(), ${done} ${owned} returning "id"`,
         [record.deliveryId, record.lockToken],
         'all',
       );
     } else if (record.retryDelayMs === null) {
       changed = await tx.execute(
-        `update "deliveries" set "status" = 'failed', "completed_at" = now(), "retry_step" = "retry_step" + 1, ${unlock} ${owned} returning "id"`,
+        `update "deliveries" set "status" = 'failed', "completed_at" = now(), "retry_step" = "retry_step" + 1, ${done} ${owned} returning "id"`,
         [record.deliveryId, record.lockToken],
         'all',
       );

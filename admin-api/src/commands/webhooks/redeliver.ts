@@ -6,7 +6,7 @@ import { findLiveForm } from '../../queries/live-finders.js';
 /** Replays a delivery now, with a fresh retry schedule and the same webhook-id; answers it reloaded. */
 export async function redeliver(em: Em, deliveryId: string): Promise<Delivery> {
   const delivery = await em.findOne(DeliverySchema, { id: deliveryId }, { populate: ['webhook'] });
-  if (delivery === null || (await findLiveForm(em, delivery.form.id)) === null) {
+  if (!delivery?.form || (await findLiveForm(em, delivery.form.id)) === null) {
     throw notFound('Delivery');
   }
   if (delivery.webhook && !delivery.webhook.enabled) {

@@ -1,0 +1,112 @@
+// Invitations (docs/teams.md): owners and admins invite, resend and revoke (`members:manage`, the
+// role rules of createMember); whoever holds a link looks it up and accepts it (public, under the
+// invitation attempt limit). The link's token is never logged, audited or put in an error.
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { requestActor } from '../audit/audit-actor.js';
+import { acceptInvitation } from '../commands/members/accept-invitation.js';
+import { consumeInvitationAttempt } from '../commands/members/invitation-attempts.js';
+import { inviteMember } from '../commands/members/invite-member.js';
+import { resendInvitation, revokeInvitation } from '../commands/members/manage-invitation.js';
+import type { ActingMember } from '../commands/members/member-rules.js';
+import type { AdminContext } from '../context.js';
+import { presentAuthPayload } from '../presenters/auth.js';
+import { presentMember } from '../presenters/member.js';
+import { findInvitation } from '../queries/members/find-invitation.js';
+import { findMember } from '../queries/members/list-members.js';
+import { notFound, unauthenticated } from '../schema/errors.js';
+import { AuthPayloadType, type MemberRoleEnum } from '../types/auth.type.js';
+import { AcceptInvitationInput, invitationToken, InviteMemberInput } from '../types/invitation.input.js';
+import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from '../types/invitation.type.js';
+import { parseId } from '../validation/fields.js';
+import { InputArg } from '../validation/input-type.js';
+
+async function acting({ em, principal, clientAddress, requestId }: AdminContext): Promise<ActingMember> {
+  if (principal === null) {
+    throw unauthenticated();
+  }
+  return {
+    caller: principal.member,
+    actor: await requestActor(em, principal, undefined),
+    address: clientAddress,
+    requestId,
+  };
+}
+
+async function payload(
+  { em }: AdminContext,
+  issued: { member: { id: string }; link: string | null; emailSent: boolean },
+): Promise<InvitationPayloadType> {
+  const found = await findMember(em.fork(), issued.member.id);
+  if (found === null) {
+    throw notFound('Member');
+  }
+  return { member: presentMember(found), link: issued.link, emailSent: issued.emailSent };
+}
+
+@Resolver()
+export class InvitationResolver {
+  @Authorized()
+  @Mutation(() => InvitationPayloadType, {
+    description:
+      'A member with status `invited` and a single-use link valid 72 hours, e-mailed when SMTP_URL is set, else answered here to hand over.',
+  })
+  async inviteMember(
+    @InputArg('input', InviteMemberInput) input: InviteMemberInput,
+    @Ctx() context: AdminContext,
+  ): Promise<InvitationPayloadType> {
+    return payload(context, await inviteMember(context.em, context.deps, await acting(context), input));
+  }
+
+  @Authorized()
+  @Mutation(() => InvitationPayloadType, {
+    description: 'A new link for an invited member (their id), valid 72 hours; the link before stops working.',
+  })
+  async resendInvitation(
+    @Arg('id', () => ID) id: string,
+    @Ctx() context: AdminContext,
+  ): Promise<InvitationPayloadType> {
+    return payload(context, await resendInvitation(context.em, context.deps, await acting(context), parseId(id, 'id')));
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, {
+    description: 'Removes the invited member (their id) and their link. False when there was no such member.',
+  })
+  async revokeInvitation(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<boolean> {
+    return revokeInvitation(context.em, await acting(context), parseId(id, 'id'));
+  }
+
+  @Query(() => InvitationViewType, {
+    description:
+      'Needs no token: what the link (the part after `#`) is for, and whether it still holds. An unknown link answers REVOKED.',
+  })
+  async invitation(
+    @Arg('token', () => String) token: string,
+    @Ctx() context: AdminContext,
+  ): Promise<InvitationViewType> {
+    await consumeInvitationAttempt(context.deps, context.clientAddress);
+    const parsed = invitationToken.safeParse(token);
+    const { member, state } = parsed.success
+      ? await findInvitation(context.em, parsed.data)
+      : { member: null, state: 'REVOKED' as const };
+    return {
+      email: member?.email ?? null,
+      role: (member?.role as MemberRoleEnum | undefined) ?? null,
+      state: InvitationStateEnum[state],
+    };
+  }
+
+  @Mutation(() => AuthPayloadType, {
+    description:
+      'Needs no token: makes the invited member active with this name and password and signs them in as `login` does (with the session cookie). BAD_USER_INPUT on `input.token` when the link was used, has expired or was revoked.',
+  })
+  async acceptInvitation(
+    @InputArg('input', AcceptInvitationInput) input: AcceptInvitationInput,
+    @Ctx() context: AdminContext,
+  ): Promise<AuthPayloadType> {
+    const { em, deps, clientAddress, requestId, session } = context;
+    const loggedIn = await acceptInvitation(em, deps, { input, clientAddress, requestId });
+    session.set(loggedIn.session.secret, loggedIn.session.expiresAt);
+    return presentAuthPayload(loggedIn.issued);
+  }
+}
