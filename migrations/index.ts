@@ -17,6 +17,7 @@ import { Migration20261126100100_stored_text_search } from './Migration202611261
 import { Migration20261126120000_members } from './Migration20261126120000_members.js';
 import { Migration20261126140000_api_token_scope } from './Migration20261126140000_api_token_scope.js';
 import { Migration20261126180000_invitations } from './Migration20261126180000_invitations.js';
+import { Migration20261126183000_receipts } from './Migration20261126183000_receipts.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -36,4 +37,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126120000_members', class: Migration20261126120000_members },
   { name: 'Migration20261126140000_api_token_scope', class: Migration20261126140000_api_token_scope },
   { name: 'Migration20261126180000_invitations', class: Migration20261126180000_invitations },
+  { name: 'Migration20261126183000_receipts', class: Migration20261126183000_receipts },
 ];

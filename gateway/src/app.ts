@@ -19,6 +19,7 @@ import {
 import { createRateLimits, type RateLimits } from './rate-limit/rate-limits.js';
 import { openApiRouter } from './openapi/route.js';
 import { healthRouter } from './routes/health.js';
+import { jwksRouter } from './routes/jwks.js';
 import { sendRouter } from './routes/send.js';
 import { createSiteCache, type SiteCache } from './site-cache/site-cache.js';
 import { createCaptchaVerifier, type CaptchaVerifier } from './spam/captcha.js';
@@ -81,6 +82,7 @@ export function createGatewayApp(services: Services): GatewayApp {
   app.use(health.routes());
   app.use(metricsRouter(metrics).routes());
   app.use(openApiRouter().routes());
+  app.use(jwksRouter(services).routes());
   app.use(send.routes());
   app.use(
     send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }),

@@ -21,5 +21,7 @@ export function presentSubmission(
     files: files.map((file) => presentStoredFile(file, links)),
     spam: submission.spam ?? false,
     spamReason: submission.spamReason ?? null,
+    receipt: submission.receipt ?? null,
+    source: { submission, files },
   };
 }

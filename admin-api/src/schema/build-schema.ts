@@ -14,6 +14,7 @@ import { SiteFieldsResolver, SiteResolver } from '../resolvers/site.resolver.js'
 import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
 import { SubmissionExportResolver } from '../resolvers/submission-export.resolver.js';
 import { SubmissionConnectionResolver } from '../resolvers/submission-connection.resolver.js';
+import { SubmissionFieldsResolver } from '../resolvers/submission-fields.resolver.js';
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
 import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 
@@ -31,6 +32,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       StatisticsResolver,
       SubmissionResolver,
       SubmissionConnectionResolver,
+      SubmissionFieldsResolver,
       SubmissionExportResolver,
       WebhookResolver,
       ErasureResolver,

@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { StoredFile, Submission } from '@intake/shared/entities';
 import type { SqlCondition } from '../submissions/submission-filter.js';
 
 @ObjectType('StoredFile')
@@ -28,8 +29,36 @@ export class StoredFileType {
   downloadUrl!: string;
 }
 
+@ObjectType('ReceiptCheck', {
+  description: 'A receipt checked against the published keys and the submission as it is stored now.',
+})
+export class ReceiptCheckType {
+  @Field(() => Boolean, {
+    description: 'The signature verifies with a published key and every signed claim equals what is stored.',
+  })
+  valid!: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The `kid` of the key that signed it, when the signature verifies.',
+  })
+  keyId!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Why it is not valid: `signature` (malformed, a bad signature, or a key no longer published), `submission` ' +
+      '(signed for another id, form, site or time), `data` (the stored data changed) or `files` (the stored files ' +
+      'changed); null when valid.',
+  })
+  problem!: string | null;
+}
+
 @ObjectType('Submission')
 export class SubmissionType {
+  /** The stored rows, for the receipt check (a field resolver: run only when asked for). */
+  source!: { submission: Submission; files: readonly StoredFile[] };
+
   @Field(() => ID)
   id!: string;
 
@@ -59,6 +88,14 @@ export class SubmissionType {
     description: 'Why it is spam: honeypot, captcha_unavailable, links or blocked_word; null when not spam.',
   })
   spamReason!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The signed receipt the gateway answered with (a compact JWS, docs/receipts.md); null for a submission ' +
+      'stored before receipts.',
+  })
+  receipt!: string | null;
 }
 
 @ObjectType('SubmissionEdge')

@@ -243,6 +243,23 @@ export const openApiDocument = {
         },
       },
     },
+    '/.well-known/jwks.json': {
+      get: {
+        operationId: 'receiptKeys',
+        tags: ['intake'],
+        summary: 'The public keys receipts are verified with',
+        description:
+          'A JSON Web Key Set (RFC 7517) of Ed25519 keys: the key that signs receipts now first, then retired ' +
+          "keys still published, so that the receipts they signed still verify. Pick the key by the receipt's `kid`.",
+        responses: {
+          '200': {
+            description: 'The published keys.',
+            headers: { 'Cache-Control': { schema: { type: 'string' } } },
+            content: { 'application/jwk-set+json': { schema: ref('JsonWebKeySet') } },
+          },
+        },
+      },
+    },
     '/api/v1/openapi.json': {
       get: {
         operationId: 'openApiDocument',
@@ -321,12 +338,43 @@ export const openApiDocument = {
     schemas: {
       SubmissionCreated: {
         type: 'object',
-        required: ['id', 'createdAt', 'files'],
+        required: ['id', 'createdAt', 'files', 'receipt'],
         additionalProperties: false,
         properties: {
           id: { type: 'string', format: 'uuid', description: 'The submission id.' },
           createdAt: { type: 'string', format: 'date-time' },
           files: { type: 'array', items: ref('StoredFile') },
+          receipt: {
+            type: 'string',
+            pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+            description:
+              'A compact JWS (EdDSA, Ed25519) signed by the gateway, `typ` `intake-receipt+jws`, whose payload ' +
+              'names the submission id, form code, site id, `createdAt`, the SHA-256 of the stored data as RFC 8785 ' +
+              'canonical JSON (`dataSha256`) and each file (`field`, `name`, `size`, `sha256`). Verify it with the ' +
+              'key of its `kid` at `/.well-known/jwks.json`. A replay answers the same receipt.',
+          },
+        },
+      },
+      JsonWebKeySet: {
+        type: 'object',
+        required: ['keys'],
+        properties: {
+          keys: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['kty', 'crv', 'x', 'kid', 'use', 'alg'],
+              additionalProperties: false,
+              properties: {
+                kty: { const: 'OKP' },
+                crv: { const: 'Ed25519' },
+                x: { type: 'string', description: 'The public key, base64url.' },
+                kid: { type: 'string' },
+                use: { const: 'sig' },
+                alg: { const: 'EdDSA' },
+              },
+            },
+          },
         },
       },
       StoredFile: {

@@ -438,6 +438,13 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get('content-type')).toMatch(/^text\/plain/);
   });
+
+  it('/.well-known/jwks.json', async () => {
+    const jwks = await fetch(`${url}/.well-known/jwks.json`);
+    expect(jwks.status).toBe(200);
+    const body = await expectDocumented(jwks, document.paths['/.well-known/jwks.json']!.get!.responses['200']);
+    expect(body.keys).toHaveLength(1);
+  });
 });
 
 const clamd = await clamdStatus();

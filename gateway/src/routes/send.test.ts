@@ -362,7 +362,12 @@ describe(`intake gateway on ${testDriverName()}`, () => {
       expect(response.status).toBe(201);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
       const answer = (await response.json()) as { id: string; createdAt: string; files: unknown[] };
-      expect(answer).toEqual({ id: expect.any(String), createdAt: expect.any(String), files: [] });
+      expect(answer).toEqual({
+        id: expect.any(String),
+        createdAt: expect.any(String),
+        files: [],
+        receipt: expect.any(String),
+      });
       expect(new Date(answer.createdAt).toISOString()).toBe(answer.createdAt);
 
       const stored = await harness.services.db.em.fork().findOneOrFail(SubmissionSchema, { id: answer.id });

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Form, Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { isOutage } from '@intake/shared/outage';
+import { signReceipt } from '@intake/shared/receipts';
 import type { Services } from '@intake/shared/services';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
@@ -49,8 +51,8 @@ function allowedTypesOf(form: Form): readonly string[] {
 
 /**
  * Accepts one submission, all or nothing, in four steps: check (body, CAPTCHA, sanitiser, file
- * pipeline), judge (spam and duplicates), store the files, write the submission with its file rows
- * (submission-store.ts). A refused or failed request leaves no row and no file; only when the
+ * pipeline), judge (spam and duplicates), store the files, sign its receipt and write the
+ * submission with its file rows and receipt (submission-store.ts). A refused or failed request leaves no row and no file; only when the
  * database connection breaks during the write are the files left to the orphan sweep. A repeated
  * Idempotency-Key returns the first answer and stores nothing new.
  */
@@ -83,19 +85,35 @@ export async function createSubmission(
   // 3. Store the files.
   const storedKeys = await storeFiles(services, typed);
 
-  // 4. Write.
+  // 4. Sign and write. The id and time are given here, so the receipt names them before the write.
+  // The signature itself runs on libuv's thread pool (WebCrypto), off the event loop.
   let written: WriteOutcome;
   try {
+    const data = sanitized.value as Record<string, unknown>;
+    const files = fileRows(typed, storedKeys);
+    const id = randomUUID();
+    const createdAt = new Date();
+    const receipt = await signReceipt(await services.signingKeys(), {
+      submissionId: id,
+      formCode: input.form.code,
+      siteId: input.site.id,
+      createdAt,
+      data,
+      files,
+    });
     written = await store.write({
+      id,
+      createdAt,
+      receipt,
       site: input.site,
       form: input.form,
       webhookIds: input.webhookIds,
-      data: sanitized.value as Record<string, unknown>,
+      data,
       sanitizedFields: sanitized.sanitizedFields,
       idempotencyKey: input.idempotencyKey ?? null,
       spamReason: verdict.spamReason,
       duplicateFilter: verdict.duplicateFilter,
-      files: fileRows(typed, storedKeys),
+      files,
     });
   } catch (error) {
     if (isOutage(error)) {

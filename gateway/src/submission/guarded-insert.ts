@@ -14,8 +14,8 @@ const ACCEPTING = `exists (select 1 from "forms" f join "sites" s on s."id" = f.
   where f."id" = ? and f."enabled" and f."deleted_at" is null and s."deleted_at" is null and s."control_code" = ?)`;
 
 const GUARDED_INSERT = `insert into "submissions"
-  ("id", "form_id", "data", "sanitized_fields", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash")
-  select ?::uuid, ?::uuid, ?::jsonb, ?::jsonb, ?::timestamptz, ?, ?, ?, ? where ${ACCEPTING}`;
+  ("id", "form_id", "data", "sanitized_fields", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash", "receipt")
+  select ?::uuid, ?::uuid, ?::jsonb, ?::jsonb, ?::timestamptz, ?, ?, ?, ?, ? where ${ACCEPTING}`;
 
 /** A file row of a submission: the object is stored already, under `storageKey`. */
 export interface FileRow {
@@ -29,12 +29,16 @@ export interface FileRow {
 
 /** A submission whose write is one statement: no delivery, no duplicate filter; its files, if any. */
 export interface SingleStatementSubmission {
+  /** Given by the caller: the receipt signed before the write names them. */
+  id: string;
+  createdAt: Date;
   formId: string;
   data: Record<string, unknown>;
   /** The JSON paths of the values the sanitiser removed markup from. */
   sanitizedFields: readonly string[];
   idempotencyKey: string | null;
   spamReason: string | null;
+  receipt: string;
   files: readonly FileRow[];
 }
 
@@ -64,8 +68,6 @@ function insertWithFiles(fileCount: number): PreparedStatement {
 }
 
 export interface InsertedSubmission {
-  id: string;
-  createdAt: Date;
   /** The file rows' ids, in the order given. */
   fileIds: string[];
 }
@@ -76,7 +78,7 @@ export interface InsertedSubmission {
  * acceptance check, two INSERTs and COMMIT were five round trips): the guarded INSERT, with its
  * file rows in the same statement, prepared once per connection (planning it cost more than running
  * it), through the driver MikroORM holds (its pool on PostgreSQL, PGlite's single connection).
- * Returns the ids and time, or null when the form or site no longer accepts it. Errors are
+ * Returns the file rows' ids, or null when the form or site no longer accepts it. Errors are
  * converted as from a flush (a repeated idempotency key is a UniqueConstraintViolationException).
  */
 export async function insertSingleStatementIfAccepting(
@@ -84,8 +86,7 @@ export async function insertSingleStatementIfAccepting(
   row: SingleStatementSubmission,
   site: Site,
 ): Promise<InsertedSubmission | null> {
-  const id = randomUUID();
-  const createdAt = new Date();
+  const { id, createdAt } = row;
   const fileIds = row.files.map(() => randomUUID());
   const submissionParams = [
     id,
@@ -97,6 +98,7 @@ export async function insertSingleStatementIfAccepting(
     row.spamReason !== null,
     row.spamReason,
     null,
+    row.receipt,
     row.formId,
     site.controlCode,
   ];
@@ -117,7 +119,7 @@ export async function insertSingleStatementIfAccepting(
       row.files.length === 0 ? submissionParams : [...submissionParams, createdAt, ...fileParams],
     );
     // With files, the rows counted are the files': all of them, or none when the guard refused.
-    return affectedRows === Math.max(1, row.files.length) ? { id, createdAt, fileIds } : null;
+    return affectedRows === Math.max(1, row.files.length) ? { fileIds } : null;
   } catch (error) {
     throw db.driver.convertException(error as Error);
   }

@@ -6,6 +6,8 @@ export interface SubmissionAnswer {
   id: string;
   createdAt: string;
   files: StoredFileDescription[];
+  /** The signed receipt (docs/receipts.md); absent only for a submission stored before receipts. */
+  receipt?: string;
 }
 
 export function presentSubmission(submission: Submission, files: readonly StoredFile[]): SubmissionAnswer {
@@ -13,5 +15,6 @@ export function presentSubmission(submission: Submission, files: readonly Stored
     id: submission.id,
     createdAt: submission.createdAt.toISOString(),
     files: files.map(describeStoredFile),
+    ...(submission.receipt ? { receipt: submission.receipt } : {}),
   };
 }

@@ -32,6 +32,9 @@ const FILE = {
 
 function record(form: Form, overrides: Partial<SubmissionRecord> = {}): SubmissionRecord {
   return {
+    id: randomUUID(),
+    createdAt: new Date(),
+    receipt: `receipt-${randomBytes(8).toString('hex')}`,
     site,
     form,
     webhookIds: [],
@@ -64,11 +67,15 @@ async function rowsOf(submissionId: string) {
 describe('submission store', () => {
   it('stores a submission and its files in one statement: the answer names the rows written', async () => {
     const form = await makeForm(services, site);
-    const written = await store.write(record(form, { sanitizedFields: ['name'] }));
+    const given = record(form, { sanitizedFields: ['name'] });
+    const written = await store.write(given);
     expect(written.outcome).toBe('stored');
     const answer = written.outcome === 'stored' ? written.answer : undefined;
+    // Written under the id, time and receipt the record was given (the receipt names them).
+    expect(answer).toMatchObject({ id: given.id, createdAt: given.createdAt.toISOString(), receipt: given.receipt });
     const rows = await rowsOf(answer!.id);
     expect(rows.submission).toMatchObject({ data: { name: 'Ada' }, sanitizedFields: ['name'], spam: false });
+    expect(rows.submission!.receipt).toBe(given.receipt);
     expect(rows.submission!.createdAt.toISOString()).toBe(answer!.createdAt);
     expect(answer!.files).toEqual([{ id: rows.files[0]!.id, ...FILE }]);
     expect(rows.deliveries).toEqual([]);
@@ -77,10 +84,13 @@ describe('submission store', () => {
   it('stores a submission with its deliveries in one transaction; spam gets none', async () => {
     const form = await formWith({ notifyEmails: ['ops@example.test'] });
     const { webhook } = await makeWebhook(services, form, { url: 'https://hooks.example.test/' });
-    const good = await store.write(record(form, { webhookIds: [webhook.id] }));
+    const given = record(form, { webhookIds: [webhook.id] });
+    const good = await store.write(given);
     const spam = await store.write(record(form, { webhookIds: [webhook.id], spamReason: 'honeypot' }));
     expect([good.outcome, spam.outcome]).toEqual(['stored', 'stored']);
+    expect(good.outcome === 'stored' ? good.answer : undefined).toMatchObject({ id: given.id, receipt: given.receipt });
     const goodRows = await rowsOf(good.outcome === 'stored' ? good.answer.id : '');
+    expect(goodRows.submission).toMatchObject({ receipt: given.receipt, createdAt: given.createdAt });
     expect(goodRows.deliveries.map((delivery) => delivery.channel).sort()).toEqual(['email', 'webhook']);
     expect(goodRows.files).toHaveLength(1);
     const spamRows = await rowsOf(spam.outcome === 'stored' ? spam.answer.id : '');

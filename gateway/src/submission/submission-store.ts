@@ -26,8 +26,13 @@ import { findDuplicate, findReplay } from './idempotency.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 
-/** A submission ready to be written: checked, judged, its files stored already. */
+/** A submission ready to be written: checked, judged, its files stored already, its receipt signed. */
 export interface SubmissionRecord {
+  /** The submission's id and time, given before the write: the receipt names them. */
+  id: string;
+  createdAt: Date;
+  /** The signed receipt over this record (docs/receipts.md), stored with it. */
+  receipt: string;
   /** The token's site: its control code is checked again by the write. */
   site: Site;
   form: Form;
@@ -141,11 +146,14 @@ async function writeSingleStatement(db: Database, record: SubmissionRecord, fork
   const inserted = await insertSingleStatementIfAccepting(
     db,
     {
+      id: record.id,
+      createdAt: record.createdAt,
       formId: form.id,
       data: record.data,
       sanitizedFields: record.sanitizedFields,
       idempotencyKey: record.idempotencyKey,
       spamReason: record.spamReason ?? null,
+      receipt: record.receipt,
       files,
     },
     site,
@@ -156,9 +164,10 @@ async function writeSingleStatement(db: Database, record: SubmissionRecord, fork
   return {
     outcome: 'stored',
     answer: {
-      id: inserted.id,
-      createdAt: inserted.createdAt.toISOString(),
+      id: record.id,
+      createdAt: record.createdAt.toISOString(),
       files: files.map(({ storageKey: _key, ...file }, position) => ({ id: inserted.fileIds[position]!, ...file })),
+      receipt: record.receipt,
     },
   };
 }
@@ -191,6 +200,9 @@ async function writeInTransaction(
         return { outcome: 'refused', refusal: await refusalOf(tx, record.form.id, record.site) };
       }
       const submission = tx.create(SubmissionSchema, {
+        id: record.id,
+        createdAt: record.createdAt,
+        receipt: record.receipt,
         form: tx.getReference(FormSchema, record.form.id),
         data: record.data,
         sanitizedFields: [...record.sanitizedFields],

@@ -24,6 +24,8 @@ export const SubmissionSchema = defineEntity({
      * escaping: markup removed. Empty for most submissions.
      */
     sanitizedFields: p.json<string[]>().columnType('jsonb').defaultRaw(`'[]'`),
+    /** The signed receipt answered with its 201 (docs/receipts.md); null for submissions stored before receipts. */
+    receipt: p.text().nullable(),
     /** sha256 of all that makes two submissions the same (the gateway's contentHash), for the duplicate filter. */
     contentHash: p.string().length(64).nullable(),
     /**

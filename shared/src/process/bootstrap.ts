@@ -50,7 +50,15 @@ export async function bootstrap(options: BootstrapOptions): Promise<Services> {
     await db?.close(true);
     throw error;
   }
-  return createServices(config, db, logger);
+  const services = createServices(config, db, logger);
+  try {
+    // Made (or read) now, so a bad RECEIPT_SIGNING_KEY or an unwritable DATA_DIR stops the start.
+    await services.signingKeys();
+  } catch (error) {
+    await db.close(true);
+    throw error;
+  }
+  return services;
 }
 
 export type { Logger };

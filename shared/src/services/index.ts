@@ -1,6 +1,7 @@
 import type { Config } from '../config/types.js';
 import { openDatabase, type Database } from '../db/orm.js';
 import type { Logger } from '../logger/index.js';
+import { loadSigningKeys, type SigningKeys } from '../signing/index.js';
 import { createSiteTokenCodec, type SiteTokenCodec } from '../site-token/index.js';
 import { createStorage } from '../storage/index.js';
 import type { Storage } from '../storage/storage.js';
@@ -13,6 +14,8 @@ export interface Services {
   storage: Storage;
   logger: Logger;
   siteTokens: SiteTokenCodec;
+  /** The receipt and checkpoint signing keys, loaded (or made) on first call and then kept. */
+  signingKeys(): Promise<SigningKeys>;
 }
 
 export function createServices(config: Config, db: Database, logger: Logger): Services {
@@ -22,6 +25,19 @@ export function createServices(config: Config, db: Database, logger: Logger): Se
     logger,
     storage: createStorage(config),
     siteTokens: createSiteTokenCodec({ jwtSecret: config.jwtSecret, encryptionKey: config.tokenEncryptionKey }),
+    signingKeys: loadedOnce(() => loadSigningKeys(config)),
+  };
+}
+
+/** The first call's promise, kept; a failed load is tried again at the next call. */
+function loadedOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
+    return loading;
   };
 }
 
