@@ -78,6 +78,8 @@ export interface ConsoleEnvironment {
    * JSON, or a FormData sent as multipart (files included). Returns the gateway's answer.
    */
   sendSubmission(siteId: string, formCode: string, body: Record<string, unknown> | FormData): Promise<Response>;
+  /** Runs SQL on the services' database, as someone with database access would (tampering tests). */
+  execute(sql: string, params?: unknown[]): Promise<unknown>;
   /** A new site with one form, through the admin API: what most tests start from. */
   createSiteAndForm(
     siteName: string,
@@ -163,6 +165,7 @@ export async function startConsole(
         body: body instanceof FormData ? body : JSON.stringify(body),
       });
     },
+    execute: (sql, params = []) => services.db.em.getConnection().execute(sql, params),
     async createSiteAndForm(siteName, formName = 'Contact', notifyEmails = []) {
       const site = await gql<{ createSite: { id: string } }>(
         'mutation ($name: String!) { createSite(input: { name: $name }) { id } }',

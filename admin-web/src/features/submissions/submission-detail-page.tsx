@@ -1,5 +1,5 @@
 // One submission: every field (nested objects and lists readable) and every file with its type, size,
-// checksum and a download link; Delete. Its own route, so a link to it can be shared and reloaded.
+// checksum and a download link; its signed receipt and whether it still matches; Delete. Its own route, so a link to it can be shared and reloaded.
 import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -12,6 +12,7 @@ import { formatBytes, formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { ScrollTable } from '../../components/scroll-table';
 import { FieldTable } from './submission-data';
+import { ReceiptSection } from './receipt-section';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
 
 type StoredFileRow = NonNullable<SubmissionDetailQuery['submission']>['files'][number];
@@ -132,6 +133,7 @@ export function SubmissionDetailPage() {
                 <FilesTable files={submission.files} />
               )}
             </Paper>
+            <ReceiptSection submission={submission} />
           </>
         ) : null}
       </Stack>
