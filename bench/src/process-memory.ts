@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { migrate, openDatabase } from '@intake/shared/db';
 import { stopChild } from './child-server.js';
 import { HTML_FIELDS } from './payloads.js';
+import { receiptCost } from './receipt-cost.js';
 import { sanitiserCost } from './sanitiser-cost.js';
 
 export interface ProcessMemoryFigure {
@@ -243,7 +244,7 @@ export interface ProcessTarget {
 }
 
 /**
- * The targets measured outside the load runs: the sanitiser's CPU per form (in this process), the
+ * The targets measured outside the load runs: the sanitiser's and the receipt's CPU per form (in this process), the
  * idle gateway on PostgreSQL, and the quick start on PGlite.
  */
 export async function measureProcessTargets(
@@ -252,6 +253,8 @@ export async function measureProcessTargets(
 ): Promise<ProcessTarget[]> {
   progress('sanitiser CPU per HTML form');
   const sanitiser = sanitiserCost(HTML_FIELDS, 3);
+  progress('receipt CPU per plain form');
+  const receipt = await receiptCost(3);
   progress('idle gateway on PostgreSQL, and its code alone');
   const gateway = await idleGatewayOnPostgres(databaseUrl);
   const loaded = await loadedGatewayOnPostgres(databaseUrl);
@@ -264,6 +267,15 @@ export async function measureProcessTargets(
       target: '≤ 300 µs',
       met: sanitiser.microsPerForm <= 300,
       figures: { ...sanitiser },
+    },
+    {
+      case: 'receipt of a plain form (digest, JSON, Ed25519 signature)',
+      measured:
+        `${receipt.receiptMicros.toFixed(0)} µs CPU per receipt, ${receipt.claimsMicros.toFixed(0)} µs of it on the ` +
+        `event loop for the digest; ${(receipt.largeClaimsMicros / 1000).toFixed(1)} ms for a 1 MiB body's digest`,
+      target: '≤ 100 µs',
+      met: receipt.receiptMicros <= 100,
+      figures: { ...receipt },
     },
     {
       case: gateway.name,
