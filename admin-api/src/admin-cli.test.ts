@@ -4,7 +4,8 @@
 // from stdin) and enables a disabled one again; the service then accepts that owner, and the audit
 // log says the admin command did it, without the password.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '@intake/shared/db';
@@ -129,4 +130,36 @@ describe('npm run admin', () => {
       await killProcesses(started);
     }
   }, 240_000);
+
+  it('rotates the receipt signing key in DATA_DIR: the old one stays published, the file stays 0600', async () => {
+    const cwd = mkdtempSync(path.join(tmpdir(), 'intake-admin-cli-keys-'));
+    const secrets = ['API_KEY', 'JWT_SECRET'].map((name) => `${name}=${randomBytes(32).toString('base64url')}`);
+    writeFileSync(
+      path.join(cwd, '.env'),
+      [...secrets, `TOKEN_ENCRYPTION_KEY=${randomBytes(32).toString('hex')}`, ''].join('\n'),
+    );
+    const keyFile = path.join(cwd, 'data', 'receipt-keys.json');
+    const kids = () => (JSON.parse(readFileSync(keyFile, 'utf8')) as { keys: { jwk: { kid: string } }[] }).keys;
+
+    const first = await runAdminCommand(cwd, ['rotate-receipt-key']);
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const [made, retired] = kids();
+    expect(first.stdout).toContain(`new receipt signing key ${made!.jwk.kid}; ${retired!.jwk.kid} is retired`);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+
+    const second = await runAdminCommand(cwd, ['rotate-receipt-key']);
+    expect(second.code).toBe(0);
+    expect(
+      kids()
+        .map((key) => key.jwk.kid)
+        .slice(1),
+    ).toEqual([made!.jwk.kid, retired!.jwk.kid]);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+
+    appendFileSync(path.join(cwd, '.env'), `RECEIPT_SIGNING_KEY=${JSON.stringify({ kty: 'OKP' })}\n`);
+    const refused = await runAdminCommand(cwd, ['rotate-receipt-key']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^RECEIPT_SIGNING_KEY is set: rotate by putting the new key first in its array/);
+    expect(kids()).toHaveLength(3);
+  }, 60_000);
 });

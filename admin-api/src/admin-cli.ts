@@ -4,8 +4,10 @@
 //
 //   reset-password <email> [--password-stdin]   a new password: generated and printed once, or read from stdin
 //   enable <email>                              the account may sign in again
-import { ConfigError } from '@intake/shared/config';
+//   rotate-receipt-key                          a new receipt signing key in DATA_DIR; the old one retired
+import { ConfigError, parseConfig, readEnvironment } from '@intake/shared/config';
 import { bootstrap } from '@intake/shared/process';
+import { rotateKeyFile } from '@intake/shared/signing';
 import {
   enableMember,
   generatePassword,
@@ -16,6 +18,7 @@ import {
 const USAGE = [
   'usage: npm run admin -- reset-password <email> [--password-stdin]',
   '       npm run admin -- enable <email>',
+  '       npm run admin -- rotate-receipt-key',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -31,7 +34,33 @@ async function readStdin(): Promise<string> {
     .replace(/\r?\n$/, '');
 }
 
+/**
+ * A new receipt signing key in DATA_DIR/receipt-keys.json; the old one is retired now and stays
+ * published for RECEIPT_KEY_RETENTION_DAYS. Needs no database: it runs beside running services,
+ * which sign with the new key once restarted.
+ */
+async function rotateReceiptKey(): Promise<string> {
+  process.umask(0o077);
+  const config = parseConfig(readEnvironment(process.cwd()));
+  if (config.receiptSigning.key !== undefined) {
+    throw new UsageError(
+      'RECEIPT_SIGNING_KEY is set: rotate by putting the new key first in its array (docs/receipts.md#keys)',
+    );
+  }
+  const [current, retired] = await rotateKeyFile(config.dataDir);
+  return [
+    `new receipt signing key ${current!.jwk.kid}; ${retired!.jwk.kid} is retired and stays published for`,
+    `${config.receiptSigning.keyRetentionDays} days. Restart the services to sign with the new key.`,
+  ].join(' ');
+}
+
 async function main(args: string[]): Promise<string> {
+  if (args[0] === 'rotate-receipt-key') {
+    if (args.length !== 1) {
+      throw new UsageError(USAGE);
+    }
+    return rotateReceiptKey();
+  }
   const [command, email, ...flags] = args;
   const fromStdin = flags.length === 1 && flags[0] === '--password-stdin';
   if (
