@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { koaMiddleware } from '@as-integrations/koa';
-import { observeRequests, requestId } from '@intake/shared/http';
+import { answerJwks, observeRequests, requestId } from '@intake/shared/http';
 import { CONNECTION_TIMEOUT_MS } from '@intake/shared/db';
 import {
   createServiceMetrics,
@@ -157,6 +157,8 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.get('/healthz', healthz);
   router.get('/readyz', readyz(services));
   router.get('/metrics', metricsEndpoint(metrics.registry));
+  // The receipt keys here too, for deployments that expose only the admin origin to auditors.
+  router.get('/.well-known/jwks.json', (ctx) => answerJwks(ctx, services));
   router.get('/files/:id', downloadFile(services, deps.downloadLinks));
   router.get('/exports/:token', downloadExport(deps));
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));

@@ -1,5 +1,6 @@
 // The HTTP pieces both services use: listening with a graceful close, request ids, the access log,
-// request metrics and readiness.
+// request metrics, readiness and the published signing keys.
+export * from './jwks.js';
 export * from './listen.js';
 export * from './access-log.js';
 export * from './observe-requests.js';

@@ -84,6 +84,13 @@ describe(`receipts in the admin API on ${testDriverName()}`, () => {
     });
   });
 
+  it('publishes the same keys on the admin origin as on the gateway', async () => {
+    const fromGateway = await (await fetch(`${gateway.url}/.well-known/jwks.json`)).json();
+    const fromAdmin = await fetch(`${admin.url}/.well-known/jwks.json`);
+    expect(fromAdmin.headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
+    expect(await fromAdmin.json()).toEqual(fromGateway);
+  });
+
   it('does not match once the stored data is changed', async () => {
     const answer = await submit({ json: { name: 'Ada', amount: 12 } });
     await services.db.em
