@@ -84,6 +84,8 @@ describe(`processes on ${testDriverName()}`, () => {
       const dataDir = path.join(cwd, 'data');
       expect(modeOf(dataDir)).toBe(0o700);
       expect(modeOf(path.join(cwd, '.env'))).toBe(0o600);
+      // The receipt signing key, made on this first start.
+      expect(modeOf(path.join(dataDir, 'receipt-keys.json'))).toBe(0o600);
       if (!databaseUrl) {
         expect(existsSync(path.join(dataDir, 'db'))).toBe(true);
         const opened = readdirSync(dataDir, { recursive: true, withFileTypes: true }).map((entry) => ({
