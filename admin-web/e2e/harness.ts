@@ -80,6 +80,8 @@ export interface ConsoleEnvironment {
   sendSubmission(siteId: string, formCode: string, body: Record<string, unknown> | FormData): Promise<Response>;
   /** Runs SQL on the services' database, as someone with database access would (tampering tests). */
   execute(sql: string, params?: unknown[]): Promise<unknown>;
+  /** The services behind the console (its database), for what no operation does (moving a row in time). */
+  services: TestServices;
   /** A new site with one form, through the admin API: what most tests start from. */
   createSiteAndForm(
     siteName: string,
@@ -103,7 +105,11 @@ const CHROMIUM_ARGS = [
 export interface ConsoleOptions {
   /** Runs the delivery worker beside the services, as `npm start` does (webhooks, e-mails). */
   deliveryWorker?: boolean;
+  /** Receives the services' log lines instead of stdout (to assert on what was logged). */
+  logDestination?: NonNullable<Parameters<typeof createTestServices>[1]>['logDestination'];
 }
+
+type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 
 /** Services, a gateway, an admin serving the console, and a Chromium with a fresh profile. */
 export async function startConsole(
@@ -111,7 +117,10 @@ export async function startConsole(
   options: ConsoleOptions = {},
 ): Promise<ConsoleEnvironment> {
   const apiKey = env.API_KEY ?? randomBytes(32).toString('base64url');
-  const services = await createTestServices({ ADMIN_EMAIL, ADMIN_PASSWORD, API_KEY: apiKey, ...env });
+  const services = await createTestServices(
+    { ADMIN_EMAIL, ADMIN_PASSWORD, API_KEY: apiKey, ...env },
+    { logDestination: options.logDestination },
+  );
   await ensureAdmin(services);
   const gateway = await startGateway(services);
   const admin = await startAdmin(services, { gatewayUrl: gateway.url });
@@ -144,6 +153,7 @@ export async function startConsole(
     context,
     problems,
     gql,
+    services,
     async sendSubmission(siteId, formCode, body) {
       const view = await gql<{ siteApiView: { token: string } }>(
         'query ($siteId: ID!) { siteApiView(siteId: $siteId) { token } }',

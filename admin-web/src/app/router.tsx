@@ -23,6 +23,11 @@ export const router = createBrowserRouter([
         lazy: { Component: async () => (await import('../features/auth/sign-in-page')).SignInPage },
       },
       {
+        // Public: the page an invitation link opens (the token is in the fragment).
+        path: 'invitation',
+        lazy: { Component: async () => (await import('../features/invitations/invitation-page')).InvitationPage },
+      },
+      {
         lazy: { Component: async () => (await import('./layout/signed-in-layout')).SignedInLayout },
         children: [
           { index: true, element: <Navigate to={paths.sites} replace /> },

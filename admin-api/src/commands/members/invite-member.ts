@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
-import { hashPassword } from '@intake/shared/password';
+import { dummyPasswordHash } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AdminDeps } from '../../context.js';
 import { findAdminByEmail } from '../../queries/auth/find-admin.js';
@@ -15,7 +15,6 @@ import {
   requireOwnerFor,
   type ActingMember,
 } from './member-rules.js';
-import { generatePassword } from './recover-member.js';
 
 function duplicateEmail(): Error {
   return badUserInput('input.email', 'is already the e-mail of a member');
@@ -23,7 +22,7 @@ function duplicateEmail(): Error {
 
 /**
  * Adds a member with status `invited` (the role rules of createMember) and issues their link. Until
- * they accept, their password is a random one nobody knows, and an invited member cannot sign in.
+ * they accept they have no password of their own, and an invited member cannot sign in.
  */
 export async function inviteMember(
   em: Em,
@@ -33,7 +32,9 @@ export async function inviteMember(
 ): Promise<{ member: AdminUser } & IssuedLink> {
   requireOwnerFor(acting.caller, input.role);
   const grants = input.grants ?? [];
-  const passwordHash = await hashPassword(generatePassword());
+  // The process's hash of random bytes nobody knows (what unknown e-mails are checked against): no
+  // password signs in as an invited member, and an invitation costs no scrypt of its own.
+  const passwordHash = await dummyPasswordHash();
   try {
     return await em.transactional(async (tx) => {
       if ((await findAdminByEmail(tx, input.email)) !== null) {
