@@ -51,7 +51,8 @@ export class MemberResolver {
   }
 
   @Mutation(() => CreatedMemberType, {
-    description: 'An active member with a generated password, in this answer only. Invitations by e-mail are to come.',
+    description:
+      'An active member with a generated password, in this answer only. `inviteMember` lets the person choose their own.',
   })
   async createMember(
     @InputArg('input', CreateMemberInput) input: CreateMemberInput,

@@ -21,7 +21,7 @@ function duplicateEmail(): Error {
 
 /**
  * Adds an active member with a generated password, returned here once (only its hash is stored).
- * Invitations by e-mail are to come; until then the creator hands the password over.
+ * The creator hands the password over; inviteMember (invite-member.ts) lets the person choose theirs.
  */
 export async function createMember(
   em: Em,
