@@ -2,8 +2,17 @@
 // signature with the standardwebhooks package, fails, hangs and redirects on demand, and a real
 // SMTP server. Retries run on a shortened schedule; leases on short times.
 import { jest } from '@jest/globals';
-import { enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import {
+  enqueueInvitationEmail,
+  enqueueSubmissionDeliveries,
+  generateInvitationToken,
+  hashInvitationToken,
+  INVITATION_TTL_MS,
+  invitationLink,
+  invitationLinkBox,
+} from '@intake/shared/delivery';
+import {
+  AdminUserSchema,
   DeliveryAttemptSchema,
   DeliverySchema,
   FormSchema,
@@ -449,6 +458,48 @@ describe(`delivery worker on ${testDriverName()}`, () => {
       [true, null],
     ]);
     expect(inbox.messages.length).toBe(before + 1);
+  });
+
+  it('sends an invitation only while its link is the member’s current one, and wipes the sealed link either way', async () => {
+    const em = services.db.em.fork();
+    const box = invitationLinkBox(services.config.tokenEncryptionKey);
+    const invite = async (email: string, current: boolean) => {
+      const token = generateInvitationToken();
+      const member = em.create(AdminUserSchema, {
+        email,
+        role: 'member',
+        status: 'invited',
+        passwordHash: 'not a password hash',
+        // Not current: a resend gave the member another link after this e-mail was queued.
+        invitationTokenHash: hashInvitationToken(current ? token : generateInvitationToken()),
+        invitedAt: new Date(),
+        invitationExpiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+      });
+      await em.flush();
+      const sealedLink = box.seal(invitationLink('https://admin.example.test', token));
+      const delivery = enqueueInvitationEmail(em, { memberId: member.id, email, sealedLink });
+      await em.flush();
+      return { id: delivery.id, token };
+    };
+    const before = inbox.messages.length;
+    const current = await invite('current@example.test', true);
+    const replaced = await invite('replaced@example.test', false);
+    const run = worker();
+    const rows = () =>
+      services.db.em
+        .fork()
+        .find(DeliverySchema, { id: { $in: [current.id, replaced.id] } }, { orderBy: { recipients: 'asc' } });
+    for (let round = 0; round < 50 && (await rows()).some((row) => row.status === 'pending'); round += 1) {
+      await run.runOnce();
+    }
+    expect((await rows()).map((row) => [row.recipients, row.status, row.payload])).toEqual([
+      [['current@example.test'], 'succeeded', null],
+      [['replaced@example.test'], 'failed', null],
+    ]);
+    expect((await attemptsOf(replaced.id)).map((attempt) => attempt.error)).toEqual(['the invitation no longer holds']);
+    const mails = inbox.messages.slice(before);
+    expect(mails.map((mail) => mail.to)).toEqual([['current@example.test']]);
+    expect(mails[0]!.text).toContain(`https://admin.example.test/invitation#${current.token}`);
   });
 
   it('runs as a loop until closed', async () => {
