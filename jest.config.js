@@ -9,6 +9,7 @@ export default {
     '<rootDir>/admin-api',
     '<rootDir>/gateway',
     '<rootDir>/worker',
+    '<rootDir>/cli',
     '<rootDir>/tests',
     '<rootDir>/bench',
     '<rootDir>/admin-web',

@@ -1,0 +1,121 @@
+// intake forms …: list, show, create, update, delete.
+import { type Command, Option } from 'commander';
+import { Q, type Form, type UpdateFormInput } from '../api/operations.js';
+import { confirmed } from '../confirm.js';
+import { contextOf, optionsOf } from '../context.js';
+import { NotFoundError, UsageError } from '../errors.js';
+
+const COLUMNS = ['id', 'name', 'code', 'enabled', 'submissionCount', 'endpointUrl'];
+
+const list = (value: string, previous: string[] = []) => [...previous, value];
+const integer = (value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number)) {
+    throw new UsageError(`${value} is not a whole number`);
+  }
+  return number;
+};
+const integerOrNone = (value: string) => (value === 'none' ? null : integer(value));
+
+interface UpdateOptions {
+  name?: string;
+  enabled?: boolean;
+  allowType?: string[];
+  maxFileSize?: number | null;
+  retentionDays?: number | null;
+  honeypot?: string[];
+  blockedWord?: string[];
+  maxLinks?: number | null;
+  duplicateWindow?: number | null;
+}
+
+export function registerForms(program: Command): void {
+  const forms = program.command('forms').description('Forms of a site and their settings');
+
+  forms
+    .command('list')
+    .requiredOption('--site <id>')
+    .action(async (_options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const { site } = optionsOf<{ site: string }>(command);
+      out.list((await client.request<{ forms: Form[] }>(Q.forms, { siteId: site })).forms, COLUMNS);
+    });
+
+  forms.command('show <id>').action(async (id: string, _options, command: Command) => {
+    const { client, out } = await contextOf(command);
+    const { form } = await client.request<{ form: Form | null }>(Q.form, { id });
+    if (!form) {
+      throw new NotFoundError(`No form ${id}`);
+    }
+    out.record(form);
+  });
+
+  forms
+    .command('create')
+    .requiredOption('--site <id>')
+    .requiredOption('--name <name>')
+    .option('--notify <email>', 'an address told of every submission (repeat)', list)
+    .action(async (_options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const options = optionsOf<{ site: string; name: string; notify?: string[] }>(command);
+      const { createForm } = await client.request<{ createForm: Form }>(Q.createForm, {
+        input: { siteId: options.site, name: options.name, notifyEmails: options.notify },
+      });
+      out.record(createForm, () =>
+        process.stdout.write(
+          `Form ${createForm.id} created: code ${createForm.code}, endpoint ${createForm.endpointUrl}\n`,
+        ),
+      );
+    });
+
+  forms
+    .command('update <id>')
+    .description('Change the given settings; the others stay (setup files manage the rest: intake apply)')
+    .option('--name <name>')
+    .addOption(new Option('--enable', 'accept submissions').conflicts('disable'))
+    .option('--disable', 'refuse submissions (403 form_forbidden)')
+    .option('--notify <email>', 'replace the notified addresses (repeat)', list)
+    .option('--no-notify', 'notify nobody')
+    .option('--allow-type <mime>', 'replace the allowed file types (repeat)', list)
+    .option('--max-file-size <bytes>', 'bytes per file, or none for MAX_FILE_SIZE', integerOrNone)
+    .option('--retention-days <days>', 'days kept, or none for ever', integerOrNone)
+    .option('--honeypot <field>', 'replace the honeypot fields (repeat)', list)
+    .option('--blocked-word <word>', 'replace the blocked words (repeat)', list)
+    .option('--max-links <count>', 'more links is spam, or none', integerOrNone)
+    .option('--duplicate-window <seconds>', 'duplicate filter, or none', integerOrNone)
+    .action(async (id: string, _options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const options = optionsOf<UpdateOptions & { enable?: boolean; disable?: boolean; notify?: string[] | false }>(
+        command,
+      );
+      const input: UpdateFormInput = {
+        name: options.name,
+        enabled: options.enable ? true : options.disable ? false : undefined,
+        notifyEmails: options.notify === false ? [] : options.notify,
+        allowedMimeTypes: options.allowType,
+        maxFileSize: options.maxFileSize,
+        retentionDays: options.retentionDays,
+        honeypotFields: options.honeypot,
+        blockedWords: options.blockedWord,
+        maxLinks: options.maxLinks,
+        duplicateWindowSeconds: options.duplicateWindow,
+      };
+      out.record((await client.request<{ updateForm: Form }>(Q.updateForm, { id, input })).updateForm);
+    });
+
+  forms
+    .command('delete <id>')
+    .description('Soft delete: its submissions are kept')
+    .option('-y, --yes', 'do not ask')
+    .action(async (id: string, _options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      if (!(await confirmed(`Delete form ${id}?`, optionsOf<{ yes?: boolean }>(command).yes))) {
+        throw new UsageError('Cancelled');
+      }
+      const { deleteForm } = await client.request<{ deleteForm: boolean }>(Q.deleteForm, { id });
+      if (!deleteForm) {
+        throw new NotFoundError(`No form ${id}`);
+      }
+      out.done(`Form ${id} deleted`, { id, deleted: true });
+    });
+}

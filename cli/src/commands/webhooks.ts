@@ -1,0 +1,112 @@
+// intake webhooks …: list, show, create, update, delete, rotate-secret, test.
+import { type Command, Option } from 'commander';
+import { Q, type Webhook } from '../api/operations.js';
+import { confirmed } from '../confirm.js';
+import { contextOf, optionsOf } from '../context.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import type { Output } from '../output.js';
+
+const COLUMNS = ['id', 'url', 'enabled', 'description', 'failingSince'];
+
+/** The signing secret is shown by the commands that make one (create, rotate-secret): once. */
+function printWithSecret(out: Output, result: { secret: string; webhook: Webhook }) {
+  out.record(result, () =>
+    process.stdout.write(
+      `Webhook ${result.webhook.id} → ${result.webhook.url}\nsigning secret (shown this once): ${result.secret}\n`,
+    ),
+  );
+}
+
+export function registerWebhooks(program: Command): void {
+  const webhooks = program.command('webhooks').description('Webhooks of a form');
+
+  webhooks
+    .command('list')
+    .requiredOption('--form <id>')
+    .action(async (_options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const { form } = optionsOf<{ form: string }>(command);
+      out.list((await client.request<{ webhooks: Webhook[] }>(Q.webhooks, { formId: form })).webhooks, COLUMNS);
+    });
+
+  webhooks.command('show <id>').action(async (id: string, _options, command: Command) => {
+    const { client, out } = await contextOf(command);
+    const { webhook } = await client.request<{ webhook: Webhook | null }>(Q.webhook, { id });
+    if (!webhook) {
+      throw new NotFoundError(`No webhook ${id}`);
+    }
+    out.record(webhook);
+  });
+
+  webhooks
+    .command('create')
+    .requiredOption('--form <id>')
+    .requiredOption('--url <url>')
+    .option('--description <text>')
+    .action(async (_options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const options = optionsOf<{ form: string; url: string; description?: string }>(command);
+      const { createWebhook } = await client.request<{ createWebhook: { secret: string; webhook: Webhook } }>(
+        Q.createWebhook,
+        { input: { formId: options.form, url: options.url, description: options.description } },
+      );
+      printWithSecret(out, createWebhook);
+    });
+
+  webhooks
+    .command('update <id>')
+    .option('--url <url>')
+    .option('--description <text>', 'empty removes it')
+    .addOption(new Option('--enable', 'enable (also clears a disable after failures)').conflicts('disable'))
+    .option('--disable')
+    .action(async (id: string, _options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const options = optionsOf<{ url?: string; description?: string; enable?: boolean; disable?: boolean }>(command);
+      const input = {
+        url: options.url,
+        description: options.description,
+        enabled: options.enable ? true : options.disable ? false : undefined,
+      };
+      out.record((await client.request<{ updateWebhook: Webhook }>(Q.updateWebhook, { id, input })).updateWebhook);
+    });
+
+  webhooks
+    .command('delete <id>')
+    .option('-y, --yes', 'do not ask')
+    .action(async (id: string, _options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      if (!(await confirmed(`Delete webhook ${id} and its delivery log?`, optionsOf<{ yes?: boolean }>(command).yes))) {
+        throw new UsageError('Cancelled');
+      }
+      const { deleteWebhook } = await client.request<{ deleteWebhook: boolean }>(Q.deleteWebhook, { id });
+      if (!deleteWebhook) {
+        throw new NotFoundError(`No webhook ${id}`);
+      }
+      out.done(`Webhook ${id} deleted`, { id, deleted: true });
+    });
+
+  webhooks
+    .command('rotate-secret <id>')
+    .description('A new signing secret, shown once; the old one stops signing at once')
+    .option('-y, --yes', 'do not ask')
+    .action(async (id: string, _options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      if (
+        !(await confirmed(`Rotate the signing secret of webhook ${id}?`, optionsOf<{ yes?: boolean }>(command).yes))
+      ) {
+        throw new UsageError('Cancelled');
+      }
+      const { rotateWebhookSecret } = await client.request<{
+        rotateWebhookSecret: { secret: string; webhook: Webhook };
+      }>(Q.rotateWebhookSecret, { id });
+      printWithSecret(out, rotateWebhookSecret);
+    });
+
+  webhooks
+    .command('test <id>')
+    .description('Queue a webhook.test event, due at once')
+    .action(async (id: string, _options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      out.record((await client.request<{ sendTestWebhook: object }>(Q.sendTestWebhook, { id })).sendTestWebhook);
+    });
+}

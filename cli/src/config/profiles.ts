@@ -1,0 +1,78 @@
+// Stored profiles (an admin URL and an API token each) in the user's config folder, mode 0600:
+// $XDG_CONFIG_HOME/intake/config.json on Linux, the platform's folder elsewhere (env-paths).
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import envPaths from 'env-paths';
+import { z } from 'zod';
+import type { Connection } from '../api/client.js';
+import { UsageError } from '../errors.js';
+
+const profile = z.object({ url: z.string().min(1), token: z.string().min(1) });
+const configFile = z.object({
+  current: z.string().optional(),
+  profiles: z.record(z.string(), profile).default({}),
+});
+export type ConfigFile = z.infer<typeof configFile>;
+
+export function configDir(): string {
+  return envPaths('intake', { suffix: '' }).config;
+}
+
+export function configPath(): string {
+  return path.join(configDir(), 'config.json');
+}
+
+export async function readConfig(): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(configPath(), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { profiles: {} };
+    }
+    throw error;
+  }
+  const parsed = configFile.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    throw new UsageError(`${configPath()} is not an intake config file: ${parsed.error.issues[0]?.message}`);
+  }
+  return parsed.data;
+}
+
+/** Written to a temporary file with mode 0600 and renamed, so a reader never sees half a file. */
+export async function writeConfig(config: ConfigFile): Promise<void> {
+  await mkdir(configDir(), { recursive: true, mode: 0o700 });
+  const temporary = `${configPath()}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, configPath());
+}
+
+export interface ConnectionOptions {
+  profile?: string;
+}
+
+/**
+ * INTAKE_URL and INTAKE_TOKEN win over the profile (`--profile`, else INTAKE_PROFILE, else the
+ * current one); each may stand alone when the other comes from the profile.
+ */
+export async function resolveConnection(options: ConnectionOptions): Promise<Connection & { profile?: string }> {
+  const envUrl = process.env.INTAKE_URL || undefined;
+  const envToken = process.env.INTAKE_TOKEN || undefined;
+  let stored: { url: string; token: string } | undefined;
+  let name = options.profile ?? (process.env.INTAKE_PROFILE || undefined);
+  if (!(envUrl && envToken)) {
+    const config = await readConfig();
+    name ??= config.current;
+    stored = name ? config.profiles[name] : undefined;
+    if (name && !stored && options.profile !== undefined) {
+      throw new UsageError(`No profile named ${name}: run intake login --profile ${name}`);
+    }
+  }
+  const url = envUrl ?? stored?.url;
+  const token = envToken ?? stored?.token;
+  if (!url || !token) {
+    throw new UsageError('Not signed in: run intake login, or set INTAKE_URL and INTAKE_TOKEN');
+  }
+  return { url, token, profile: stored ? name : undefined };
+}

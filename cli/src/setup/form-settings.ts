@@ -1,0 +1,132 @@
+// A form's declared settings against its current ones: the fields that differ, and the updateForm
+// input that makes them true. A setting left out of the file is not compared and not sent.
+import { domainToASCII } from 'node:url';
+import type { Form, Limits, UpdateFormInput } from '../api/operations.js';
+import type { SecretFingerprints } from '../config/secret-fingerprints.js';
+import type { FormSpec } from './schema.js';
+
+export interface FieldChange {
+  field: string;
+  from?: unknown;
+  to?: unknown;
+  /** The value is a secret: printed as "(secret changes)", never shown. */
+  secret?: true;
+}
+
+/** Lists compared as sets, after the API's own normalisation (trimmed; e-mails and types in lower case). */
+function sameSet(desired: string[] | null, current: string[], fold: (value: string) => string): boolean {
+  const normalise = (values: string[]) => [...new Set(values.map((value) => fold(value.trim())))].sort();
+  return JSON.stringify(normalise(desired ?? [])) === JSON.stringify(normalise(current));
+}
+
+const lower = (value: string) => value.toLowerCase();
+const asIs = (value: string) => value;
+
+type ListKey = 'allowedMimeTypes' | 'notifyEmails' | 'honeypotFields' | 'blockedWords';
+type NumberKey = 'retentionDays' | 'maxLinks' | 'duplicateWindowSeconds';
+
+const LISTS: { key: ListKey; fold: (value: string) => string }[] = [
+  { key: 'notifyEmails', fold: lower },
+  { key: 'honeypotFields', fold: asIs },
+  { key: 'blockedWords', fold: lower },
+];
+const NUMBERS: NumberKey[] = ['retentionDays', 'maxLinks', 'duplicateWindowSeconds'];
+
+export interface FormSettingsDiff {
+  fields: FieldChange[];
+  input: UpdateFormInput;
+  /** The CAPTCHA secret being sent (to fingerprint once applied), or null when the CAPTCHA goes. */
+  secret?: string | null;
+}
+
+/** `current` is undefined for a form still to create: every declared setting is then a change. */
+export function diffFormSettings(
+  spec: FormSpec,
+  current: Form | undefined,
+  limits: Limits,
+  fingerprints: SecretFingerprints,
+): FormSettingsDiff {
+  const fields: FieldChange[] = [];
+  const input: UpdateFormInput = {};
+  const diff: FormSettingsDiff = { fields, input };
+  const change = (field: string, from: unknown, to: unknown) => fields.push({ field, from, to });
+
+  if (spec.enabled !== undefined && spec.enabled !== current?.enabled) {
+    change('enabled', current?.enabled, spec.enabled);
+    input.enabled = spec.enabled;
+  }
+  if (spec.allowedMimeTypes !== undefined) {
+    const same = current
+      ? spec.allowedMimeTypes === null
+        ? current.usesDefaultMimeTypes
+        : sameSet(spec.allowedMimeTypes, current.allowedMimeTypes, lower)
+      : false;
+    if (!same) {
+      change(
+        'allowedMimeTypes',
+        current?.usesDefaultMimeTypes ? null : current?.allowedMimeTypes,
+        spec.allowedMimeTypes,
+      );
+      input.allowedMimeTypes = spec.allowedMimeTypes;
+    }
+  }
+  if (spec.maxFileSize !== undefined && (spec.maxFileSize ?? limits.maxFileSize) !== current?.maxFileSize) {
+    change('maxFileSize', current?.maxFileSize, spec.maxFileSize);
+    input.maxFileSize = spec.maxFileSize;
+  }
+  for (const { key, fold } of LISTS) {
+    const desired = spec[key];
+    if (desired !== undefined && !(current && sameSet(desired, current[key], fold))) {
+      change(key, current?.[key], desired);
+      input[key] = desired;
+    }
+  }
+  for (const key of NUMBERS) {
+    const desired = spec[key];
+    if (desired !== undefined && desired !== (current ? current[key] : undefined)) {
+      change(key, current?.[key], desired);
+      input[key] = desired;
+    }
+  }
+
+  const captcha = spec.captcha;
+  if (captcha === null && (current?.captchaProvider ?? null) !== null) {
+    change('captcha.provider', current?.captchaProvider, null);
+    input.captchaProvider = null;
+    diff.secret = null;
+  } else if (captcha) {
+    const providerChanges = captcha.provider !== current?.captchaProvider;
+    if (providerChanges) {
+      change('captcha.provider', current?.captchaProvider ?? null, captcha.provider);
+    }
+    const secretKnown =
+      current !== undefined && current.captchaSecretSet && fingerprints.matches(current.id, captcha.secret);
+    if (providerChanges || !secretKnown) {
+      fields.push({ field: 'captcha.secret', secret: true });
+      input.captchaProvider = captcha.provider;
+      input.captchaSecret = captcha.secret;
+      diff.secret = captcha.secret;
+    }
+    if (captcha.responseField !== undefined && captcha.responseField !== current?.captchaResponseField) {
+      change('captcha.responseField', current?.captchaResponseField, captcha.responseField);
+      input.captchaResponseField = captcha.responseField;
+    }
+    if (captcha.minScore !== undefined && captcha.minScore !== current?.captchaMinScore) {
+      change('captcha.minScore', current?.captchaMinScore, captcha.minScore);
+      input.captchaMinScore = captcha.minScore;
+    }
+    if (captcha.unavailableAsSpam !== undefined && captcha.unavailableAsSpam !== current?.captchaUnavailableAsSpam) {
+      change('captcha.unavailableAsSpam', current?.captchaUnavailableAsSpam, captcha.unavailableAsSpam);
+      input.captchaUnavailableAsSpam = captcha.unavailableAsSpam;
+    }
+  }
+  return diff;
+}
+
+/** A domain as the API stores it: lower case, punycode for international names. */
+export function normaliseDomain(domain: string | null | undefined): string | null {
+  if (!domain) {
+    return null;
+  }
+  return domainToASCII(domain.trim().toLowerCase()) || domain.trim().toLowerCase();
+}

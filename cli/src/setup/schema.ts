@@ -1,0 +1,122 @@
+// The setup file (intake.yaml): what `intake plan` and `intake apply` make true. Its JSON Schema in
+// docs/intake-config.schema.json is printed from this one (`intake schema`, zod's toJSONSchema), and a
+// test keeps the two equal. Bounds the API checks itself (e-mail count, file size limit, URL rules)
+// are left to it, so its own words reach the user; this catches the shape and names.
+// Objects are strict: an unknown key is a mistake in the file, never ignored. A later key (a form's
+// `fields`) is one more property here.
+import { z } from 'zod';
+
+export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+const name = z.string().min(1).max(200).describe('1 to 200 characters; the stable name this object is matched by');
+const stringList = (description: string) => z.array(z.string().min(1)).nullable().describe(description);
+const count = (min: number, max: number, description: string) =>
+  z.number().int().min(min).max(max).nullable().describe(description);
+
+const captcha = z
+  .strictObject({
+    provider: z.enum(['HCAPTCHA', 'RECAPTCHA_V2', 'RECAPTCHA_V3', 'TURNSTILE']),
+    secret: z
+      .string()
+      .regex(ENV_REFERENCE, 'must be ${env:NAME}: secrets come from the environment, never from the file')
+      .describe("The provider's secret key, as ${env:NAME}: read from the environment, never printed"),
+    responseField: z.string().min(1).max(100).optional().describe("The field of the visitor's answer"),
+    minScore: z.number().min(0).max(1).optional().describe('reCAPTCHA v3: the lowest accepted score'),
+    unavailableAsSpam: z.boolean().optional().describe('Provider unreachable: store as spam instead of 503'),
+  })
+  .describe('A CAPTCHA checked on every submission; null turns it off');
+
+const webhook = z
+  .strictObject({
+    url: z.string().url().describe('http:// or https://; the webhook is matched by this URL within its form'),
+    description: z.string().max(500).nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .describe("A signed HTTP endpoint for the form's events (the API generates its signing secret)");
+
+const form = z
+  .strictObject({
+    name: name,
+    enabled: z.boolean().optional().describe('false: the gateway refuses submissions (403 form_forbidden)'),
+    allowedMimeTypes: stringList('A subset of the 12 default types; null: the defaults').optional(),
+    maxFileSize: z.number().int().min(1).nullable().optional().describe('Bytes per file; null: MAX_FILE_SIZE'),
+    notifyEmails: z.array(z.email()).nullable().optional().describe('Addresses e-mailed about every submission'),
+    retentionDays: count(1, 3650, 'Days a submission is kept; null: for ever').optional(),
+    honeypotFields: stringList('Fields that make a submission spam when filled; null or []: off').optional(),
+    maxLinks: count(0, 1000, 'More links than this is spam; null: off').optional(),
+    blockedWords: stringList('Words or phrases that make a submission spam; null or []: off').optional(),
+    duplicateWindowSeconds: count(1, 2592000, 'Seconds in which the same content is stored once; null: off').optional(),
+    captcha: captcha.nullable().optional(),
+    webhooks: z
+      .array(webhook)
+      .optional()
+      .describe("Declared: the form's webhooks are managed (--prune deletes the others); left out: untouched"),
+  })
+  .describe('A form, matched by name within its site; a setting left out is left as it is');
+
+const grant = z.strictObject({
+  email: z.email().describe('An existing team member with the role member'),
+  level: z.enum(['read', 'manage']),
+});
+
+const site = z
+  .strictObject({
+    name: name,
+    domain: z.string().min(1).nullable().optional().describe('A host name such as example.com; null: none'),
+    forms: z
+      .array(form)
+      .optional()
+      .describe("Declared: the site's forms are managed (--prune deletes the others); left out: untouched"),
+    members: z
+      .array(grant)
+      .optional()
+      .describe("Declared: members' grants on this site are managed (--prune removes the others)"),
+  })
+  .describe('A site, matched by name');
+
+function unique<T>(items: T[], key: (item: T) => string): boolean {
+  return new Set(items.map(key)).size === items.length;
+}
+
+export const setupFileSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('The JSON Schema of this file, for editors'),
+    version: z.literal(1).describe('The version of this file format'),
+    sites: z.array(site),
+  })
+  .superRefine((file, context) => {
+    const duplicate = (path: (string | number)[], what: string) =>
+      context.addIssue({ code: 'custom', path, message: `two ${what} with the same name` });
+    if (!unique(file.sites, (entry) => entry.name)) {
+      duplicate(['sites'], 'sites');
+    }
+    file.sites.forEach((entry, siteIndex) => {
+      if (entry.forms && !unique(entry.forms, (item) => item.name)) {
+        duplicate(['sites', siteIndex, 'forms'], 'forms');
+      }
+      if (entry.members && !unique(entry.members, (item) => item.email.toLowerCase())) {
+        duplicate(['sites', siteIndex, 'members'], 'members');
+      }
+      entry.forms?.forEach((item, formIndex) => {
+        if (item.webhooks && !unique(item.webhooks, (hook) => new URL(hook.url).href)) {
+          context.addIssue({
+            code: 'custom',
+            path: ['sites', siteIndex, 'forms', formIndex, 'webhooks'],
+            message: 'two webhooks with the same url',
+          });
+        }
+      });
+    });
+  })
+  .describe('Intake setup as code: `intake plan -f FILE` shows the changes, `intake apply -f FILE` makes them');
+
+export type SetupFile = z.infer<typeof setupFileSchema>;
+export type SiteSpec = SetupFile['sites'][number];
+export type FormSpec = NonNullable<SiteSpec['forms']>[number];
+export type WebhookSpec = NonNullable<FormSpec['webhooks']>[number];
+export type CaptchaSpec = NonNullable<FormSpec['captcha']>;
+
+/** The JSON Schema editors complete the file with (docs/intake-config.schema.json). */
+export function setupJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(setupFileSchema, { target: 'draft-2020-12', io: 'input' });
+}
