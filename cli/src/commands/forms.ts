@@ -15,18 +15,20 @@ const integer = (value: string) => {
   }
   return number;
 };
-const integerOrNone = (value: string) => (value === 'none' ? null : integer(value));
+// Commander turns a parser's null into '', so `none` stays a word until the input is built.
+const integerOrNone = (value: string): number | 'none' => (value === 'none' ? 'none' : integer(value));
+const orNull = (value: number | 'none' | undefined) => (value === 'none' ? null : value);
 
 interface UpdateOptions {
   name?: string;
   enabled?: boolean;
   allowType?: string[];
-  maxFileSize?: number | null;
-  retentionDays?: number | null;
+  maxFileSize?: number | 'none';
+  retentionDays?: number | 'none';
   honeypot?: string[];
   blockedWord?: string[];
-  maxLinks?: number | null;
-  duplicateWindow?: number | null;
+  maxLinks?: number | 'none';
+  duplicateWindow?: number | 'none';
 }
 
 export function registerForms(program: Command): void {
@@ -93,12 +95,12 @@ export function registerForms(program: Command): void {
         enabled: options.enable ? true : options.disable ? false : undefined,
         notifyEmails: options.notify === false ? [] : options.notify,
         allowedMimeTypes: options.allowType,
-        maxFileSize: options.maxFileSize,
-        retentionDays: options.retentionDays,
+        maxFileSize: orNull(options.maxFileSize),
+        retentionDays: orNull(options.retentionDays),
         honeypotFields: options.honeypot,
         blockedWords: options.blockedWord,
-        maxLinks: options.maxLinks,
-        duplicateWindowSeconds: options.duplicateWindow,
+        maxLinks: orNull(options.maxLinks),
+        duplicateWindowSeconds: orNull(options.duplicateWindow),
       };
       out.record((await client.request<{ updateForm: Form }>(Q.updateForm, { id, input })).updateForm);
     });
