@@ -226,11 +226,6 @@ describe('everyday commands', () => {
     expect(json(await cli('sites', 'delete', siteId, '--yes', '-o', 'json'))).toEqual({ id: siteId, deleted: true });
     expect((await cli('sites', 'delete', siteId, '--yes')).code).toBe(1);
     const audit = json(await cliAsSession('audit', '--action', 'deleteSite', '-o', 'json'));
-    expect(audit.entries).toEqual(
-      [
-        expect.objectContaining({ action: 'deleteSite', objectId: siteId, outcome: 'SUCCESS' }),
-        expect.objectContaining({ action: 'deleteSite', outcome: 'SUCCESS' }),
-      ].slice(0, audit.entries.length),
-    );
+    expect(audit.entries[0]).toMatchObject({ action: 'deleteSite', objectId: siteId, outcome: 'SUCCESS' });
   });
 });
