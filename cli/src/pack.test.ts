@@ -70,6 +70,7 @@ describe('npm pack', () => {
   }, 240000);
 
   it('runs: --help, and a real command against the admin API', async () => {
+    expect(bin).toEqual(expect.stringContaining('prefix'));
     const help = await runCli(['--help'], { bin, cwd: scratch });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: intake [options] [command]');
