@@ -74,6 +74,15 @@ const site = z
   })
   .describe('A site, matched by name');
 
+/** A URL as the API compares it; the text itself when it is no URL (the url check reports that). */
+function hrefOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 function unique<T>(items: T[], key: (item: T) => string): boolean {
   return new Set(items.map(key)).size === items.length;
 }
@@ -98,7 +107,7 @@ export const setupFileSchema = z
         duplicate(['sites', siteIndex, 'members'], 'members');
       }
       entry.forms?.forEach((item, formIndex) => {
-        if (item.webhooks && !unique(item.webhooks, (hook) => new URL(hook.url).href)) {
+        if (item.webhooks && !unique(item.webhooks, (hook) => hrefOf(hook.url))) {
           context.addIssue({
             code: 'custom',
             path: ['sites', siteIndex, 'forms', formIndex, 'webhooks'],
