@@ -164,6 +164,8 @@ export const Q = {
   submissions: `query($formId: ID!, $first: Int, $after: String, $spam: Boolean, $filter: SubmissionFilterInput) {
     submissions(formId: $formId, first: $first, after: $after, spam: $spam, filter: $filter) {
       totalCount pageInfo { hasNextPage endCursor } edges { node { ${SUBMISSION_FIELDS} } } } }`,
+  submissionCount: `query($formId: ID!, $spam: Boolean, $filter: SubmissionFilterInput) {
+    submissions(formId: $formId, first: 0, spam: $spam, filter: $filter) { totalCount } }`,
   submission: `query($id: ID!) { submission(id: $id) { ${SUBMISSION_FIELDS} } }`,
   deleteSubmission: 'mutation($id: ID!) { deleteSubmission(id: $id) }',
   createExport: `mutation($formId: ID!, $format: SubmissionExportFormat!, $filter: SubmissionFilterInput, $spam: Boolean) {

@@ -7,9 +7,10 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Command, Option } from 'commander';
 import ora from 'ora';
-import { ApiError } from '../api/client.js';
+import { type AdminClient, ApiError } from '../api/client.js';
 import { Q } from '../api/operations.js';
 import { contextOf, optionsOf } from '../context.js';
+import { progressText, RecordCounter } from './export-progress.js';
 import { addFilterOptions, filterOf, type FilterOptions } from './filters.js';
 
 interface ExportOptions extends FilterOptions {
@@ -20,6 +21,20 @@ interface ExportOptions extends FilterOptions {
 
 function size(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** How many submissions the export will hold, for the progress line (the same view and filter). */
+async function totalOf(client: AdminClient, options: ExportOptions): Promise<number | undefined> {
+  try {
+    const { submissions } = await client.request<{ submissions: { totalCount: number } }>(Q.submissionCount, {
+      formId: options.form,
+      spam: Boolean(options.spam),
+      filter: filterOf(options),
+    });
+    return submissions.totalCount;
+  } catch {
+    return undefined; // The progress line then counts without an end; the export itself says what is wrong.
+  }
 }
 
 export function registerExport(program: Command): void {
@@ -48,14 +63,17 @@ export function registerExport(program: Command): void {
       throw new ApiError(`The export link answered HTTP ${response.status}`, [], response.status);
     }
     const toTerminal = !options.out && process.stdout.isTTY;
-    const spinner =
-      process.stderr.isTTY && !toTerminal ? ora({ stream: process.stderr, text: 'Exporting…' }).start() : undefined;
+    const showProgress = Boolean(process.stderr.isTTY) && !toTerminal;
+    const total = showProgress ? await totalOf(client, options) : undefined;
+    const spinner = showProgress ? ora({ stream: process.stderr, text: progressText(0, total, 0) }).start() : undefined;
+    const records = new RecordCounter(options.format);
     let bytes = 0;
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         bytes += chunk.length;
         if (spinner) {
-          spinner.text = `Exporting… ${size(bytes)}`;
+          records.push(chunk);
+          spinner.text = progressText(records.records, total, bytes);
         }
         callback(null, chunk);
       },
