@@ -63,7 +63,8 @@ export function registerExport(program: Command): void {
       throw new ApiError(`The export link answered HTTP ${response.status}`, [], response.status);
     }
     const toTerminal = !options.out && process.stdout.isTTY;
-    const showProgress = Boolean(process.stderr.isTTY) && !toTerminal;
+    // A terminal without a width (a bare pseudo-terminal) would make ora clear lines without end.
+    const showProgress = Boolean(process.stderr.isTTY && process.stderr.columns > 0) && !toTerminal;
     const total = showProgress ? await totalOf(client, options) : undefined;
     const spinner = showProgress ? ora({ stream: process.stderr, text: progressText(0, total, 0) }).start() : undefined;
     const records = new RecordCounter(options.format);
