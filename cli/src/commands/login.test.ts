@@ -84,9 +84,19 @@ describe('intake login and profiles', () => {
     const wrongToken = await runCli(['whoami'], { env: { ...env, INTAKE_TOKEN: 'itk_revoked' } });
     expect(wrongToken.code).toBe(1);
     expect(wrongToken.stderr).toMatch(/UNAUTHENTICATED/);
-    const wrongUrl = await runCli(['whoami'], { env: { ...env, INTAKE_URL: 'http://127.0.0.1:9' } });
+    const wrongUrl = await runCli(['whoami'], {
+      env: { ...env, INTAKE_URL: 'http://127.0.0.1:9', INTAKE_TOKEN: world.apiToken },
+    });
     expect(wrongUrl.code).toBe(1);
     expect(wrongUrl.stderr).toContain('Cannot reach http://127.0.0.1:9');
+    // The stored token is never sent to another server than its own.
+    const otherServer = await runCli(['whoami'], { env: { ...env, INTAKE_URL: 'http://127.0.0.1:9' } });
+    expect(otherServer.code).toBe(64);
+    expect(otherServer.stderr).toContain('INTAKE_URL is set without INTAKE_TOKEN, and profile default is for');
+    const sameServer = await runCli(['whoami', '-o', 'json'], {
+      env: { ...env, INTAKE_URL: `${world.admin.url}/graphql` },
+    });
+    expect(json(sameServer).email).toBe('admin@example.com');
     const unknown = await runCli(['whoami', '--profile', 'nope'], { env });
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain('No profile named nope');

@@ -4,7 +4,7 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import envPaths from 'env-paths';
 import { z } from 'zod';
-import type { Connection } from '../api/client.js';
+import { graphqlEndpoint, type Connection } from '../api/client.js';
 import { UsageError } from '../errors.js';
 
 const profile = z.object({ url: z.string().min(1), token: z.string().min(1) });
@@ -54,7 +54,8 @@ export interface ConnectionOptions {
 
 /**
  * INTAKE_URL and INTAKE_TOKEN win over the profile (`--profile`, else INTAKE_PROFILE, else the
- * current one); each may stand alone when the other comes from the profile.
+ * current one). INTAKE_TOKEN may stand alone (the profile gives the URL); INTAKE_URL only when it
+ * is the profile's own URL.
  */
 export async function resolveConnection(options: ConnectionOptions): Promise<Connection & { profile?: string }> {
   const envUrl = process.env.INTAKE_URL || undefined;
@@ -68,6 +69,13 @@ export async function resolveConnection(options: ConnectionOptions): Promise<Con
     if (name && !stored && options.profile !== undefined) {
       throw new UsageError(`No profile named ${name}: run intake login --profile ${name}`);
     }
+  }
+  // A stored token goes only to the server it was stored for: INTAKE_URL naming another one needs
+  // INTAKE_TOKEN too, or the token would be sent to a server that never issued it.
+  if (envUrl && !envToken && stored && graphqlEndpoint(envUrl) !== graphqlEndpoint(stored.url)) {
+    throw new UsageError(
+      `INTAKE_URL is set without INTAKE_TOKEN, and profile ${name} is for ${stored.url}: set INTAKE_TOKEN too`,
+    );
   }
   const url = envUrl ?? stored?.url;
   const token = envToken ?? stored?.token;
