@@ -18,6 +18,7 @@ import { Migration20261126120000_members } from './Migration20261126120000_membe
 import { Migration20261126140000_api_token_scope } from './Migration20261126140000_api_token_scope.js';
 import { Migration20261126180000_invitations } from './Migration20261126180000_invitations.js';
 import { Migration20261126183000_receipts } from './Migration20261126183000_receipts.js';
+import { Migration20261126185000_form_shapes } from './Migration20261126185000_form_shapes.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -38,4 +39,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126140000_api_token_scope', class: Migration20261126140000_api_token_scope },
   { name: 'Migration20261126180000_invitations', class: Migration20261126180000_invitations },
   { name: 'Migration20261126183000_receipts', class: Migration20261126183000_receipts },
+  { name: 'Migration20261126185000_form_shapes', class: Migration20261126185000_form_shapes },
 ];

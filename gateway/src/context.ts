@@ -6,6 +6,7 @@ import type { RouterContext } from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { ReceivedFile } from './files/types.js';
 import type { SpamReason } from './spam/content-rules.js';
+import type { BodyKind, FormShape } from './submission/form-shape.js';
 import type { SubmissionAnswer } from './submission/present-submission.js';
 
 // What the intake middleware chain adds to a request, step by step.
@@ -19,7 +20,11 @@ export interface IntakeState {
   form?: Form;
   /** The form's enabled webhooks as cached with it (see site-cache.ts). */
   webhookIds?: readonly string[];
+  /** The form's declared shape as cached with it; null: every key is accepted. */
+  shape?: FormShape | null;
   fields?: Record<string, unknown>;
+  /** Whether the fields kept their JSON types or arrived as text (multipart, urlencoded). */
+  bodyKind?: BodyKind;
   files?: ReceivedFile[];
   /**
    * The Idempotency-Key, read once (middleware/idempotency-key.ts): the key and the first answer

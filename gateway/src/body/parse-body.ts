@@ -70,6 +70,7 @@ export async function parseBody(ctx: IntakeContext, next: Next): Promise<void> {
     const { fields, files } = await withinDeadline(ctx, bodyTimeoutMs, parsing);
     ctx.state.fields = fields;
     ctx.state.files = files;
+    ctx.state.bodyKind = 'text';
   } else {
     const parsing =
       kind === 'application/json'
@@ -77,6 +78,7 @@ export async function parseBody(ctx: IntakeContext, next: Next): Promise<void> {
         : parseUrlencodedBody(ctx, maxSize);
     ctx.state.fields = await withinDeadline(ctx, bodyTimeoutMs, parsing);
     ctx.state.files = [];
+    ctx.state.bodyKind = kind === 'application/json' ? 'json' : 'text';
   }
   await next();
 }

@@ -20,6 +20,7 @@ export function formByCode(siteCache: SiteCache): IntakeMiddleware {
     }
     ctx.state.form = found.form;
     ctx.state.webhookIds = found.webhookIds;
+    ctx.state.shape = found.shape;
     await next();
   };
 }

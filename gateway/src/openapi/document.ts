@@ -8,6 +8,7 @@ import { codesAnsweredAs, type ErrorCode } from '@intake/shared/errors';
 export const SEND_PROBLEMS = {
   400: [
     'body_invalid',
+    'fields_invalid',
     'captcha_invalid',
     'file_type_not_allowed',
     'file_type_mismatch',
@@ -42,7 +43,7 @@ export const PARSER_PROBLEMS = {
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
-  400: "The body, the visitor's CAPTCHA answer, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character.",
+  400: "The body, the fields the form declares, the visitor's CAPTCHA answer, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character. `fields_invalid` lists every failing field in `errors`.",
   401: 'A credential is missing.',
   403: 'A credential is wrong, or the form is not available to this site.',
   408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
@@ -122,7 +123,9 @@ export const openApiDocument = {
         tags: ['intake'],
         summary: 'Submit a form',
         description:
-          'Every top-level key is accepted. A repeated multipart or urlencoded field becomes an array; bracket ' +
+          'Every top-level key is accepted, unless the form declares its fields: then a body that breaks that ' +
+          'shape is `400 fields_invalid` naming every failing field, and undeclared fields are refused or dropped ' +
+          'as the form says. A repeated multipart or urlencoded field becomes an array; bracket ' +
           'names (`a[b]`, `a[]`) nest. Files are checked by extension and content, archives and office documents ' +
           'are inspected, and every file may be scanned with ClamAV. `201` is sent only after the submission and ' +
           'all its files are durably stored; any refusal leaves nothing behind. A form may require a CAPTCHA ' +
@@ -407,6 +410,21 @@ export const openApiDocument = {
           status: { type: 'integer', minimum: 400, maximum: 599 },
           detail: { type: 'string', description: 'Safe to show; never echoes a secret or a submitted value.' },
           code: ref('ProblemCode'),
+          errors: {
+            type: 'array',
+            description:
+              "`fields_invalid` only: every field that does not match the form's declared fields, by its path, " +
+              'with the reason (never the value sent).',
+            items: {
+              type: 'object',
+              required: ['path', 'reason'],
+              additionalProperties: false,
+              properties: {
+                path: { type: 'string', description: 'The field path, e.g. `email` or `tags[2]`.' },
+                reason: { type: 'string', description: 'Why, e.g. `is required`.' },
+              },
+            },
+          },
         },
       },
       ProblemCode: {

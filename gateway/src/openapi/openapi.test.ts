@@ -8,6 +8,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { FormSchema } from '@intake/shared/entities';
 import { codesAnsweredAs, ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
+import { toJsonSchema } from '@intake/shared/form-shape';
 import { createCaptchaSecretBox } from '@intake/shared/spam';
 import { createLocalStorage } from '@intake/shared/storage';
 import { makeForm, makeSite, rawRequest, testDriverName } from '@intake/shared/test';
@@ -377,6 +378,21 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
       },
       broken,
     );
+  });
+
+  it("400 fields_invalid, with its errors, for a body that breaks the form's declared fields", async () => {
+    const { form, token } = await siteAndForm();
+    const em = harness.services.db.em.fork();
+    const fieldsSchema = toJsonSchema([
+      { name: 'email', type: 'email', required: true, maxLength: null, choices: null },
+    ]);
+    await em.nativeUpdate(FormSchema, { id: form.id }, { fieldsSchema });
+    const problem = await expectSendAnswer(
+      await send(url, form.code, { apiKey, token, json: {} }),
+      400,
+      'fields_invalid',
+    );
+    expect(problem.errors).toEqual([{ path: 'email', reason: 'is required' }]);
   });
 
   it('400 captcha_invalid and 503 captcha_unavailable for a form that requires a CAPTCHA', async () => {

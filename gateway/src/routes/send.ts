@@ -87,6 +87,8 @@ export function sendRouter(
         form: ctx.state.form!,
         webhookIds: ctx.state.webhookIds,
         fields: ctx.state.fields,
+        bodyKind: ctx.state.bodyKind,
+        shape: ctx.state.shape,
         files: ctx.state.files ?? [],
         idempotencyKey: key,
         replay,

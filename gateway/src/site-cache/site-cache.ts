@@ -13,6 +13,7 @@ import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/ent
 import type { Services } from '@intake/shared/services';
 import type { SiteTokenCodec } from '@intake/shared/site-token';
 import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
+import { formShapeOf, type FormShape } from '../submission/form-shape.js';
 import { createSiteScopedCache, type SiteScopedCacheOptions } from './site-scoped-cache.js';
 import { memoizeTokenDecoding } from './token-memo.js';
 
@@ -22,6 +23,8 @@ const DEFAULTS: SiteScopedCacheOptions = { maxEntries: 10_000, maxAgeMs: 30_000 
 export interface CachedForm {
   form: Form;
   webhookIds: readonly string[];
+  /** The form's declared shape, compiled once with the entry (null: none). */
+  shape: FormShape | null;
 }
 
 export interface SiteCache {
@@ -98,9 +101,12 @@ export function createSiteCache(
         }
         // A disabled form is refused before any delivery: its webhooks need not be read.
         const webhookIds = form.enabled ? await enabledWebhookIds(forked, form.id) : [];
+        const cached = Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form;
         return Object.freeze({
-          form: Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form,
+          form: cached,
           webhookIds: Object.freeze(webhookIds),
+          // Dropped with the entry when the change feed says the form changed, so never stale.
+          shape: form.enabled ? formShapeOf(cached) : null,
         });
       });
     },

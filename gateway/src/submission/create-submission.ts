@@ -5,11 +5,13 @@ import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { isOutage } from '@intake/shared/outage';
 import { signReceipt } from '@intake/shared/receipts';
 import type { Services } from '@intake/shared/services';
+import { DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared/spam';
 import type { FilePipeline } from '../files/pipeline.js';
 import type { ReceivedFile, TypedFile } from '../files/types.js';
 import { checkCaptcha, type CaptchaStage } from '../spam/captcha-stage.js';
 import type { SpamReason } from '../spam/content-rules.js';
 import { spamVerdict } from '../spam/spam-verdict.js';
+import { formShapeOf, type BodyKind, type FormShape } from './form-shape.js';
 import type { FileRow } from './guarded-insert.js';
 import type { SubmissionAnswer } from './present-submission.js';
 import { sanitizeSubmittedValue } from './sanitize-pool.js';
@@ -33,6 +35,10 @@ export interface SubmissionInput {
    */
   webhookIds?: readonly string[];
   fields: unknown;
+  /** How the body arrived (form bodies' text is read as the shape's types); JSON when absent. */
+  bodyKind?: BodyKind;
+  /** The form's compiled shape when the caller cached it; compiled from the form when absent. */
+  shape?: FormShape | null;
   files: readonly ReceivedFile[];
   idempotencyKey: string | undefined;
   /** The first answer given for `idempotencyKey`, looked up by the caller (once per request). */
@@ -68,7 +74,8 @@ export async function createSubmission(
   if (input.replay) {
     return input.replay;
   }
-  const { fields, unavailableAsSpam } = await captchaChecked(input, validated);
+  const shaped = shapeChecked(input, validated);
+  const { fields, unavailableAsSpam } = await captchaChecked(input, shaped);
   const sanitized = await sanitizeSubmittedValue(fields);
   const typed = await pipeline(input.files, allowedTypesOf(input.form));
 
@@ -168,6 +175,24 @@ function fileRows(typed: readonly TypedFile[], storedKeys: readonly string[]): F
     sha256: file.sha256,
     storageKey: storedKeys[position] as string,
   }));
+}
+
+/**
+ * The fields as the form's declared shape takes them, or `fields_invalid`; before the CAPTCHA
+ * provider is asked and before any file is checked or stored. The honeypots and the CAPTCHA answer
+ * are the form's own fields, never refused or dropped as undeclared.
+ */
+function shapeChecked(input: SubmissionInput, fields: Record<string, unknown>): Record<string, unknown> {
+  const shape = input.shape === undefined ? formShapeOf(input.form) : input.shape;
+  if (shape === null) {
+    return fields;
+  }
+  const { form } = input;
+  const exempt = [...(form.honeypotFields ?? [])];
+  if (form.captchaProvider) {
+    exempt.push(form.captchaResponseField ?? DEFAULT_CAPTCHA_RESPONSE_FIELDS[form.captchaProvider]);
+  }
+  return shape.check(fields, input.bodyKind ?? 'json', exempt);
 }
 
 /** The CAPTCHA check when the form has a provider: the fields without the answer. */

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { UNKNOWN_FIELD_POLICIES, type FormJsonSchema } from '../form-shape/index.js';
 import { SiteSchema } from './site.js';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
 
@@ -40,6 +41,13 @@ export const FormSchema = defineEntity({
     blockedWords: p.array().nullable(),
     /** Days a submission is kept before the retention sweep deletes it; null keeps it for ever. */
     retentionDays: p.integer().nullable(),
+    /**
+     * The declared fields as a JSON Schema (docs/form-fields.md); null: every key is accepted. `json`,
+     * not `jsonb`: it keeps the properties in the order the fields were declared.
+     */
+    fieldsSchema: p.json<FormJsonSchema>().columnType('json').nullable(),
+    /** What becomes of a field the shape does not declare (only read when there is a shape). */
+    unknownFields: p.enum(UNKNOWN_FIELD_POLICIES).columnType('varchar(8)').default('refuse'),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),

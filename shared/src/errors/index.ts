@@ -50,6 +50,12 @@ export const ERROR_CATALOGUE = {
   payload_too_large: { status: 413, graphqlCode: 'PAYLOAD_TOO_LARGE', title: 'Payload too large', via: PROBLEM },
   body_timeout: { status: 408, graphqlCode: 'BODY_TIMEOUT', title: 'Body too slow', via: PROBLEM },
   body_invalid: { status: 400, graphqlCode: 'BODY_INVALID', title: 'Invalid body', via: PROBLEM },
+  fields_invalid: {
+    status: 400,
+    graphqlCode: 'FIELDS_INVALID',
+    title: "Fields do not match the form's declared fields",
+    via: PROBLEM,
+  },
   captcha_invalid: { status: 400, graphqlCode: 'CAPTCHA_INVALID', title: 'CAPTCHA answer invalid', via: PROBLEM },
   file_type_not_allowed: {
     status: 400,
@@ -140,9 +146,17 @@ export function codesAnsweredAs(transport: ErrorTransport): ErrorCode[] {
   );
 }
 
+/** One failing field of a `fields_invalid` refusal: where it is (a field path) and why. */
+export interface FieldProblem {
+  path: string;
+  reason: string;
+}
+
 export interface AppErrorOptions {
   /** Seconds the client should wait before retrying (429 and 503). */
   retryAfter?: number;
+  /** `fields_invalid`: every failing field; sent as the problem's `errors` member. */
+  errors?: readonly FieldProblem[];
   cause?: unknown;
 }
 
@@ -157,6 +171,7 @@ export class AppError extends Error {
   /** The admin API's `extensions.code` for it. */
   readonly graphqlCode: string;
   readonly retryAfter?: number;
+  readonly errors?: readonly FieldProblem[];
 
   constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
     const entry = ERROR_CATALOGUE[code];
@@ -168,6 +183,9 @@ export class AppError extends Error {
     this.graphqlCode = entry.graphqlCode;
     if (options.retryAfter !== undefined) {
       this.retryAfter = options.retryAfter;
+    }
+    if (options.errors !== undefined) {
+      this.errors = options.errors;
     }
   }
 
@@ -186,6 +204,8 @@ export interface ProblemDetails {
   status: number;
   detail: string;
   code: ErrorCode;
+  /** RFC 9457 extension member of `fields_invalid`: each failing field by path, with the reason. */
+  errors?: FieldProblem[];
 }
 
 /** RFC 9457 body for an error; unknown errors become a generic 500 that reveals nothing. */
@@ -197,5 +217,6 @@ export function toProblem(error: unknown): ProblemDetails {
     status: appError.status,
     detail: appError.detail,
     code: appError.code,
+    ...(appError.errors === undefined ? {} : { errors: appError.errors.map(({ path, reason }) => ({ path, reason })) }),
   };
 }

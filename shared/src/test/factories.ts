@@ -36,7 +36,18 @@ export async function makeForm(
   services: Services,
   site: Site,
   overrides: Partial<
-    Pick<Form, 'name' | 'enabled' | 'allowedMimeTypes' | 'maxFileSize' | 'deletedAt' | 'retentionDays'>
+    Pick<
+      Form,
+      | 'name'
+      | 'enabled'
+      | 'allowedMimeTypes'
+      | 'maxFileSize'
+      | 'deletedAt'
+      | 'retentionDays'
+      | 'fieldsSchema'
+      | 'unknownFields'
+      | 'honeypotFields'
+    >
   > = {},
 ): Promise<Form> {
   const em = services.db.em.fork();
@@ -49,6 +60,9 @@ export async function makeForm(
     maxFileSize: overrides.maxFileSize ?? null,
     deletedAt: overrides.deletedAt ?? null,
     retentionDays: overrides.retentionDays ?? null,
+    fieldsSchema: overrides.fieldsSchema ?? null,
+    unknownFields: overrides.unknownFields ?? 'refuse',
+    honeypotFields: overrides.honeypotFields ?? null,
   });
   await em.flush();
   return form;
