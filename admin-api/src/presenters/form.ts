@@ -1,7 +1,8 @@
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared/spam';
 import type { Form } from '@intake/shared/entities';
-import type { CaptchaProviderEnum, FormType } from '../types/form.type.js';
+import { fromJsonSchema } from '@intake/shared/form-shape';
+import type { CaptchaProviderEnum, FormFieldType, FormType, UnknownFieldsEnum } from '../types/form.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 
 /** `globalMaxFileSize` is MAX_FILE_SIZE, what a form without its own limit gets. */
@@ -29,6 +30,8 @@ export function presentForm(form: Form, globalMaxFileSize: number): FormType {
     maxLinks: form.maxLinks ?? null,
     blockedWords: [...(form.blockedWords ?? [])],
     retentionDays: form.retentionDays ?? null,
+    fields: form.fieldsSchema ? (fromJsonSchema(form.fieldsSchema) as FormFieldType[]) : [],
+    unknownFields: (form.unknownFields ?? 'refuse') as UnknownFieldsEnum,
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

@@ -1,7 +1,8 @@
 import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '@intake/shared/lifecycle';
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
-import { Float, ID, InputType, Int } from 'type-graphql';
+import type { DeclaredField } from '@intake/shared/form-shape';
+import { Field, Float, ID, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import { NOTIFY_EMAILS_MAX, notifyEmails } from '../validation/delivery-fields.js';
 import { id, maxFileSize, mimeTypes, name } from '../validation/fields.js';
@@ -19,7 +20,8 @@ import {
   optionalCount,
   responseField,
 } from '../validation/spam-fields.js';
-import { CaptchaProviderEnum } from './form.type.js';
+import { formFields } from '../validation/form-fields.js';
+import { CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 
 const notNull = z.boolean({ error: 'cannot be null' });
 
@@ -36,6 +38,25 @@ export class CreateFormInput {
     description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission.`,
   })
   notifyEmails?: string[] | null;
+}
+
+// Checked as a whole list by `formFields` (duplicates, choices only for CHOICE), not field by field.
+@InputType('FormFieldInput', { description: 'A field the form declares (docs/form-fields.md).' })
+export class FormFieldInput {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => FieldTypeEnum)
+  type!: FieldTypeEnum;
+
+  @Field(() => Boolean, { defaultValue: false })
+  required!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'TEXT, EMAIL and LIST (per item): at most this many characters.' })
+  maxLength?: number | null;
+
+  @Field(() => [String], { nullable: true, description: 'CHOICE only: the accepted values.' })
+  choices?: string[] | null;
 }
 
 @InputType('UpdateFormInput', { description: 'Absent fields stay as they are; null resets a limit to its default.' })
@@ -129,4 +150,18 @@ export class UpdateFormInput {
       'with its files; null keeps it.',
   })
   retentionDays?: number | null;
+
+  @InputField(() => [FormFieldInput], formFields, {
+    nullable: true,
+    description:
+      'The fields the form takes, in order (docs/form-fields.md); a submission that breaks them is 400 ' +
+      'fields_invalid. null or [] declares none: every key is accepted.',
+  })
+  fields?: DeclaredField[] | null;
+
+  @InputField(() => UnknownFieldsEnum, z.enum(UnknownFieldsEnum, { error: 'must be REFUSE or DROP' }), {
+    nullable: true,
+    description: 'With declared fields: refuse a submission holding another field, or drop that field.',
+  })
+  unknownFields?: UnknownFieldsEnum;
 }

@@ -18,6 +18,60 @@ registerEnumType(CaptchaProviderEnum, {
   },
 });
 
+export enum FieldTypeEnum {
+  TEXT = 'text',
+  EMAIL = 'email',
+  NUMBER = 'number',
+  BOOLEAN = 'boolean',
+  CHOICE = 'choice',
+  LIST = 'list',
+}
+
+registerEnumType(FieldTypeEnum, {
+  name: 'FieldType',
+  description: 'The type of a declared field (docs/form-fields.md).',
+  valuesConfig: {
+    TEXT: { description: 'Text.' },
+    EMAIL: { description: 'An e-mail address.' },
+    NUMBER: { description: 'A number (form bodies send it as text, read as a number).' },
+    BOOLEAN: { description: 'true or false (a checked HTML checkbox, `on`, is true).' },
+    CHOICE: { description: 'One of `choices`.' },
+    LIST: { description: 'A list of text (a repeated form field).' },
+  },
+});
+
+export enum UnknownFieldsEnum {
+  REFUSE = 'refuse',
+  DROP = 'drop',
+}
+
+registerEnumType(UnknownFieldsEnum, {
+  name: 'UnknownFields',
+  description: 'What becomes of a submitted field the form does not declare.',
+  valuesConfig: {
+    REFUSE: { description: 'The submission is refused with 400 fields_invalid.' },
+    DROP: { description: 'The field is left out; the rest is stored.' },
+  },
+});
+
+@ObjectType('FormField', { description: 'A field a form declares; a submission must match them.' })
+export class FormFieldType {
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => FieldTypeEnum)
+  type!: FieldTypeEnum;
+
+  @Field(() => Boolean)
+  required!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'Characters (per item of a LIST); null: no own limit.' })
+  maxLength!: number | null;
+
+  @Field(() => [String], { nullable: true, description: 'The accepted values of a CHOICE; null for other types.' })
+  choices!: string[] | null;
+}
+
 @ObjectType('Form', { description: 'A form of a site, addressed by its public code in /api/v1/send/:code.' })
 export class FormType {
   @Field(() => ID)
@@ -87,6 +141,14 @@ export class FormType {
     description: 'Days a submission (spam included) is kept before it is deleted with its files; null: for ever.',
   })
   retentionDays!: number | null;
+
+  @Field(() => [FormFieldType], {
+    description: 'The fields the form declares, in order; empty: every key is accepted (docs/form-fields.md).',
+  })
+  fields!: FormFieldType[];
+
+  @Field(() => UnknownFieldsEnum, { description: 'What becomes of an undeclared field when fields are declared.' })
+  unknownFields!: UnknownFieldsEnum;
 
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;

@@ -11,8 +11,15 @@ export const UNKNOWN_FIELD_POLICIES = ['refuse', 'drop'] as const;
 /** `refuse`: a submission with an undeclared field is `fields_invalid`; `drop`: such fields are not stored. */
 export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
 
-/** The types whose values are text, and so may have a maximum length (per item for a list). */
-export const LENGTH_TYPES: ReadonlySet<FieldType> = new Set(['text', 'email', 'choice', 'list']);
+/** The types whose values are free text, and so may have a maximum length (per item for a list). */
+export const LENGTH_TYPES: ReadonlySet<FieldType> = new Set(['text', 'email', 'list']);
+/** Most fields a form may declare. */
+export const DECLARED_FIELDS_MAX = 100;
+/** Most choices of a choice field, and the longest one. */
+export const CHOICES_MAX = 100;
+export const CHOICE_MAX_LENGTH = 200;
+/** The longest maximum length: the gateway's 64 KiB string limit holds at least this many characters. */
+export const FIELD_MAX_LENGTH_MAX = 16_384;
 
 export interface DeclaredField {
   name: string;
@@ -48,7 +55,7 @@ function valueSchema(field: DeclaredField): JsonSchema {
     case 'boolean':
       return { type: 'boolean' };
     case 'choice':
-      return { type: 'string', enum: [...(field.choices ?? [])], ...length };
+      return { type: 'string', enum: [...(field.choices ?? [])] };
     case 'list':
       return { type: 'array', ...(field.required ? { minItems: 1 } : {}), items: { type: 'string', ...length } };
   }

@@ -1,5 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import type { Form } from '@intake/shared/entities';
+import { toJsonSchema } from '@intake/shared/form-shape';
 import type { UpdateFormInput } from '../../types/form.input.js';
 import { requireLiveForm } from '../../queries/live-finders.js';
 import { applyCaptchaSettings } from '../spam/captcha-settings.js';
@@ -12,8 +13,15 @@ export async function updateForm(
   input: UpdateFormInput,
 ): Promise<Form> {
   const form = await requireLiveForm(em, formId);
-  const { captchaProvider, captchaSecret, captchaResponseField, ...settings } = input;
+  const { captchaProvider, captchaSecret, captchaResponseField, fields, unknownFields, ...settings } = input;
   applyCaptchaSettings(form, { captchaProvider, captchaSecret, captchaResponseField }, tokenEncryptionKey);
+  if (fields !== undefined) {
+    // Stored as the JSON Schema the gateway compiles (shared/src/form-shape).
+    form.fieldsSchema = fields === null ? null : toJsonSchema(fields);
+  }
+  if (unknownFields !== undefined) {
+    form.unknownFields = unknownFields;
+  }
   // The input holds only its declared fields (absent ones are not keys), so this copies those.
   em.assign(form, settings, { onlyProperties: true });
   await em.flush();
