@@ -83,7 +83,9 @@ export function describeError(error: CombinedError | undefined, skipFields: read
         return true;
       }
       const key = field.startsWith('input.') ? field.slice('input.'.length) : field;
-      return !(skipFields.includes(key) && shown[key] !== undefined);
+      // A list's items are shown next to their own inputs (`fields.2.name` under `fields`).
+      const elsewhere = skipFields.some((skipped) => key === skipped || key.startsWith(`${skipped}.`));
+      return !(elsewhere && shown[key] !== undefined);
     })
     .map((graphQLError) => describeOne(graphQLError))
     .join(' ');

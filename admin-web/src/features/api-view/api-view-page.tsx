@@ -14,7 +14,7 @@ import { ScrollTable } from '../../components/scroll-table';
 import { RotateSiteTokenDocument, SiteApiViewDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
-import { buildExamples } from './examples';
+import { buildExamples, type ExampleField } from './examples';
 
 const HIDDEN_TOKEN = '•'.repeat(32);
 
@@ -106,6 +106,7 @@ interface ApiForm {
   code: string;
   enabled: boolean;
   endpointUrl: string;
+  fields: readonly ExampleField[];
 }
 
 function FormEndpoints({ forms }: { forms: readonly ApiForm[] }) {
@@ -160,8 +161,8 @@ function Examples({ forms, token, tokenShown }: { forms: readonly ApiForm[]; tok
     return null;
   }
   // What is copied holds the token; what is shown holds it only once Show token was pressed.
-  const examples = buildExamples(selected.endpointUrl, token);
-  const shownExamples = tokenShown ? examples : buildExamples(selected.endpointUrl, HIDDEN_TOKEN);
+  const examples = buildExamples(selected.endpointUrl, token, selected.fields);
+  const shownExamples = tokenShown ? examples : buildExamples(selected.endpointUrl, HIDDEN_TOKEN, selected.fields);
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="examples-title">
       <Stack gap="md">

@@ -29,6 +29,29 @@ describe('buildExamples', () => {
     expect(file!.code).toContain('-F fichier=@report.pdf');
   });
 
+  it("uses the form's declared fields, in order, with a value each takes", () => {
+    const fields = [
+      { name: 'full name', type: 'TEXT' as const, maxLength: 3 },
+      { name: 'email', type: 'EMAIL' as const },
+      { name: 'age', type: 'NUMBER' as const },
+      { name: 'subscribe', type: 'BOOLEAN' as const },
+      { name: 'topic', type: 'CHOICE' as const, choices: ["it's", 'other'] },
+      { name: 'tags', type: 'LIST' as const },
+    ];
+    const [json, file, node, php, python] = buildExamples(ENDPOINT, TOKEN, fields);
+    expect(json!.code).toContain(
+      `-d '{"full name": "Ada", "email": "ada@example.com", "age": 42, "subscribe": true, "topic": "it'\\''s", "tags": ["Hello", "Ada Lovelace"]}'`,
+    );
+    expect(file!.code).toContain(`-F 'age=42' \\\n  -F 'subscribe=true'`);
+    expect(file!.code).toContain(`-F 'tags=Hello' \\\n  -F 'tags=Ada Lovelace'`);
+    expect(node!.code).toContain(
+      `JSON.stringify({ "full name": 'Ada', email: 'ada@example.com', age: 42, subscribe: true, topic: 'it\\'s', tags: ['Hello', 'Ada Lovelace'] })`,
+    );
+    expect(php!.code).toContain(`'tags[1]' => 'Ada Lovelace',`);
+    expect(python!.code).toContain(`"subscribe": True`);
+    expect(python!.code).toContain(`("tags", "Hello"), ("tags", "Ada Lovelace")`);
+  });
+
   it('quotes what it fills in, so a quote in the URL cannot end the string early', () => {
     const [json, , node, php, python] = buildExamples("https://x.example/it's", TOKEN);
     expect(json!.code).toContain(`curl -X POST 'https://x.example/it'\\''s'`);

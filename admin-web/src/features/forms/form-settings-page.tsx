@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/page-header';
 import { FormSettingsDocument, UpdateFormSettingsDocument, type FormSettingsFieldsFragment } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { FileSizeAndEmailsCard } from './settings/file-size-and-emails-card';
+import { FieldsCard } from './settings/fields-card';
 import { FileTypesCard } from './settings/file-types-card';
 import { NameAndStatusCard } from './settings/name-and-status-card';
 import { RetentionCard } from './settings/retention-card';
@@ -35,6 +36,8 @@ const FIELDS = [
   'maxLinks',
   'blockedWords',
   'retentionDays',
+  'fields',
+  'unknownFields',
 ] as const;
 
 interface SettingsEditorProps {
@@ -75,6 +78,7 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
     <form onSubmit={submit} noValidate>
       <Stack maw={760}>
         <NameAndStatusCard form={form} code={current.code} />
+        <FieldsCard form={form} />
         <FileTypesCard form={form} limits={limits} />
         <FileSizeAndEmailsCard form={form} limits={limits} />
         <SpamProtectionCard form={form} current={current} limits={limits} />

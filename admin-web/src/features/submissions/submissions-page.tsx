@@ -102,7 +102,9 @@ function Inbox({
   };
 
   const rows = connection?.edges.map((edge) => edge.node) ?? [];
-  const keys = columnKeys(rows.map((row) => row.data as Record<string, unknown>));
+  // A form that declares its fields shows them, in their order; otherwise the first keys the rows hold.
+  const declared = data?.form?.fields.map((field) => field.name) ?? [];
+  const keys = declared.length > 0 ? declared : columnKeys(rows.map((row) => row.data as Record<string, unknown>));
 
   return (
     <>

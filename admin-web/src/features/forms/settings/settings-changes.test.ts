@@ -33,6 +33,11 @@ const STORED: FormSettingsFieldsFragment = {
   blockedWords: ['casino', 'R&amp;D'],
   retentionDays: null,
   retentionNextDeletionAt: null,
+  fields: [
+    { name: 'name', type: 'TEXT', required: true, maxLength: 100, choices: null },
+    { name: 'topic', type: 'CHOICE', required: false, maxLength: null, choices: ['Sales', 'R&D'] },
+  ],
+  unknownFields: 'REFUSE',
 };
 
 function changes(edit: Partial<SettingsValues>, stored: FormSettingsFieldsFragment = STORED) {
@@ -42,6 +47,36 @@ function changes(edit: Partial<SettingsValues>, stored: FormSettingsFieldsFragme
 describe('settingsChanges', () => {
   it('sends nothing for the fields as the stored settings fill them', () => {
     expect(changes({})).toEqual({ input: {}, errors: {} });
+  });
+
+  it('sends the declared fields whole, in their new order, when one changed', () => {
+    const [name, topic] = settingsValuesOf(STORED).fields;
+    expect(changes({ fields: [topic!, name!] }).input).toEqual({
+      fields: [
+        { name: 'topic', type: 'CHOICE', required: false, maxLength: null, choices: ['Sales', 'R&D'] },
+        { name: 'name', type: 'TEXT', required: true, maxLength: 100, choices: null },
+      ],
+    });
+    // A length is sent only for a type that has one, choices only for a choice.
+    expect(changes({ fields: [{ ...name!, type: 'NUMBER', choices: 'x' }] }).input.fields).toEqual([
+      { name: 'name', type: 'NUMBER', required: true, maxLength: null, choices: null },
+    ]);
+    expect(changes({ fields: [], unknownFields: 'DROP' }).input).toEqual({ fields: [], unknownFields: 'DROP' });
+  });
+
+  it('asks for a name and for the choices of a choice field before a save', () => {
+    const [name, topic] = settingsValuesOf(STORED).fields;
+    expect(
+      changes({
+        fields: [
+          { ...name!, name: ' ' },
+          { ...topic!, choices: '\n' },
+        ],
+      }).errors,
+    ).toEqual({
+      'fields.0.name': 'Enter a name',
+      'fields.1.choices': 'Enter the choices, one a line',
+    });
   });
 
   it('compares text as typed with the stored HTML-safe text, trimmed', () => {

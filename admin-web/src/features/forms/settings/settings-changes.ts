@@ -1,9 +1,17 @@
 // What a save sends: the settings that differ from the stored ones (absent ones stay as they are),
 // and the mistakes a person can fix, by field. A pure function of the fields, the stored settings and
 // the service's limits, so every rule is unit-tested (settings-changes.test.ts).
-import type { FormSettingsFieldsFragment, UpdateFormInput } from '../../../gql/graphql';
+import type { FormFieldInput, FormSettingsFieldsFragment, UpdateFormInput } from '../../../gql/graphql';
 import { decodeStoredText } from '../../../lib/decode-stored-text';
-import { MIB, mibOf, providerOf, type SettingsLimits, type SettingsValues } from './settings-values';
+import {
+  LENGTH_FIELD_TYPES,
+  MIB,
+  mibOf,
+  providerOf,
+  type FieldRow,
+  type SettingsLimits,
+  type SettingsValues,
+} from './settings-values';
 
 export interface SettingsChanges {
   input: UpdateFormInput;
@@ -88,6 +96,50 @@ function spamProtectionChanges(
   return input;
 }
 
+/** A field row as the API takes it: a length only where the type has one, choices only for a choice. */
+function fieldInputOf(row: FieldRow): FormFieldInput {
+  const maxLength = LENGTH_FIELD_TYPES.includes(row.type) ? optionalNumber(row.maxLength) : null;
+  return {
+    name: row.name.trim(),
+    type: row.type,
+    required: row.required,
+    maxLength,
+    choices: row.type === 'CHOICE' ? parseLines(row.choices) : null,
+  };
+}
+
+// The declared fields, sent whole when any of them changed (their order included).
+function declaredFieldChanges(
+  values: SettingsValues,
+  current: FormSettingsFieldsFragment,
+  errors: Record<string, string>,
+): UpdateFormInput {
+  const input: UpdateFormInput = {};
+  const fields = values.fields.map(fieldInputOf);
+  fields.forEach((field, index) => {
+    if (field.name === '') {
+      errors[`fields.${index}.name`] = 'Enter a name';
+    }
+    if (field.type === 'CHOICE' && (field.choices ?? []).length === 0) {
+      errors[`fields.${index}.choices`] = 'Enter the choices, one a line';
+    }
+  });
+  const stored: FormFieldInput[] = current.fields.map((field) => ({
+    name: field.name,
+    type: field.type,
+    required: field.required,
+    maxLength: field.maxLength ?? null,
+    choices: field.choices ?? null,
+  }));
+  if (JSON.stringify(fields) !== JSON.stringify(stored)) {
+    input.fields = fields;
+  }
+  if (values.unknownFields !== current.unknownFields) {
+    input.unknownFields = values.unknownFields;
+  }
+  return input;
+}
+
 /** The settings in `values` that differ from `current`, and what must be fixed before a save. */
 export function settingsChanges(
   values: SettingsValues,
@@ -123,6 +175,7 @@ export function settingsChanges(
     input.notifyEmails = emails;
   }
   Object.assign(input, spamProtectionChanges(values, current, errors));
+  Object.assign(input, declaredFieldChanges(values, current, errors));
   const retentionDays = optionalNumber(values.retentionDays);
   if (retentionDays !== (current.retentionDays ?? null)) {
     input.retentionDays = retentionDays;

@@ -1,5 +1,11 @@
 // What the settings page's fields hold, and how they start from a form's stored settings.
-import type { CaptchaProvider, FormSettingsFieldsFragment, FormSettingsQuery } from '../../../gql/graphql';
+import type {
+  CaptchaProvider,
+  FieldType,
+  FormSettingsFieldsFragment,
+  FormSettingsQuery,
+  UnknownFields,
+} from '../../../gql/graphql';
 import { decodeStoredText } from '../../../lib/decode-stored-text';
 
 /** The service's limits and defaults the page offers and checks against (read, never restated here). */
@@ -19,6 +25,37 @@ export function providerOf(value: string): CaptchaProvider | null {
   return Object.hasOwn(PROVIDER_LABELS, value) ? (value as CaptchaProvider) : null;
 }
 
+/** The declared field types' names for people, in the order the type menu offers them. */
+export const FIELD_TYPE_LABELS: Record<FieldType, string> = {
+  TEXT: 'Text',
+  EMAIL: 'E-mail address',
+  NUMBER: 'Number',
+  BOOLEAN: 'Yes or no',
+  CHOICE: 'Choice from a list',
+  LIST: 'List of text',
+};
+
+/** The types that may have a maximum length (per item for a list), as the API allows. */
+export const LENGTH_FIELD_TYPES: readonly FieldType[] = ['TEXT', 'EMAIL', 'LIST'];
+
+/** One declared field as its inputs hold it: choices one a line, an empty length for none. */
+export interface FieldRow {
+  /** Stable across reordering, for React's keys; never sent. */
+  key: string;
+  name: string;
+  type: FieldType;
+  required: boolean;
+  maxLength: number | string;
+  choices: string;
+}
+
+let nextRowKey = 0;
+
+export function newFieldRow(): FieldRow {
+  nextRowKey += 1;
+  return { key: `field-${nextRowKey}`, name: '', type: 'TEXT', required: false, maxLength: '', choices: '' };
+}
+
 export interface SettingsValues {
   name: string;
   enabled: boolean;
@@ -36,6 +73,8 @@ export interface SettingsValues {
   maxLinks: number | string;
   blockedWords: string;
   retentionDays: number | string;
+  fields: FieldRow[];
+  unknownFields: UnknownFields;
 }
 
 export function mibOf(bytes: number): number {
@@ -60,5 +99,15 @@ export function settingsValuesOf(current: FormSettingsFieldsFragment): SettingsV
     maxLinks: current.maxLinks ?? '',
     blockedWords: current.blockedWords.map(decodeStoredText).join('\n'),
     retentionDays: current.retentionDays ?? '',
+    // Names and choices are the administrator's own text, stored as typed (not HTML-safe like values).
+    fields: current.fields.map((field) => ({
+      ...newFieldRow(),
+      name: field.name,
+      type: field.type,
+      required: field.required,
+      maxLength: field.maxLength ?? '',
+      choices: (field.choices ?? []).join('\n'),
+    })),
+    unknownFields: current.unknownFields,
   };
 }
