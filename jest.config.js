@@ -13,5 +13,6 @@ export default {
     '<rootDir>/tests',
     '<rootDir>/bench',
     '<rootDir>/admin-web',
+    '<rootDir>/client',
   ],
 };

@@ -7,6 +7,8 @@
 //   tests and test helpers (*.test.ts, src/test/)   `dependencies` or `devDependencies`, the
 //                     workspace's or the root's (the test tooling is declared once, at the root)
 //   development-only workspaces (no `dependencies`: test-files, tests, bench)   `devDependencies`
+//   the site-backend client (`client`)   nothing: its production code imports Node built-ins only,
+//                     so the packed tarball runs without installing anything (docs/client.md)
 //
 // No service names another in any dependency field: the gateway, the admin API and the worker share
 // the kernel (`shared`) and nothing else, so each builds, ships and tests alone. The runs that start
@@ -63,6 +65,8 @@ function packageOf(specifier) {
 }
 
 const SERVICES = new Set(['@intake/gateway', '@intake/admin-api', '@intake/worker']);
+// Published packages whose code runs with Node's built-ins alone.
+const WITHOUT_RUNTIME_DEPENDENCIES = new Set(['@intake/client']);
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 
 const isTestFile = (file) => /\.test\.tsx?$/.test(file) || /[\\/]src[\\/]test[\\/]/.test(file);
@@ -74,7 +78,11 @@ for (const workspace of rootPackage.workspaces) {
   const dependencies = new Set(Object.keys(pkg.dependencies ?? {}));
   const devDependencies = new Set(Object.keys(pkg.devDependencies ?? {}));
   const rootDevDependencies = new Set(Object.keys(rootPackage.devDependencies ?? {}));
-  const developmentOnly = dependencies.size === 0;
+  const builtinsOnly = WITHOUT_RUNTIME_DEPENDENCIES.has(pkg.name);
+  const developmentOnly = dependencies.size === 0 && !builtinsOnly;
+  if (builtinsOnly && dependencies.size > 0) {
+    problems.push(`${workspace}/package.json: declares dependencies; it must run on Node's built-ins alone`);
+  }
   if (SERVICES.has(pkg.name)) {
     for (const field of DEPENDENCY_FIELDS) {
       for (const name of Object.keys(pkg[field] ?? {})) {
