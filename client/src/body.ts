@@ -47,7 +47,10 @@ function appendField(form: FormData, name: string, value: unknown): void {
   form.append(name, value === null ? '' : String(value));
 }
 
-export function submissionBody(fields: Fields, files: readonly IntakeFile[]): { body: string | FormData; type?: string } {
+export function submissionBody(
+  fields: Fields,
+  files: readonly IntakeFile[],
+): { body: string | FormData; type?: string } {
   if (files.length === 0) {
     return { body: JSON.stringify(fields), type: 'application/json' };
   }

@@ -29,7 +29,8 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   if (/^\d+$/.test(value)) {
     return Number(value);
   }
-  const date = Date.parse(value);
+  // An HTTP date names its day and month; Date.parse would read "-3" as a year.
+  const date = /^[A-Za-z]{3}, /.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
