@@ -3,6 +3,9 @@
 // use them (the curl one run as pasted is stored), the gateway refuses a submission that breaks them,
 // and the inbox shows them as its columns, in order.
 import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
@@ -121,7 +124,7 @@ describeConsole('console: the Fields card of a form', () => {
     expect(await row(2).getByRole('textbox', { name: 'Choices' }).inputValue()).toBe('sales\nsupport');
   });
 
-  it('gives the API view examples with the declared fields, and the curl one is stored as pasted', async () => {
+  it('gives the API view examples with the declared fields; the curl and @intake/client ones are stored as pasted', async () => {
     await page.goto(`${env.url}/sites/${siteId}/api`);
     await expectHeading(page, 'API');
     await page.getByRole('button', { name: 'Show token' }).click();
@@ -135,6 +138,27 @@ describeConsole('console: the Fields card of a form', () => {
       env: { ...process.env, INTAKE_API_KEY: env.apiKey },
     });
     expect(stdout).toBe('201');
+
+    // The client example, run where `@intake/client` resolves to this repository's build (as it would
+    // in a backend that installed the package).
+    await examples.getByRole('button', { name: 'Copy Node.js (@intake/client) example' }).click();
+    const clientExample = await page.evaluate(() => navigator.clipboard.readText());
+    expect(clientExample).toContain(
+      `intake.submit("${formCode}", { email: 'ada@example.com', message: 'Hello', topic: 'sales' })`,
+    );
+    const cache = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+    await mkdir(cache, { recursive: true });
+    const dir = await mkdtemp(path.join(cache, 'intake-client-example-'));
+    try {
+      await writeFile(path.join(dir, 'example.mjs'), clientExample);
+      const ran = await run(process.execPath, [path.join(dir, 'example.mjs')], {
+        timeout: 20000,
+        env: { ...process.env, INTAKE_API_KEY: env.apiKey },
+      });
+      expect(ran.stdout).toMatch(/^stored [0-9a-f-]{36}\n$/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a submission that breaks the fields, and shows the fields as the inbox columns', async () => {

@@ -7,17 +7,25 @@ const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJ2IjoxfQ.c2lnbmF0dXJl';
 describe('buildExamples', () => {
   const examples = buildExamples(ENDPOINT, TOKEN);
 
-  it('gives five distinctly named examples, each with the endpoint and the token', () => {
+  it('gives six distinctly named examples, each with the endpoint and the token', () => {
     expect(examples.map((example) => example.title)).toEqual([
       'curl (JSON)',
       'curl (file upload)',
       'Node.js (fetch)',
+      'Node.js (@intake/client)',
       'PHP (curl)',
       'Python (requests)',
     ]);
     for (const example of examples) {
-      expect(example.code).toContain(ENDPOINT);
-      expect(example.code).toContain(`Bearer ${TOKEN}`);
+      // The client takes the gateway and the form's code apart.
+      const endpoint =
+        example.title === 'Node.js (@intake/client)' ? ['https://intake.example.com', '"abc123"'] : [ENDPOINT];
+      for (const part of endpoint) {
+        expect(example.code).toContain(part);
+      }
+      expect(example.code).toContain(
+        example.title.includes('@intake/client') ? `siteToken: "${TOKEN}"` : `Bearer ${TOKEN}`,
+      );
       expect(example.code).toContain('INTAKE_API_KEY');
       expect(example.code).toContain('X-KEY-SERVICE');
     }
@@ -38,7 +46,8 @@ describe('buildExamples', () => {
       { name: 'topic', type: 'CHOICE' as const, choices: ["it's", 'other'] },
       { name: 'tags', type: 'LIST' as const },
     ];
-    const [json, file, node, php, python] = buildExamples(ENDPOINT, TOKEN, fields);
+    const [json, file, node, client, php, python] = buildExamples(ENDPOINT, TOKEN, fields);
+    expect(client!.code).toContain(`intake.submit("abc123", { "full name": 'Ada', email: 'ada@example.com'`);
     expect(json!.code).toContain(
       `-d '{"full name": "Ada", "email": "ada@example.com", "age": 42, "subscribe": true, "topic": "it'\\''s", "tags": ["Hello", "Ada Lovelace"]}'`,
     );
@@ -53,7 +62,7 @@ describe('buildExamples', () => {
   });
 
   it('quotes what it fills in, so a quote in the URL cannot end the string early', () => {
-    const [json, , node, php, python] = buildExamples("https://x.example/it's", TOKEN);
+    const [json, , node, , php, python] = buildExamples("https://x.example/it's", TOKEN);
     expect(json!.code).toContain(`curl -X POST 'https://x.example/it'\\''s'`);
     expect(node!.code).toContain(`const endpoint = "https://x.example/it's";`);
     expect(php!.code).toContain(`curl_init('https://x.example/it\\'s')`);

@@ -121,6 +121,8 @@ function jsonQuote(text: string): string {
 export function buildExamples(endpoint: string, token: string, fields: readonly ExampleField[] = []): Example[] {
   const bearer = `Bearer ${token}`;
   const sample = sampleFields(fields);
+  // The client takes the gateway's origin and the form's code apart.
+  const [, gateway = endpoint, formCode = ''] = /^(.*)\/api\/v1\/send\/([^/]+)$/.exec(endpoint) ?? [];
   const entries = formEntries(sample);
   // PHP names each item of a list with brackets, which the gateway reads back as a list.
   const phpEntries = sample.flatMap(([key, item]) =>
@@ -176,6 +178,29 @@ export function buildExamples(endpoint: string, token: string, fields: readonly 
         "form.append('fichier', new Blob([await readFile('report.pdf')], { type: 'application/pdf' }), 'report.pdf');",
         "response = await fetch(endpoint, { method: 'POST', headers, body: form });",
         'console.log(response.status, await response.json());',
+      ].join('\n'),
+    },
+    {
+      title: 'Node.js (@intake/client)',
+      language: 'javascript',
+      code: [
+        '// Node.js 22 or later with @intake/client (docs/client.md): retries that never store twice,',
+        '// refusals as IntakeProblem. The API key (sent as X-KEY-SERVICE) in $INTAKE_API_KEY.',
+        "import { IntakeClient, IntakeProblem } from '@intake/client';",
+        '',
+        'const intake = new IntakeClient({',
+        `  url: ${jsonQuote(gateway)},`,
+        '  apiKey: process.env.INTAKE_API_KEY,',
+        `  siteToken: ${jsonQuote(token)},`,
+        '});',
+        '',
+        'try {',
+        `  const result = await intake.submit(${jsonQuote(formCode)}, ${jsObject(sample)});`,
+        "  console.log('stored', result.id);",
+        '} catch (error) {',
+        '  if (!(error instanceof IntakeProblem)) throw error;',
+        '  console.error(error.status, error.code, error.detail, error.errors);',
+        '}',
       ].join('\n'),
     },
     {
