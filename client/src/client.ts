@@ -122,7 +122,7 @@ export class IntakeClient {
         await sleep(delayBeforeRetry(attempt, undefined, this.#retry), options.signal);
         continue;
       }
-      if (response.status === 201) {
+      if (response.ok) {
         const answer = (await response.json()) as Omit<SubmissionResult, 'idempotencyKey' | 'attempts'>;
         return { ...answer, idempotencyKey, attempts: attempt };
       }

@@ -17,7 +17,7 @@ import {
   type WebhookReceiver,
 } from '@intake/shared/test';
 import { startGateway } from '@intake/gateway';
-import { footprint, startTestGateway, withConfig } from '@intake/gateway/test';
+import { clamdStatus, describeClamd, eicarBytes, footprint, startTestGateway, withConfig } from '@intake/gateway/test';
 import {
   docm,
   docxWithAttachedTemplate,
@@ -358,5 +358,29 @@ describe(`@intake/client against a listening gateway on ${testDriverName()}`, ()
       expect(verifyWebhook(secret, delivery!.headers, delivery!.body.replace('Zo', 'Eve'))).toBe(false);
       expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'submission.created' });
     });
+  });
+});
+
+const clamd = await clamdStatus();
+
+describeClamd(clamd, `@intake/client and a scanning gateway on ${testDriverName()}`, (found) => {
+  it('400 file_infected as a typed IntakeProblem, nothing stored', async () => {
+    const scanning = await startGateway(
+      withConfig(harness.services, (config) => ({
+        ...config,
+        clamav: { enabled: true, socket: undefined, host: undefined, port: undefined, ...found.target },
+      })),
+    );
+    try {
+      const before = await footprint(harness.services);
+      const error = await clientFor(scanning.url)
+        .submit(form.code, {}, { files: [{ field: 'f', name: 'eicar.txt', data: eicarBytes() }] })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(IntakeProblem);
+      expect(error).toMatchObject({ status: 400, code: 'file_infected', attempts: 1 });
+      expect(await footprint(harness.services)).toEqual(before);
+    } finally {
+      await scanning.close();
+    }
   });
 });
