@@ -19,6 +19,7 @@ import { Migration20261126140000_api_token_scope } from './Migration202611261400
 import { Migration20261126180000_invitations } from './Migration20261126180000_invitations.js';
 import { Migration20261126183000_receipts } from './Migration20261126183000_receipts.js';
 import { Migration20261126185000_form_shapes } from './Migration20261126185000_form_shapes.js';
+import { Migration20261126182000_sso_policy } from './Migration20261126182000_sso_policy.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -40,4 +41,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126180000_invitations', class: Migration20261126180000_invitations },
   { name: 'Migration20261126183000_receipts', class: Migration20261126183000_receipts },
   { name: 'Migration20261126185000_form_shapes', class: Migration20261126185000_form_shapes },
+  { name: 'Migration20261126182000_sso_policy', class: Migration20261126182000_sso_policy },
 ];

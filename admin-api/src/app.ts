@@ -34,6 +34,8 @@ import { securityHeaders } from './middleware/security-headers.js';
 import { downloadExport } from './routes/exports.js';
 import { downloadFile } from './routes/files.js';
 import { healthz, readyz } from './routes/health.js';
+import { finishSso, startSso } from './routes/oidc.js';
+import { createSsoDeps } from './sso/sso-deps.js';
 import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
 import { nulArgumentPlugin } from './schema/nul-argument-plugin.js';
@@ -102,6 +104,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
         },
     publicOrigin: options.publicOrigin,
     gatewayOrigin: options.gatewayOrigin ?? (() => configuredGatewayOrigin(config)),
+    sso: createSsoDeps(config, options.publicOrigin),
   };
 
   const apollo = new ApolloServer<AdminContext>({
@@ -161,6 +164,8 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.get('/.well-known/jwks.json', (ctx) => answerJwks(ctx, services));
   router.get('/files/:id', downloadFile(services, deps.downloadLinks));
   router.get('/exports/:token', downloadExport(deps));
+  router.get('/auth/oidc/start', startSso(services, deps.sso));
+  router.get('/auth/oidc/callback', finishSso(services, deps.sso));
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
 
   app.use(requestId);

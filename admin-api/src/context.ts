@@ -13,6 +13,7 @@ import { sessionCookie, type SessionCookie } from './auth/session-cookie.js';
 import type { ExportLinks } from './exports/export-link.js';
 import type { DownloadLinks } from './files/download-link.js';
 import type { AdminState } from './koa-context.js';
+import type { SsoDeps } from './sso/sso-deps.js';
 import type { ExportProcessOptions } from './routes/exports.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */
@@ -31,6 +32,8 @@ export interface AdminDeps {
   publicOrigin: () => string;
   /** Origin of the gateway as site backends reach it (`http://host:port`). */
   gatewayOrigin: () => string;
+  /** Single sign-on; null when not configured. */
+  sso: SsoDeps | null;
 }
 
 export interface AdminContext {

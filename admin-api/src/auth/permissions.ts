@@ -26,6 +26,8 @@ export const TEAM_PERMISSIONS = [
   'audit:read',
   /** The team's members: list, create, invite, change, disable, remove (owners only for owners). */
   'members:manage',
+  /** The team's sign-in policy (passwords beside single sign-on): owners only. */
+  'policy:manage',
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
 
@@ -47,7 +49,7 @@ export type OperationRule =
 
 export const ROLE_PERMISSIONS: Record<MemberRole, readonly TeamPermission[]> = {
   owner: TEAM_PERMISSIONS,
-  admin: TEAM_PERMISSIONS,
+  admin: TEAM_PERMISSIONS.filter((permission) => permission !== 'policy:manage'),
   member: ['account'],
 };
 
@@ -71,6 +73,7 @@ export const TOKEN_LEVEL_PERMISSIONS: Record<ApiTokenLevel, Record<Permission, T
     erasure: 'no',
     'audit:read': 'no',
     'members:manage': 'no',
+    'policy:manage': 'no',
     'site:read': 'yes',
     'site:manage': 'no',
   },
@@ -83,6 +86,7 @@ export const TOKEN_LEVEL_PERMISSIONS: Record<ApiTokenLevel, Record<Permission, T
     erasure: 'no',
     'audit:read': 'no',
     'members:manage': 'no',
+    'policy:manage': 'no',
     'site:read': 'yes',
     'site:manage': 'yes',
   },
@@ -95,6 +99,7 @@ export const TOKEN_LEVEL_PERMISSIONS: Record<ApiTokenLevel, Record<Permission, T
     erasure: 'yes',
     'audit:read': 'yes',
     'members:manage': 'yes',
+    'policy:manage': 'yes',
     'site:read': 'yes',
     'site:manage': 'yes',
   },
@@ -139,6 +144,9 @@ export const OPERATION_PERMISSIONS = {
     member: { permission: 'members:manage' },
     // Whoever holds an invitation link (under the attempt limit): whom it is for, and whether it holds.
     invitation: { permission: 'public' },
+    // The sign-in page asks, before anyone is signed in, which ways in to offer.
+    signInOptions: { permission: 'public' },
+    ssoPolicy: { permission: 'members:manage' },
   },
   Mutation: {
     login: { permission: 'public' },
@@ -172,6 +180,8 @@ export const OPERATION_PERMISSIONS = {
     resendInvitation: { permission: 'members:manage', login: true },
     revokeInvitation: { permission: 'members:manage' },
     acceptInvitation: { permission: 'public' },
+    // Who may sign in how: never from an integration token.
+    updateSsoPolicy: { permission: 'policy:manage', login: true },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
 

@@ -11,6 +11,7 @@ import { InvitationResolver } from '../resolvers/invitation.resolver.js';
 import { LimitsResolver } from '../resolvers/limits.resolver.js';
 import { MemberResolver } from '../resolvers/member.resolver.js';
 import { SiteFieldsResolver, SiteResolver } from '../resolvers/site.resolver.js';
+import { SsoResolver } from '../resolvers/sso.resolver.js';
 import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
 import { SubmissionExportResolver } from '../resolvers/submission-export.resolver.js';
 import { SubmissionConnectionResolver } from '../resolvers/submission-connection.resolver.js';
@@ -39,6 +40,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       AuditLogResolver,
       MemberResolver,
       InvitationResolver,
+      SsoResolver,
     ],
     authChecker,
     // The permission table (auth/permissions.ts), checked before every root field's resolver.

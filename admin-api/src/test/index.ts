@@ -3,3 +3,4 @@
 // type check): never built.
 export * from './factories.js';
 export * from './harness.js';
+export * from './oidc-test-provider.js';

@@ -114,6 +114,15 @@ export function parseConfig(raw: RawEnvironment): Config {
       problems.push('GATEWAY_PROCESSES: more than 1 needs REDIS_URL while a rate limit is on (shared counts)');
     }
   }
+  if (env.OIDC_ISSUER_URL && !env.OIDC_CLIENT_ID) {
+    problems.push('OIDC_CLIENT_ID: required when OIDC_ISSUER_URL is set');
+  }
+  const allowedDomains = env.OIDC_ALLOWED_DOMAINS.split(',')
+    .map((domain) => domain.trim().toLowerCase().replace(/^@/, ''))
+    .filter((domain) => domain !== '');
+  if (allowedDomains.some((domain) => !/^[a-z0-9.-]+\.[a-z0-9-]+$/.test(domain))) {
+    problems.push('OIDC_ALLOWED_DOMAINS: must be e-mail domains separated by commas, such as example.com,example.org');
+  }
   if (problems.length > 0) {
     throw new ConfigError(problems);
   }
@@ -187,5 +196,17 @@ export function parseConfig(raw: RawEnvironment): Config {
       smtpUrl: env.SMTP_URL,
       smtpFrom: env.SMTP_FROM,
     },
+    oidc:
+      env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID
+        ? {
+            issuerUrl: env.OIDC_ISSUER_URL,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            scopes: env.OIDC_SCOPES,
+            providerName: env.OIDC_PROVIDER_NAME,
+            allowedDomains,
+            newMembers: env.OIDC_NEW_MEMBERS,
+          }
+        : undefined,
   };
 }

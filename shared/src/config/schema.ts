@@ -152,6 +152,28 @@ export const environmentSchema = z.object({
   }),
   /** Sender of notification e-mails. */
   SMTP_FROM: z.string().min(3).default('Intake <intake@localhost>'),
+  /**
+   * Single sign-on (docs/single-sign-on.md): the OpenID provider's issuer; unset turns it off. https://,
+   * or http:// on a loopback address only (a provider on the same machine, as in the tests).
+   */
+  OIDC_ISSUER_URL: optionalText.refine(
+    (value) =>
+      value === undefined ||
+      /^https:\/\/[^/\s]+\S*$/.test(value) ||
+      /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/\S*)?$/.test(value),
+    { message: 'must be an https:// URL (http:// only on a loopback address)' },
+  ),
+  /** The client registered at the provider for Intake. */
+  OIDC_CLIENT_ID: optionalText,
+  OIDC_CLIENT_SECRET: optionalText,
+  /** Scopes asked for; `openid` and `email` are needed to match a member. */
+  OIDC_SCOPES: z.string().trim().min(1).default('openid email profile'),
+  /** Shown on the sign-in button: "Sign in with <name>". */
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default('single sign-on'),
+  /** Comma-separated e-mail domains that may sign in this way; empty: any. */
+  OIDC_ALLOWED_DOMAINS: z.string().default(''),
+  /** An unknown person with a verified e-mail: `refuse` them, or make them a `member` with no site grants. */
+  OIDC_NEW_MEMBERS: z.enum(['refuse', 'member']).default('refuse'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

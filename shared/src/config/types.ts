@@ -31,6 +31,18 @@ export interface CaptchaConfig {
   timeoutMs: number;
 }
 
+/** Single sign-on with an OpenID provider (set when OIDC_ISSUER_URL is). */
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  scopes: string;
+  providerName: string;
+  /** Lower-case e-mail domains that may sign in this way; empty: any. */
+  allowedDomains: string[];
+  newMembers: 'refuse' | 'member';
+}
+
 /** The validated configuration, in the shape the code uses. */
 export interface Config {
   production: boolean;
@@ -91,4 +103,6 @@ export interface Config {
   receiptSigning: { key: string | undefined; keyRetentionDays: number };
   /** Webhook and e-mail deliveries (the outbox worker). */
   delivery: DeliveryConfig;
+  /** Single sign-on; undefined when OIDC_ISSUER_URL is unset. */
+  oidc: OidcConfig | undefined;
 }

@@ -8,6 +8,7 @@ import { FormSchema } from './form.js';
 import { MemberSiteGrantSchema } from './member-site-grant.js';
 import { RefusalCountSchema } from './refusal-count.js';
 import { SiteSchema } from './site.js';
+import { SsoPolicySchema } from './sso-policy.js';
 import { StoredFileSchema } from './stored-file.js';
 import { SubmissionSchema } from './submission.js';
 import { WebhookSchema } from './webhook.js';
@@ -22,6 +23,7 @@ export * from './form.js';
 export * from './member-site-grant.js';
 export * from './refusal-count.js';
 export * from './site.js';
+export * from './sso-policy.js';
 export * from './stored-file.js';
 export * from './submission.js';
 export * from './webhook.js';
@@ -40,4 +42,5 @@ export const ENTITIES = [
   RefusalCountSchema,
   AuditEntrySchema,
   MemberSiteGrantSchema,
+  SsoPolicySchema,
 ];

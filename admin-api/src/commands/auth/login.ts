@@ -1,10 +1,11 @@
 import type { Em } from '@intake/shared/db';
 import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
+import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
 import type { IssuedAdminToken } from '../../auth/admin-token.js';
 import { normalizeEmail } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
-import { rateLimited, unauthenticated } from '../../schema/errors.js';
+import { forbidden, rateLimited, unauthenticated } from '../../schema/errors.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
 
@@ -50,6 +51,11 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
   if (admin === null || !acceptable || !matches || admin.status !== 'active') {
     logger.info({ requestId, clientAddress }, 'login failed');
     throw unauthenticated(INVALID_LOGIN);
+  }
+  // Told only once the password proved who is asking: the team signs in through its provider.
+  if (await passwordSignInForbidden(em, config, admin)) {
+    logger.info({ requestId, clientAddress }, 'login refused: the team policy requires single sign-on');
+    throw forbidden('Your team signs in with single sign-on: use the single sign-on button');
   }
   await deps.loginAttempts.reset(account);
   await deps.loginAttempts.release(address);

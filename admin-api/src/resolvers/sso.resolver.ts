@@ -1,0 +1,46 @@
+// Single sign-on in the API: what the sign-in page offers (public), and the team's policy on
+// passwords beside it (read by those who manage members, changed by owners). The sign-in itself is
+// a pair of browser routes, not GraphQL (routes/oidc.ts).
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { updateSsoPolicy } from '../commands/auth/update-sso-policy.js';
+import type { AdminContext } from '../context.js';
+import { readSsoPolicy } from '../queries/auth/sso-policy.js';
+import { SignInOptionsType, SsoPolicyType } from '../types/sso.type.js';
+import type { SsoPolicy } from '@intake/shared/entities';
+
+const START_PATH = '/auth/oidc/start';
+
+function presentPolicy(policy: SsoPolicy, ssoConfigured: boolean): SsoPolicyType {
+  return { ssoConfigured, passwordSignIn: policy.passwordSignIn, updatedAt: policy.updatedAt.toISOString() };
+}
+
+@Resolver()
+export class SsoResolver {
+  @Query(() => SignInOptionsType, { description: 'Needs no token: the ways in the sign-in page offers.' })
+  async signInOptions(@Ctx() { em, deps }: AdminContext): Promise<SignInOptionsType> {
+    const oidc = deps.services.config.oidc;
+    if (oidc === undefined) {
+      return { sso: null, passwords: true };
+    }
+    const policy = await readSsoPolicy(em);
+    return { sso: { name: oidc.providerName, startPath: START_PATH }, passwords: policy.passwordSignIn };
+  }
+
+  @Authorized()
+  @Query(() => SsoPolicyType, { description: 'The team policy on passwords beside single sign-on.' })
+  async ssoPolicy(@Ctx() { em, deps }: AdminContext): Promise<SsoPolicyType> {
+    return presentPolicy(await readSsoPolicy(em), deps.services.config.oidc !== undefined);
+  }
+
+  @Authorized()
+  @Mutation(() => SsoPolicyType, {
+    description:
+      'Owners only. `passwordSignIn: false` refuses passwords to members and admins who can use single sign-on; owners keep theirs.',
+  })
+  async updateSsoPolicy(
+    @Arg('passwordSignIn', () => Boolean) passwordSignIn: boolean,
+    @Ctx() { em, deps }: AdminContext,
+  ): Promise<SsoPolicyType> {
+    return presentPolicy(await updateSsoPolicy(em, passwordSignIn), deps.services.config.oidc !== undefined);
+  }
+}

@@ -1,0 +1,36 @@
+import { Field, ObjectType } from 'type-graphql';
+
+@ObjectType('SingleSignOn')
+export class SingleSignOnType {
+  @Field(() => String, { description: 'The provider as the sign-in button names it (OIDC_PROVIDER_NAME).' })
+  name!: string;
+
+  @Field(() => String, { description: 'Where the sign-in button leads: GET, on the admin origin.' })
+  startPath!: string;
+}
+
+@ObjectType('SignInOptions')
+export class SignInOptionsType {
+  @Field(() => SingleSignOnType, { nullable: true, description: 'Null when single sign-on is not configured.' })
+  sso!: SingleSignOnType | null;
+
+  @Field(() => Boolean, {
+    description:
+      'False when the policy forbids passwords to people who can use single sign-on (owners may still use theirs).',
+  })
+  passwords!: boolean;
+}
+
+@ObjectType('SsoPolicy')
+export class SsoPolicyType {
+  @Field(() => Boolean, { description: 'Single sign-on is configured on this server.' })
+  ssoConfigured!: boolean;
+
+  @Field(() => Boolean, {
+    description: 'Whether people who can use single sign-on may also sign in with a password. Owners always may.',
+  })
+  passwordSignIn!: boolean;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  updatedAt!: string;
+}
