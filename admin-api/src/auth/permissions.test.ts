@@ -185,6 +185,9 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($id: ID!) { revokeInvitation(id: $id) }',
     variables: { id: w.invitedMemberId },
   }),
+  ssoPolicy: () => ({ query: '{ ssoPolicy { passwordSignIn } }' }),
+  // Passwords stay allowed: the walk signs in with them.
+  updateSsoPolicy: () => ({ query: 'mutation { updateSsoPolicy(passwordSignIn: true) { passwordSignIn } }' }),
 };
 
 type Outcome = 'allowed' | 'forbidden' | 'hidden';

@@ -49,7 +49,7 @@ function continueTo(ctx: AdminKoaContext, path: string): void {
   ctx.status = 200;
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>Signed in · Intake console</title></head><body><p>Signed in. <a href="${href}">Continue to the console</a>.</p></body></html>`;
+  ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><link rel="icon" href="data:,"><title>Signed in · Intake console</title></head><body><p>Signed in. <a href="${href}">Continue to the console</a>.</p></body></html>`;
 }
 
 export function startSso(services: Services, sso: SsoDeps | null) {

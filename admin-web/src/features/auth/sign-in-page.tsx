@@ -1,14 +1,17 @@
 // Sign-in: the login mutation sets the HttpOnly session cookie; the page asks only for `expiresAt`,
-// so the bearer token in the same answer never reaches the page's scripts.
-import { Alert, Button, Center, Paper, Stack, TextInput, Title } from '@mantine/core';
+// so the bearer token in the same answer never reaches the page's scripts. With single sign-on
+// configured, a link to the provider comes first (a page navigation: the admin API's start route
+// redirects to the provider, whose answer comes back to the callback and then to the console).
+import { Alert, Button, Center, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useMutation } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { useSessionControl, safeNextPath } from '../../app/session';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
-import { SignInDocument } from '../../gql/graphql';
+import { SignInDocument, SignInOptionsDocument } from '../../gql/graphql';
+import { ssoErrorMessage } from './sso-errors';
 
 export function SignInPage() {
   const [searchParams] = useSearchParams();
@@ -16,6 +19,13 @@ export function SignInPage() {
   const navigate = useNavigate();
   const { resetClient } = useSessionControl();
   const [{ fetching, error }, signIn] = useMutation(SignInDocument);
+  const [{ data: options }] = useQuery({ query: SignInOptionsDocument, requestPolicy: 'network-only' });
+  const sso = options?.signInOptions.sso ?? null;
+  const passwordsForOwnersOnly = options?.signInOptions.passwords === false;
+  const ssoError = ssoErrorMessage(searchParams.get('error'));
+  const next = searchParams.get('next');
+  const ssoHref =
+    sso === null ? null : next === null ? sso.startPath : `${sso.startPath}?next=${encodeURIComponent(next)}`;
   const sessionLost = (location.state as { sessionLost?: boolean } | null)?.sessionLost === true;
   const form = useForm({
     mode: 'uncontrolled',
@@ -53,6 +63,25 @@ export function SignInPage() {
                 Your session has ended. Sign in to go on where you were.
               </Alert>
             ) : null}
+            {ssoError !== null && !error ? (
+              <Alert color="red" title="Could not sign in with single sign-on" role="alert">
+                {ssoError}
+              </Alert>
+            ) : null}
+            {sso !== null && ssoHref !== null ? (
+              <>
+                <Button component="a" href={ssoHref} variant="filled">
+                  Sign in with {sso.name}
+                </Button>
+                <Divider label={passwordsForOwnersOnly ? 'Owners: with a password' : 'or with a password'} />
+                {passwordsForOwnersOnly ? (
+                  <Text size="sm" c="dimmed">
+                    Your team signs in with {sso.name}: passwords work only for owners and for people outside its e-mail
+                    domains.
+                  </Text>
+                ) : null}
+              </>
+            ) : null}
             <TextInput
               label="Email"
               type="email"
@@ -64,7 +93,7 @@ export function SignInPage() {
             />
             <FormPasswordInput form={form} field="password" label="Password" autoComplete="current-password" />
             <ErrorAlert error={error} title="Could not sign in" />
-            <Button type="submit" loading={fetching}>
+            <Button type="submit" loading={fetching} variant={sso === null ? 'filled' : 'default'}>
               Sign in
             </Button>
           </Stack>
