@@ -37,4 +37,14 @@ describe('public operations', () => {
       ),
     ).toBe(false);
   });
+
+  it("the sign-in page's signInOptions query is public, alone", () => {
+    expect(operation('query { signInOptions { passwords } }')).toBe(true);
+    expect(operation('query { __typename signInOptions { passwords } }')).toBe(true);
+    expect(operation('query { ...F } fragment F on Query { signInOptions { passwords } }')).toBe(true);
+    expect(operation('query { signInOptions { passwords } ssoPolicy { passwordSignIn } }')).toBe(false);
+    expect(operation('query { signInOptions { passwords } sites { id } }')).toBe(false);
+    expect(operation('mutation { signInOptions }')).toBe(false);
+    expect(operation('query { login }')).toBe(false);
+  });
 });
