@@ -9,7 +9,7 @@ export const SsoPolicySchema = defineEntity({
   name: 'SsoPolicy',
   tableName: 'sso_policy',
   properties: {
-    id: p.integer().primary(),
+    id: p.integer().primary().autoincrement(false),
     passwordSignIn: p.boolean().default(true),
     updatedAt: p
       .datetime()
