@@ -56,9 +56,22 @@ describeConsole('console: single sign-on', () => {
     await page.getByText(ADMIN_EMAIL).first().waitFor();
     const cookie = (await env.context.cookies()).find((each) => each.name === SESSION_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    // The owner forbids passwords to people who can use single sign-on, on their account page.
+    await page.getByRole('link', { name: 'Change password' }).click();
+    const allowPasswords = page.getByRole('switch', { name: /may also sign in with a password/ });
+    await allowPasswords.waitFor();
+    expect(await allowPasswords.isChecked()).toBe(true);
+    await allowPasswords.click({ force: true });
+    await page.getByText('Passwords are now for owners only').waitFor();
+    const policy = await env.gql<{ ssoPolicy: { passwordSignIn: boolean } }>('{ ssoPolicy { passwordSignIn } }');
+    expect(policy.data?.ssoPolicy.passwordSignIn).toBe(false);
+    await checkAccessibility(page, 'account page with the single sign-on policy');
+
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectHeading(page, 'Sign in');
     expect(await sessionCookie(env.context)).toBeUndefined();
+    await page.getByText('Owners: with a password').waitFor();
+    await env.gql('mutation { updateSsoPolicy(passwordSignIn: true) { passwordSignIn } }');
   });
 
   it('brings someone the team does not know back to the sign-in page, saying why', async () => {

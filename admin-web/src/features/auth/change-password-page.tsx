@@ -8,6 +8,7 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { ChangePasswordDocument } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
+import { SsoPolicyCard } from './sso-policy-card';
 
 const FIELDS = ['currentPassword', 'newPassword'] as const;
 
@@ -65,6 +66,7 @@ export function ChangePasswordPage() {
           </Stack>
         </form>
       </Paper>
+      <SsoPolicyCard />
     </>
   );
 }
