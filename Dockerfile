@@ -2,7 +2,9 @@
 # runtime stage installs production dependencies only and takes the compiled output (the migrations
 # included, compiled into migrations/dist). The development-only workspaces (test-files, tests,
 # bench) declare devDependencies only and never reach the runtime image (test-files and bench are
-# built; tests, the runs across services, has nothing to build and is here for npm ci's sake). One
+# built; tests, the runs across services, has nothing to build and is here for npm ci's sake). The
+# command line (cli) and the site-backend client (client) are built too but not shipped in the image:
+# people install them with `npm pack` tarballs (docs/cli.md, docs/client.md). One
 # image runs every service; docker-compose.yml picks the entry point of each:
 #   node gateway/dist/main.js           the intake gateway (GATEWAY_PORT, 3000)
 #   node admin-api/dist/main.js         the admin API (ADMIN_PORT, 4000)
@@ -21,9 +23,11 @@ COPY admin-api/package.json admin-api/
 COPY gateway/package.json gateway/
 COPY worker/package.json worker/
 COPY test-files/package.json test-files/
+COPY cli/package.json cli/
 COPY tests/package.json tests/
 COPY bench/package.json bench/
 COPY admin-web/package.json admin-web/
+COPY client/package.json client/
 
 FROM manifests AS build
 RUN npm ci --no-audit --no-fund
@@ -36,8 +40,10 @@ COPY admin-api admin-api
 COPY gateway gateway
 COPY worker worker
 COPY test-files test-files
+COPY cli cli
 COPY bench bench
 COPY admin-web admin-web
+COPY client client
 # tsc, then docs/schema.graphql, then the console (typed against that schema) into admin-web/dist.
 RUN npm run build
 
