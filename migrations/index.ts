@@ -20,6 +20,7 @@ import { Migration20261126180000_invitations } from './Migration20261126180000_i
 import { Migration20261126183000_receipts } from './Migration20261126183000_receipts.js';
 import { Migration20261126185000_form_shapes } from './Migration20261126185000_form_shapes.js';
 import { Migration20261126182000_sso_policy } from './Migration20261126182000_sso_policy.js';
+import { Migration20261126184000_audit_chain } from './Migration20261126184000_audit_chain.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -42,4 +43,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126183000_receipts', class: Migration20261126183000_receipts },
   { name: 'Migration20261126185000_form_shapes', class: Migration20261126185000_form_shapes },
   { name: 'Migration20261126182000_sso_policy', class: Migration20261126182000_sso_policy },
+  { name: 'Migration20261126184000_audit_chain', class: Migration20261126184000_audit_chain },
 ];

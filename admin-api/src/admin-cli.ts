@@ -82,13 +82,13 @@ async function main(args: string[]): Promise<string> {
   try {
     const em = services.db.em.fork();
     if (command === 'enable') {
-      if ((await enableMember(em, email)) === null) {
+      if ((await enableMember(em, services.auditChain, email)) === null) {
         throw new UsageError(`no account has the e-mail ${email}`);
       }
       return `${email} is active and may sign in again`;
     }
     const password = chosen ?? generatePassword();
-    if ((await resetMemberPassword(em, email, password)) === null) {
+    if ((await resetMemberPassword(em, services.auditChain, email, password)) === null) {
       throw new UsageError(`no account has the e-mail ${email}`);
     }
     return chosen === null

@@ -63,7 +63,7 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
         ? { objectType: null, objectId: null, details: {} }
         : describeMutation(field, args, error === null ? outcome.result : undefined);
     const account = ACCOUNT_ACTIONS.has(action) && who.id ? { objectType: 'AdminUser', objectId: who.id } : {};
-    await recordAuditEntry(em, {
+    await recordAuditEntry(em, context.deps.services.auditChain, {
       actor: who,
       action,
       ...object,

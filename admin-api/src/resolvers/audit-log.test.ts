@@ -76,7 +76,7 @@ beforeAll(async () => {
   // Two at the very same instant: the id breaks the tie, and paging must still not repeat or skip.
   seeds.push({ ...seeds[9]!, requestId: 'seed-9-twin', details: null });
   for (const seed of seeds) {
-    await recordAuditEntry(admin.services.db.em.fork(), seed);
+    await recordAuditEntry(admin.services.db.em.fork(), admin.services.auditChain, seed);
   }
   token = await admin.login();
 }, 60_000);

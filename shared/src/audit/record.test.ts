@@ -2,7 +2,10 @@
 // cut to the column instead of losing the entry, and inside a transaction it rolls back with it.
 import { AuditEntrySchema } from '../entities/index.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
+import { deriveAuditChainKey } from './chain-key.js';
 import { recordAuditEntry, systemActor } from './record.js';
+
+const CHAIN = deriveAuditChainKey(Buffer.alloc(32, 7));
 
 let testDb: TestDatabase;
 
@@ -17,7 +20,7 @@ afterAll(async () => {
 describe(`recordAuditEntry on ${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'}`, () => {
   it('stores who, what, which object, from where, with which request and the details', async () => {
     const at = new Date('2026-11-24T01:02:03.000Z');
-    await recordAuditEntry(testDb.db.em.fork(), {
+    await recordAuditEntry(testDb.db.em.fork(), CHAIN, {
       actor: { kind: 'admin', id: 'a1', name: 'ada@example.com' },
       action: 'deleteSite',
       objectType: 'Site',
@@ -45,7 +48,7 @@ describe(`recordAuditEntry on ${process.env.TEST_DATABASE_URL ? 'postgresql' : '
   });
 
   it('cuts over-long values to their column instead of failing', async () => {
-    await recordAuditEntry(testDb.db.em.fork(), {
+    await recordAuditEntry(testDb.db.em.fork(), CHAIN, {
       actor: { kind: 'anonymous', name: 'n'.repeat(1000) },
       action: 'login',
       outcome: 'failure',
@@ -60,7 +63,7 @@ describe(`recordAuditEntry on ${process.env.TEST_DATABASE_URL ? 'postgresql' : '
   it('commits and rolls back with the transaction it is written in', async () => {
     await expect(
       testDb.db.em.fork().transactional(async (tx) => {
-        await recordAuditEntry(tx, {
+        await recordAuditEntry(tx, CHAIN, {
           actor: systemActor('retention'),
           action: 'retention.run',
           outcome: 'success',

@@ -3,12 +3,16 @@
 // code, never a value someone typed in (a password, a secret, a webhook URL, a submitted field).
 import { randomUUID } from 'node:crypto';
 import type { Em } from '../db/orm.js';
+import { AUDIT_CHAIN_HEAD_ID, AuditChainHeadSchema } from '../entities/audit-chain.js';
 import {
   AuditEntrySchema,
   type AuditActorKind,
   type AuditDetails,
   type AuditOutcome,
 } from '../entities/audit-entry.js';
+import type { AuditChainKey } from './chain-key.js';
+import { canonicalEntry, chainedFields, nextLink } from './chain.js';
+import { chainBacklog, headLink, readChainHead } from './chain-head.js';
 
 /** Who acted. `name` is copied into the entry so it stays readable after the actor is deleted. */
 export interface AuditActor {
@@ -61,12 +65,15 @@ function cut(value: string | null | undefined, length: number): string | null {
 }
 
 /**
- * Inserts one entry through `em` (a plain insert, outside its unit of work, so pending changes of
- * the caller are not flushed with it). Inside `em.transactional(...)` the entry commits or rolls
- * back with the caller's work. Throws when the insert fails; callers decide whether that matters.
+ * Appends one entry to the chain: in a transaction (a savepoint inside the caller's) that locks the
+ * chain's head, so concurrent writers, in this process or another, take sequence numbers one after
+ * the other and each entry's hash follows the one before it. A plain insert, outside `em`'s unit of
+ * work, so pending changes of the caller are not flushed with it. Inside `em.transactional(...)` the
+ * entry commits or rolls back with the caller's work (and holds the head's lock until then). Throws
+ * when the insert fails; callers decide whether that matters.
  */
-export async function recordAuditEntry(em: Em, entry: AuditEntryInput): Promise<void> {
-  await em.insert(AuditEntrySchema, {
+export async function recordAuditEntry(em: Em, chain: AuditChainKey, entry: AuditEntryInput): Promise<void> {
+  const row = {
     id: randomUUID(),
     at: entry.at ?? new Date(),
     actorKind: entry.actor.kind,
@@ -80,5 +87,16 @@ export async function recordAuditEntry(em: Em, entry: AuditEntryInput): Promise<
     address: cut(entry.address, 64),
     requestId: cut(entry.requestId, 128),
     details: entry.details ?? null,
+  };
+  await em.transactional(async (tx) => {
+    const head = await chainBacklog(tx, chain, await readChainHead(tx, true));
+    const seq = head.seq + 1;
+    const link = nextLink(chain.key, headLink(head), canonicalEntry(chainedFields({ ...row, seq })));
+    await tx.insert(AuditEntrySchema, { ...row, seq, ...link });
+    await tx.nativeUpdate(
+      AuditChainHeadSchema,
+      { id: AUDIT_CHAIN_HEAD_ID },
+      { seq, chainedSeq: seq, ...link, keyId: head.keyId ?? chain.keyId },
+    );
   });
 }

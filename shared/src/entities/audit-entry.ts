@@ -13,13 +13,22 @@ export type AuditDetailValue = string | number | boolean | null | string[];
 export type AuditDetails = Record<string, AuditDetailValue>;
 
 // One administrative action, kept for AUDIT_RETENTION_DAYS. Rows are only ever inserted (and pruned
-// by age); nothing references them, so deleting a site or an admin leaves its history readable.
-// The actor's name is copied, not joined, for the same reason.
+// by age, from the start); nothing references them, so deleting a site or an admin leaves its
+// history readable. The actor's name is copied, not joined, for the same reason.
+// `seq`, `hash` and `digest` make the log tamper-evident (docs/audit-log.md, shared/src/audit/chain.ts):
+// entries are numbered in the one order they were written, each `hash` is keyed and chained to the
+// previous entry's, each `digest` the same without a key (checkable by anyone with an export).
 export const AuditEntrySchema = defineEntity({
   name: 'AuditEntry',
   tableName: 'audit_log',
   properties: {
     id: idProperty(),
+    /** 1, 2, 3, …: the order of writing, without gaps until retention removes a prefix. */
+    seq: p.bigint('number').unique(),
+    /** HMAC-SHA256 (hex) over the previous entry's hash and this entry; null until chained (entries from before the chain). */
+    hash: p.string().length(64).nullable(),
+    /** SHA-256 (hex) over the previous entry's digest and this entry; null until chained. */
+    digest: p.string().length(64).nullable(),
     at: p.datetime(),
     actorKind: p.enum(AUDIT_ACTOR_KINDS).columnType('varchar(16)'),
     actorId: p.string().length(64).nullable(),

@@ -1,6 +1,7 @@
 import { AdminSessionSchema } from './admin-session.js';
 import { AdminUserSchema } from './admin-user.js';
 import { ApiTokenSchema } from './api-token.js';
+import { AuditChainHeadSchema, AuditCheckpointSchema } from './audit-chain.js';
 import { AuditEntrySchema } from './audit-entry.js';
 import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
@@ -16,6 +17,7 @@ import { WebhookSchema } from './webhook.js';
 export * from './admin-session.js';
 export * from './admin-user.js';
 export * from './api-token.js';
+export * from './audit-chain.js';
 export * from './audit-entry.js';
 export * from './delivery-attempt.js';
 export * from './delivery.js';
@@ -41,6 +43,8 @@ export const ENTITIES = [
   DeliveryAttemptSchema,
   RefusalCountSchema,
   AuditEntrySchema,
+  AuditChainHeadSchema,
+  AuditCheckpointSchema,
   MemberSiteGrantSchema,
   SsoPolicySchema,
 ];

@@ -1,3 +1,4 @@
+import { deriveAuditChainKey, type AuditChain } from '../audit/index.js';
 import type { Config } from '../config/types.js';
 import { openDatabase, type Database } from '../db/orm.js';
 import type { Logger } from '../logger/index.js';
@@ -16,6 +17,8 @@ export interface Services {
   siteTokens: SiteTokenCodec;
   /** The receipt and checkpoint signing keys, loaded (or made) on first call and then kept. */
   signingKeys(): Promise<SigningKeys>;
+  /** The audit log's chain key and checkpoint signing (docs/audit-log.md). */
+  auditChain: AuditChain;
 }
 
 export function createServices(config: Config, db: Database, logger: Logger): Services {
@@ -26,6 +29,7 @@ export function createServices(config: Config, db: Database, logger: Logger): Se
     storage: createStorage(config),
     siteTokens: createSiteTokenCodec({ jwtSecret: config.jwtSecret, encryptionKey: config.tokenEncryptionKey }),
     signingKeys: loadedOnce(() => loadSigningKeys(config)),
+    auditChain: { ...deriveAuditChainKey(config.tokenEncryptionKey), signing: null },
   };
 }
 

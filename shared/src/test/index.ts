@@ -12,3 +12,4 @@ export * from './outage-database.js';
 export * from './real-part.js';
 export * from './redis.js';
 export * from './raw-request.js';
+export * from './audit-signing.js';

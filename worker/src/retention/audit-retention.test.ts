@@ -23,7 +23,7 @@ afterAll(async () => {
 /** An entry `ageDays` old; resolves with its id. */
 async function entry(ageDays: number): Promise<string> {
   const requestId = `age-${ageDays}-${Math.random()}`;
-  await recordAuditEntry(services.db.em.fork(), {
+  await recordAuditEntry(services.db.em.fork(), services.auditChain, {
     actor: { kind: 'admin', id: 'a', name: 'ada@example.com' },
     action: 'deleteSite',
     outcome: 'success',

@@ -26,7 +26,7 @@ export interface AuditPruneOptions {
 
 /** Deletes entries older than the retention; resolves with how many were deleted. */
 export async function deleteExpiredAuditEntries(
-  services: Pick<Services, 'db' | 'config'>,
+  services: Pick<Services, 'db' | 'config' | 'auditChain'>,
   options: AuditPruneOptions = {},
 ): Promise<number> {
   const retentionDays = options.retentionDays ?? services.config.auditRetentionDays;
@@ -45,7 +45,7 @@ export async function deleteExpiredAuditEntries(
     }
   }
   if (deleted > 0) {
-    await recordAuditEntry(services.db.em.fork(), {
+    await recordAuditEntry(services.db.em.fork(), services.auditChain, {
       actor: systemActor('audit retention'),
       action: 'auditLog.prune',
       outcome: 'success',

@@ -1,6 +1,7 @@
 // Each retention run leaves an entry in the audit log: the system as actor, `retention.run`, and
 // counts only (per form by id), never a submitted value.
 import { recordAuditEntry, systemActor } from '@intake/shared/audit';
+import type { AuditChainKey } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import type { FormRetentionResult } from './form-retention.js';
 
@@ -17,8 +18,8 @@ export interface RetentionRun {
   formRetention: FormRetentionResult;
 }
 
-export async function recordRetentionRun(em: Em, run: RetentionRun): Promise<void> {
-  await recordAuditEntry(em, {
+export async function recordRetentionRun(em: Em, chain: AuditChainKey, run: RetentionRun): Promise<void> {
+  await recordAuditEntry(em, chain, {
     actor: systemActor('retention'),
     action: RETENTION_RUN_ACTION,
     outcome: 'success',

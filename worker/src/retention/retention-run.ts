@@ -17,7 +17,7 @@ export const defaultWorkerId = (): string => `${hostname()}:${process.pid}`;
 
 /** Runs both sweeps, then logs and records the run; resolves with it. */
 export async function runRetention(
-  services: Pick<Services, 'db' | 'storage' | 'logger'>,
+  services: Pick<Services, 'db' | 'storage' | 'logger' | 'auditChain'>,
   options: RetentionRunOptions & { workerId?: string } = {},
 ): Promise<RetentionRun> {
   const startedAt = new Date();
@@ -43,6 +43,6 @@ export async function runRetention(
     },
     'retention run',
   );
-  await recordRetentionRun(services.db.em.fork(), run);
+  await recordRetentionRun(services.db.em.fork(), services.auditChain, run);
   return run;
 }

@@ -5,7 +5,7 @@
 //   cannot both succeed;
 // - grants name live sites only, and only a `member` has grants;
 // - each change is recorded as a `member.*` audit entry with the member's e-mail, never a password.
-import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
+import { recordAuditEntry, type AuditActor, type AuditChainKey } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import {
   AdminUserSchema,
@@ -26,6 +26,8 @@ import type { SiteGrantInput } from '../../types/member.input.js';
 export interface ActingMember {
   caller: Member;
   actor: AuditActor;
+  /** The audit chain the change is recorded in. */
+  auditChain: AuditChainKey;
   address: string | null;
   requestId: string | null;
 }
@@ -118,7 +120,7 @@ export async function recordMemberChange(
   member: Pick<AdminUser, 'id' | 'email'>,
   details: AuditDetails = {},
 ): Promise<void> {
-  await recordAuditEntry(tx, {
+  await recordAuditEntry(tx, acting.auditChain, {
     actor: acting.actor,
     action,
     objectType: 'Member',

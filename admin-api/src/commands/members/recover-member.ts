@@ -3,7 +3,7 @@
 // database, so it asks for no sign-in; each use is recorded in the audit log as done by the
 // `admin command`, with the account it acted on and never the password.
 import { randomBytes } from 'node:crypto';
-import { recordAuditEntry, systemActor } from '@intake/shared/audit';
+import { recordAuditEntry, systemActor, type AuditChainKey } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
@@ -26,8 +26,8 @@ export function passwordProblem(password: string): string | null {
     : null;
 }
 
-async function record(em: Em, account: AdminUser, action: string): Promise<void> {
-  await recordAuditEntry(em, {
+async function record(em: Em, chain: AuditChainKey, account: AdminUser, action: string): Promise<void> {
+  await recordAuditEntry(em, chain, {
     actor: ADMIN_COMMAND_ACTOR,
     action,
     objectType: 'AdminUser',
@@ -41,7 +41,12 @@ async function record(em: Em, account: AdminUser, action: string): Promise<void>
  * Gives the account a new password: every admin token and console session it had stops working
  * (its API tokens do not: they were not made from the password). Null when no account has this e-mail.
  */
-export async function resetMemberPassword(em: Em, email: string, password: string): Promise<AdminUser | null> {
+export async function resetMemberPassword(
+  em: Em,
+  chain: AuditChainKey,
+  email: string,
+  password: string,
+): Promise<AdminUser | null> {
   return em.transactional(async (tx) => {
     const account = await findAdminByEmail(tx, email);
     if (account === null) {
@@ -52,20 +57,20 @@ export async function resetMemberPassword(em: Em, email: string, password: strin
     account.passwordChangedAt = new Date(Math.max(Date.now(), account.passwordChangedAt.getTime() + 1));
     await tx.flush();
     await endAllSessions(tx, account.id);
-    await record(tx, account, 'member.passwordReset');
+    await record(tx, chain, account, 'member.passwordReset');
     return account;
   });
 }
 
 /** Makes a disabled (or invited) account active again. Null when no account has this e-mail. */
-export async function enableMember(em: Em, email: string): Promise<AdminUser | null> {
+export async function enableMember(em: Em, chain: AuditChainKey, email: string): Promise<AdminUser | null> {
   return em.transactional(async (tx) => {
     const account = await findAdminByEmail(tx, email);
     if (account === null) {
       return null;
     }
     await tx.nativeUpdate(AdminUserSchema, { id: account.id }, { status: 'active' });
-    await record(tx, account, 'member.enabled');
+    await record(tx, chain, account, 'member.enabled');
     return account;
   });
 }

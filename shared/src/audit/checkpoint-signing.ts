@@ -1,0 +1,62 @@
+// Signed statements of the audit chain (checkpoints and retention's anchors): compact JWS, EdDSA
+// with the receipt signing key (docs/receipts.md), checked with its published JWK Set. `jose` does
+// the signing and the checking.
+import { CompactSign, compactVerify, createLocalJWKSet, type CryptoKey, type JSONWebKeySet, type KeyObject } from 'jose';
+import type { AuditCheckpointKind } from '../entities/audit-chain.js';
+
+/** The JWS `typ` of a checkpoint: a verifier refuses a receipt or any other JWS of the same key. */
+export const CHECKPOINT_JWS_TYPE = 'intake-audit-checkpoint+jws';
+
+/** What a checkpoint states: at entry `seq` the chain's hash and digest were these. */
+export interface CheckpointStatement {
+  kind: AuditCheckpointKind;
+  seq: number;
+  hash: string;
+  digest: string;
+  /** When the statement was made (ISO 8601). */
+  at: string;
+}
+
+/** How checkpoints are signed and checked: the current private key, and every published public key. */
+export interface CheckpointSigning {
+  sign(statement: CheckpointStatement): Promise<string>;
+  /** The published keys (current and retired), as the gateway's /.well-known/jwks.json serves them. */
+  publicKeys(): Promise<JSONWebKeySet>;
+}
+
+export interface SigningKey {
+  kid: string;
+  privateKey: CryptoKey | KeyObject;
+}
+
+export function signStatement(key: SigningKey, statement: CheckpointStatement): Promise<string> {
+  const payload = new TextEncoder().encode(JSON.stringify(statement));
+  return new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: CHECKPOINT_JWS_TYPE }).sign(key.privateKey);
+}
+
+function isStatement(value: unknown): value is CheckpointStatement {
+  const statement = value as Partial<CheckpointStatement> | null;
+  return (
+    typeof statement === 'object' &&
+    statement !== null &&
+    (statement.kind === 'checkpoint' || statement.kind === 'anchor') &&
+    Number.isSafeInteger(statement.seq) &&
+    typeof statement.hash === 'string' &&
+    typeof statement.digest === 'string' &&
+    typeof statement.at === 'string'
+  );
+}
+
+/** The statement of a checkpoint JWS signed by one of `keys`; null when it is not one (bad signature, unknown key, other type). */
+export async function verifyStatement(jws: string, keys: JSONWebKeySet): Promise<CheckpointStatement | null> {
+  try {
+    const { payload, protectedHeader } = await compactVerify(jws, createLocalJWKSet(keys), { algorithms: ['EdDSA'] });
+    if (protectedHeader.typ !== CHECKPOINT_JWS_TYPE) {
+      return null;
+    }
+    const statement: unknown = JSON.parse(new TextDecoder().decode(payload));
+    return isStatement(statement) ? statement : null;
+  } catch {
+    return null;
+  }
+}
