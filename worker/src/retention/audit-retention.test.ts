@@ -1,10 +1,11 @@
-// Audit log retention: entries older than AUDIT_RETENTION_DAYS are deleted in batches, by any
-// number of concurrent runs and by the retention schedule on its own; younger entries stay, and a run
-// that deleted something records itself.
+// Audit log retention: entries older than AUDIT_RETENTION_DAYS are deleted from the log's start in
+// batches, by any number of concurrent runs and by the retention schedule on its own; younger
+// entries stay, a run that deleted something records itself, and the rest of the chain still
+// verifies from the signed anchor retention leaves.
 import { createRetentionSchedule } from './retention-schedule.js';
-import { recordAuditEntry } from '@intake/shared/audit';
-import { AuditEntrySchema } from '@intake/shared/entities';
-import { testDriverName } from '@intake/shared/test';
+import { recordAuditEntry, verifyAuditLog } from '@intake/shared/audit';
+import { AuditCheckpointSchema, AuditEntrySchema } from '@intake/shared/entities';
+import { testCheckpointSigning, testDriverName } from '@intake/shared/test';
 import { createTestServices } from '@intake/shared/test';
 import { DAY_MS, deleteExpiredAuditEntries } from './audit-retention.js';
 
@@ -12,11 +13,14 @@ type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 
 let services: TestServices;
 
-beforeAll(async () => {
+// A database per test: the log is pruned from its start, so one test's young entry would keep
+// the next test's older ones.
+beforeEach(async () => {
   services = await createTestServices({ AUDIT_RETENTION_DAYS: '30' });
+  services.auditChain.signing = await testCheckpointSigning();
 }, 60_000);
 
-afterAll(async () => {
+afterEach(async () => {
   await services?.close();
 });
 
@@ -59,6 +63,35 @@ describe(`audit log retention on ${testDriverName()}`, () => {
     expect(await pruneRecords()).toBe(1);
   });
 
+  it('removes the start of the log only, and leaves a signed anchor from which the rest verifies', async () => {
+    for (const age of [50, 40, 20, 35, 10]) {
+      await entry(age);
+    }
+    // Up to the first entry within the retention (20 days): the 35-day-old one after it stays.
+    expect(await deleteExpiredAuditEntries(services)).toBe(2);
+    const left = await services.db.em.fork().find(AuditEntrySchema, {}, { orderBy: { seq: 'asc' } });
+    expect(left.map((each) => each.seq)).toEqual([3, 4, 5, 6]);
+    const anchor = await services.db.em.fork().findOneOrFail(AuditCheckpointSchema, { kind: 'anchor' });
+    expect(anchor).toMatchObject({ seq: 2, signature: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
+    await expect(verifyAuditLog(services.db.em.fork(), services.auditChain)).resolves.toMatchObject({
+      valid: true,
+      checkedEntries: 4,
+    });
+
+    // Entries removed from the start by hand, with the anchor moved too, have no signed anchor.
+    await services.db.em.fork().execute(`delete from "audit_log" where "seq" = 3`);
+    await services.db.em
+      .fork()
+      .execute(
+        `update "audit_chain_head" set "anchor_seq" = 3, "anchor_hash" = ?, "anchor_digest" = ?`,
+        [left[0]!.hash, left[0]!.digest],
+      );
+    await expect(verifyAuditLog(services.db.em.fork(), services.auditChain)).resolves.toMatchObject({
+      valid: false,
+      firstBadSequence: 3,
+    });
+  });
+
   it('lets concurrent runs share the work without deleting an entry twice', async () => {
     const old = await Promise.all(Array.from({ length: 12 }, () => entry(45)));
     const counts = await Promise.all([1, 2, 3].map(() => deleteExpiredAuditEntries(services, { batchSize: 2 })));
@@ -68,8 +101,9 @@ describe(`audit log retention on ${testDriverName()}`, () => {
     }
   });
 
-  it('runs on the retention schedule at start', async () => {
+  it('runs on the retention schedule at start, and checkpoints the chain', async () => {
     const old = await entry(100);
+    await entry(1);
     const schedule = createRetentionSchedule(services);
     schedule.start();
     try {
@@ -81,5 +115,8 @@ describe(`audit log retention on ${testDriverName()}`, () => {
       await schedule.close();
     }
     expect(await exists(old)).toBe(false);
+    // The last entry is the prune's own record, after the retention run's (`retention.run`): 4.
+    const checkpoint = await services.db.em.fork().findOne(AuditCheckpointSchema, { kind: 'checkpoint' });
+    expect(checkpoint).toMatchObject({ seq: 4 });
   });
 });
