@@ -1,12 +1,20 @@
 // The audit chain on a real database: entries edited, deleted or swapped with SQL are found at
 // their sequence number; entries from before the chain are chained in their order; two ORMs
-// writing at once leave one valid chain; a forged checkpoint and a changed key are told apart.
-import { randomUUID } from 'node:crypto';
+// writing at once leave one valid chain; a forged checkpoint and a changed key are told apart; an
+// export verifies offline with the documented script and the public key alone.
+import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { openDatabase } from '../db/orm.js';
 import { AuditCheckpointSchema, AuditEntrySchema } from '../entities/index.js';
-import { createTestServices, testCheckpointSigning, testDriverName } from '../test/index.js';
+import { createTestServices, REPO_ROOT, testCheckpointSigning, testDriverName } from '../test/index.js';
 import { deriveAuditChainKey } from './chain-key.js';
+import { canonicalEntry, type ChainedFields } from './chain.js';
 import { checkpointChainHead } from './checkpoints.js';
+import { exportAuditLog } from './export.js';
 import { recordAuditEntry, type AuditEntryInput } from './record.js';
 import { verifyAuditLog } from './verify.js';
 
@@ -169,5 +177,69 @@ describe(`the audit chain on ${testDriverName()}`, () => {
     const seqs = (await services.db.em.fork().find(AuditEntrySchema, {}, { orderBy: { seq: 'asc' } })).map((each) => each.seq);
     expect(seqs).toEqual(Array.from({ length: 40 }, (_, n) => n + 1));
     await expect(verify()).resolves.toMatchObject({ valid: true, checkedEntries: 40 });
+  });
+});
+
+describe(`an export of the audit log on ${testDriverName()}`, () => {
+  const script = path.join(REPO_ROOT, 'scripts/verify-audit-log.mjs');
+
+  /** Runs the documented offline verifier as an auditor would: the export file and a JWK Set file. */
+  async function verifyOffline(content: string): Promise<{ code: number | null; result: Record<string, unknown> }> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'intake-audit-export-'));
+    await writeFile(path.join(dir, 'audit-log.ndjson'), content);
+    await writeFile(path.join(dir, 'jwks.json'), JSON.stringify(await services.auditChain.signing!.publicKeys()));
+    const child = spawn(process.execPath, [script, 'audit-log.ndjson', 'jwks.json'], { cwd: dir });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    return { code, result: JSON.parse(out) as Record<string, unknown> };
+  }
+
+  function edit(content: string, change: (line: Record<string, unknown>) => Record<string, unknown> | null): string {
+    return content
+      .trim()
+      .split('\n')
+      .map((line) => change(JSON.parse(line) as Record<string, unknown>))
+      .filter((line) => line !== null)
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+  }
+
+  it('verifies offline with the published key, and shows an edit, a removal and a forged checkpoint', async () => {
+    await write(5);
+    const exported = await exportAuditLog(services.db.em.fork(), services.auditChain);
+    expect(exported.entries).toBe(5);
+    await expect(verifyOffline(exported.content)).resolves.toEqual({
+      code: 0,
+      result: { valid: true, checkedEntries: 5, firstBadSequence: null, problem: null, signedThrough: 5 },
+    });
+
+    const changed = edit(exported.content, (line) => (line.seq === 2 && line.type === 'entry' ? { ...line, actorName: 'eve' } : line));
+    await expect(verifyOffline(changed)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 2 } });
+
+    const removed = edit(exported.content, (line) => (line.seq === 4 && line.type === 'entry' ? null : line));
+    await expect(verifyOffline(removed)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 4 } });
+
+    // Rewritten whole, digests recomputed from entry 2 on: only the checkpoint's signature shows it,
+    // whether its old signature is kept or the statement is signed again with another key.
+    let digest = '';
+    const rewritten = edit(exported.content, (line) => {
+      if (line.type !== 'entry') {
+        return line;
+      }
+      const { type, hash, digest: _old, ...fields } = line.seq === 2 ? { ...line, actorName: 'eve' } : line;
+      digest = createHash('sha256').update(digest).update(canonicalEntry(fields as unknown as ChainedFields)).digest('hex');
+      return { type, ...fields, hash, digest };
+    });
+    const restated = edit(rewritten, (line) => (line.type === 'checkpoint' ? { ...line, digest } : line));
+    await expect(verifyOffline(restated)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 5 } });
+    const checkpoint = restated
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; seq: number; hash: string; digest: string; at: string })
+      .find((line) => line.type === 'checkpoint')!;
+    const other = await testCheckpointSigning('test-key');
+    const resigned = await other.sign({ kind: 'checkpoint', seq: checkpoint.seq, hash: checkpoint.hash, digest, at: checkpoint.at });
+    const forged = edit(restated, (line) => (line.type === 'checkpoint' ? { ...line, signature: resigned } : line));
+    await expect(verifyOffline(forged)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 5 } });
   });
 });

@@ -6,3 +6,4 @@ export * from './chain-head.js';
 export * from './checkpoint-signing.js';
 export * from './checkpoints.js';
 export * from './verify.js';
+export * from './export.js';
