@@ -97,6 +97,7 @@ const CALLS: Record<string, (world: World) => Call> = {
   refusalStats: () => ({ query: '{ refusalStats { days } }' }),
   erasureCandidates: () => ({ query: '{ erasureCandidates(value: "nobody@example.com") { id } }' }),
   auditLog: () => ({ query: '{ auditLog(first: 1) { pageInfo { hasNextPage } } }' }),
+  verifyAuditLog: () => ({ query: '{ verifyAuditLog { valid } }' }),
   // A wrong current password: the call is let through (or not) without changing anything.
   changePassword: () => ({
     query:
@@ -188,6 +189,7 @@ const CALLS: Record<string, (world: World) => Call> = {
   ssoPolicy: () => ({ query: '{ ssoPolicy { passwordSignIn } }' }),
   // Passwords stay allowed: the walk signs in with them.
   updateSsoPolicy: () => ({ query: 'mutation { updateSsoPolicy(passwordSignIn: true) { passwordSignIn } }' }),
+  exportAuditLog: () => ({ query: 'mutation { exportAuditLog { entries } }' }),
 };
 
 type Outcome = 'allowed' | 'forbidden' | 'hidden';

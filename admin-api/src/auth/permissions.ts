@@ -140,6 +140,7 @@ export const OPERATION_PERMISSIONS = {
     erasureCandidates: { permission: 'erasure' },
     // A leaked integration token can neither survey who administers the service nor watch for its own traces.
     auditLog: { permission: 'audit:read', login: true },
+    verifyAuditLog: { permission: 'audit:read', login: true },
     members: { permission: 'members:manage' },
     member: { permission: 'members:manage' },
     // Whoever holds an invitation link (under the attempt limit): whom it is for, and whether it holds.
@@ -182,6 +183,8 @@ export const OPERATION_PERMISSIONS = {
     acceptInvitation: { permission: 'public' },
     // Who may sign in how: never from an integration token.
     updateSsoPolicy: { permission: 'policy:manage', login: true },
+    // Reads the whole log, as auditLog does: a login, not an integration token.
+    exportAuditLog: { permission: 'audit:read', login: true },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
 

@@ -1,14 +1,17 @@
 // Reading the audit log: administrators only. An API token cannot read it, so a leaked integration
 // token can neither survey who administers the service nor watch for its own traces.
+import { exportAuditLog, verifyAuditLog } from '@intake/shared/audit';
 import type { AuditEntry } from '@intake/shared/entities';
-import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { auditLogWhere } from '../audit/audit-log-filter.js';
 import { listAuditEntries } from '../queries/audit/list-audit-entries.js';
 import type { AdminContext } from '../context.js';
 import { badUserInput } from '../schema/errors.js';
 import {
   AuditEntryConnectionType,
+  AuditLogExportType,
   AuditLogFilterInput,
+  AuditVerificationType,
   type AuditActorKindEnum,
   type AuditEntryType,
   type AuditOutcomeEnum,
@@ -20,6 +23,7 @@ import { decodeCursor, encodeCursor } from './cursor.js';
 function presentAuditEntry(entry: AuditEntry): AuditEntryType {
   return {
     id: entry.id,
+    sequence: entry.seq,
     at: entry.at.toISOString(),
     actor: { kind: entry.actorKind as AuditActorKindEnum, id: entry.actorId ?? null, name: entry.actorName },
     action: entry.action,
@@ -58,5 +62,25 @@ export class AuditLogResolver {
       node: presentAuditEntry(entry),
     }));
     return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null } };
+  }
+
+  @Authorized()
+  @Query(() => AuditVerificationType, {
+    description:
+      'Walks the audit chain and reports the first entry changed, removed or moved (docs/audit-log.md). Needs an administrator login.',
+  })
+  async verifyAuditLog(@Ctx() { em, deps }: AdminContext): Promise<AuditVerificationType> {
+    return verifyAuditLog(em, deps.services.auditChain);
+  }
+
+  @Authorized()
+  @Mutation(() => AuditLogExportType, {
+    description:
+      'The whole audit log with its chain, its anchor and signed checkpoints (a new one for its end), as NDJSON to keep elsewhere and check offline with `scripts/verify-audit-log.mjs`. Needs an administrator login.',
+  })
+  async exportAuditLog(@Ctx() { em, deps }: AdminContext): Promise<AuditLogExportType> {
+    const now = new Date();
+    const exported = await exportAuditLog(em, deps.services.auditChain, now);
+    return { fileName: `audit-log-${now.toISOString().slice(0, 10)}.ndjson`, ...exported };
   }
 }

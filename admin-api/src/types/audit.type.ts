@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { z } from 'zod';
 import { auditText, auditTime } from '../audit/audit-log-filter.js';
 import { InputField } from '../validation/input-type.js';
@@ -48,6 +48,9 @@ export class AuditActorType {
 export class AuditEntryType {
   @Field(() => ID)
   id!: string;
+
+  @Field(() => Int, { description: 'Its place in the chain: 1, 2, 3, … in the order entries were written.' })
+  sequence!: number;
 
   @Field(() => String, { description: 'ISO 8601.' })
   at!: string;
@@ -126,4 +129,31 @@ export class AuditLogFilterInput {
 
   @InputField(() => String, auditTime, { nullable: true, description: 'ISO 8601; entries before.' })
   to?: Date | null;
+}
+
+@ObjectType('AuditVerification', { description: 'What a walk over the audit chain found (docs/audit-log.md).' })
+export class AuditVerificationType {
+  @Field(() => Boolean, { description: 'Every entry matches its hash, none is missing or out of place, every checkpoint holds.' })
+  valid!: boolean;
+
+  @Field(() => Int, { description: 'Entries checked and found intact before the first problem (all of them when valid).' })
+  checkedEntries!: number;
+
+  @Field(() => Int, { nullable: true, description: 'The sequence number of the first entry changed, removed or moved.' })
+  firstBadSequence!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'What is wrong there, in words.' })
+  problem!: string | null;
+}
+
+@ObjectType('AuditLogExport', { description: 'The audit log with its chain and signed checkpoints, to keep and check offline.' })
+export class AuditLogExportType {
+  @Field(() => String, { description: '`audit-log-<YYYY-MM-DD>.ndjson`.' })
+  fileName!: string;
+
+  @Field(() => Int)
+  entries!: number;
+
+  @Field(() => String, { description: 'NDJSON: a header line, the anchor, the entries in order, the checkpoints.' })
+  content!: string;
 }
