@@ -20,13 +20,14 @@ import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from '
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 
-async function acting({ em, principal, clientAddress, requestId }: AdminContext): Promise<ActingMember> {
+async function acting({ em, principal, clientAddress, requestId, deps }: AdminContext): Promise<ActingMember> {
   if (principal === null) {
     throw unauthenticated();
   }
   return {
     caller: principal.member,
     actor: await requestActor(em, principal, undefined),
+    auditChain: deps.services.auditChain,
     address: clientAddress,
     requestId,
   };

@@ -24,7 +24,6 @@ let services: TestServices;
 
 beforeEach(async () => {
   services = await createTestServices();
-  services.auditChain.signing = await testCheckpointSigning();
 }, 60_000);
 
 afterEach(async () => {
@@ -54,6 +53,11 @@ function sql(query: string, params: unknown[] = []): Promise<unknown> {
 }
 
 const verify = () => verifyAuditLog(services.db.em.fork(), services.auditChain);
+
+async function publishedKid(): Promise<string> {
+  const { keys } = await services.auditChain.signing!.publicKeys();
+  return keys[0]!.kid!;
+}
 
 describe(`the audit chain on ${testDriverName()}`, () => {
   it('numbers entries 1, 2, 3 and verifies them all', async () => {
@@ -120,7 +124,8 @@ describe(`the audit chain on ${testDriverName()}`, () => {
   it('finds a checkpoint that was not signed with the published key', async () => {
     await write(3);
     await checkpointChainHead(services.db.em.fork(), services.auditChain);
-    const other = await testCheckpointSigning('other-key');
+    // Another key under the published key's id.
+    const other = await testCheckpointSigning(await publishedKid());
     const head = await services.db.em.fork().findOneOrFail(AuditCheckpointSchema, { seq: 3 });
     const forged = await other.sign({ kind: 'checkpoint', seq: 2, hash: head.hash, digest: head.digest, at: new Date().toISOString() });
     await sql(`update "audit_checkpoints" set "signature" = ?`, [forged]);
@@ -237,7 +242,7 @@ describe(`an export of the audit log on ${testDriverName()}`, () => {
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; seq: number; hash: string; digest: string; at: string })
       .find((line) => line.type === 'checkpoint')!;
-    const other = await testCheckpointSigning('test-key');
+    const other = await testCheckpointSigning(await publishedKid());
     const resigned = await other.sign({ kind: 'checkpoint', seq: checkpoint.seq, hash: checkpoint.hash, digest, at: checkpoint.at });
     const forged = edit(restated, (line) => (line.type === 'checkpoint' ? { ...line, signature: resigned } : line));
     await expect(verifyOffline(forged)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 5 } });

@@ -1,8 +1,9 @@
 // Signed statements of the audit chain (checkpoints and retention's anchors): compact JWS, EdDSA
-// with the receipt signing key (docs/receipts.md), checked with its published JWK Set. `jose` does
-// the signing and the checking.
+// with the receipt signing key (shared/src/signing, docs/receipts.md), checked with its published
+// JWK Set. `jose` does the signing and the checking.
 import { CompactSign, compactVerify, createLocalJWKSet, type CryptoKey, type JSONWebKeySet, type KeyObject } from 'jose';
 import type { AuditCheckpointKind } from '../entities/audit-chain.js';
+import type { SigningKeys } from '../signing/index.js';
 
 /** The JWS `typ` of a checkpoint: a verifier refuses a receipt or any other JWS of the same key. */
 export const CHECKPOINT_JWS_TYPE = 'intake-audit-checkpoint+jws';
@@ -22,6 +23,25 @@ export interface CheckpointSigning {
   sign(statement: CheckpointStatement): Promise<string>;
   /** The published keys (current and retired), as the gateway's /.well-known/jwks.json serves them. */
   publicKeys(): Promise<JSONWebKeySet>;
+}
+
+/**
+ * Checkpoint signing with the deployment's signing keys, loaded on first use (the key file may
+ * be made then) and kept: the first checkpoint is made by the worker or an export, not at start.
+ */
+export function checkpointSigningWith(load: () => Promise<SigningKeys>): CheckpointSigning {
+  let keys: Promise<SigningKeys> | undefined;
+  const loaded = (): Promise<SigningKeys> => {
+    keys ??= load().catch((error: unknown) => {
+      keys = undefined;
+      throw error;
+    });
+    return keys;
+  };
+  return {
+    sign: async (statement) => (await loaded()).sign(statement, CHECKPOINT_JWS_TYPE),
+    publicKeys: async () => (await loaded()).jwks(),
+  };
 }
 
 export interface SigningKey {

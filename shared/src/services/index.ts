@@ -1,4 +1,4 @@
-import { deriveAuditChainKey, type AuditChain } from '../audit/index.js';
+import { checkpointSigningWith, deriveAuditChainKey, type AuditChain } from '../audit/index.js';
 import type { Config } from '../config/types.js';
 import { openDatabase, type Database } from '../db/orm.js';
 import type { Logger } from '../logger/index.js';
@@ -22,14 +22,16 @@ export interface Services {
 }
 
 export function createServices(config: Config, db: Database, logger: Logger): Services {
+  // One load shared by the receipts and the audit checkpoints.
+  const signingKeys = loadedOnce(() => loadSigningKeys(config));
   return {
     config,
     db,
     logger,
     storage: createStorage(config),
     siteTokens: createSiteTokenCodec({ jwtSecret: config.jwtSecret, encryptionKey: config.tokenEncryptionKey }),
-    signingKeys: loadedOnce(() => loadSigningKeys(config)),
-    auditChain: { ...deriveAuditChainKey(config.tokenEncryptionKey), signing: null },
+    signingKeys,
+    auditChain: { ...deriveAuditChainKey(config.tokenEncryptionKey), signing: checkpointSigningWith(signingKeys) },
   };
 }
 

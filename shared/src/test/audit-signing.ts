@@ -1,5 +1,5 @@
-// A checkpoint signing key for tests: a fresh Ed25519 key whose public half is the only published
-// one, as the receipt key module would publish it.
+// Checkpoint signing with a fresh Ed25519 key that is not the deployment's: what someone forging a
+// checkpoint would have. `kid` lets the forgery claim the published key's id.
 import { exportJWK, generateKeyPair } from 'jose';
 import { signStatement, type CheckpointSigning } from '../audit/checkpoint-signing.js';
 

@@ -5,7 +5,7 @@
 import { createRetentionSchedule } from './retention-schedule.js';
 import { recordAuditEntry, verifyAuditLog } from '@intake/shared/audit';
 import { AuditCheckpointSchema, AuditEntrySchema } from '@intake/shared/entities';
-import { testCheckpointSigning, testDriverName } from '@intake/shared/test';
+import { testDriverName } from '@intake/shared/test';
 import { createTestServices } from '@intake/shared/test';
 import { DAY_MS, deleteExpiredAuditEntries } from './audit-retention.js';
 
@@ -17,7 +17,6 @@ let services: TestServices;
 // the next test's older ones.
 beforeEach(async () => {
   services = await createTestServices({ AUDIT_RETENTION_DAYS: '30' });
-  services.auditChain.signing = await testCheckpointSigning();
 }, 60_000);
 
 afterEach(async () => {

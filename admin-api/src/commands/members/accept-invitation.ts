@@ -58,7 +58,7 @@ export async function acceptInvitation(em: Em, deps: AdminDeps, request: AcceptR
       const state = invitationState(joined);
       throw refused(state === 'VALID' ? 'USED' : state);
     }
-    await recordAuditEntry(tx, {
+    await recordAuditEntry(tx, deps.services.auditChain, {
       actor: { kind: 'admin', id: joined.id, name: joined.email },
       action: 'member.joined',
       objectType: 'Member',
