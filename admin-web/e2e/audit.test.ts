@@ -1,6 +1,10 @@
 // The audit log in Chromium: a failed and a good sign-in, a site created and deleted in the console
 // appear in the Audit log page, newest first, with who, action, object, address and outcome; the
-// filters narrow the table; axe at both widths, and nothing wider than a phone's screen.
+// filters narrow the table; axe at both widths, and nothing wider than a phone's screen. Verify
+// names the first entry altered with SQL, and Export downloads the log with its checkpoints.
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import {
@@ -101,6 +105,41 @@ describeConsole('console: the audit log', () => {
     await page.getByLabel('To').fill('');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No entries match.').waitFor();
+  });
+
+  it('verifies the chain, names the first altered entry, and exports the log with its checkpoints', async () => {
+    await page.goto(`${env.url}/audit-log`);
+    await expectHeading(page, 'Audit log');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const intact = page.getByRole('status').filter({ hasText: 'Audit log intact' });
+    await intact.waitFor();
+    await expect(intact.innerText()).resolves.toMatch(/All \d+ entries match/);
+
+    await env.sql(`update "audit_log" set "address" = '192.0.2.66' where "seq" = 2`);
+    await page.reload();
+    await page.getByRole('table', { name: /Audit log entries/ }).waitFor();
+    await page.getByRole('button', { name: 'Verify' }).click();
+    const altered = page.getByRole('alert').filter({ hasText: 'Audit log altered' });
+    await altered.waitFor();
+    await expect(altered.innerText()).resolves.toContain('Entry 2 does not match its hash: it was changed, or moved from elsewhere in the log. The entry before it is intact.');
+    await expect(page.getByRole('row', { name: /Entry 2\b/ }).innerText()).resolves.toContain('192.0.2.66');
+    await atBothWidths(page, async (width) => {
+      await checkAccessibility(page, `audit log verified at ${width}`);
+      await page.screenshot({ path: path.join(tmpdir(), `intake-audit-verify-${width}.png`), fullPage: true });
+    });
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.ndjson$/);
+    const lines = (await readFile((await download.path())!, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; seq?: number; address?: string });
+    expect(lines[0]).toMatchObject({ type: 'intake-audit-log', firstSeq: 1 });
+    expect(lines.find((line) => line.seq === 2 && line.type === 'entry')).toMatchObject({ address: '192.0.2.66' });
+    expect(lines.at(-1)).toMatchObject({ type: 'checkpoint' });
   });
 
   /** The shown actions once they equal `expected` (or after a while, whatever they are). */

@@ -88,6 +88,8 @@ export interface ConsoleEnvironment {
     formName?: string,
     notifyEmails?: string[],
   ): Promise<{ siteId: string; formId: string; formCode: string }>;
+  /** Runs SQL on the services' database: how a test alters what the console then checks. */
+  sql(query: string, params?: unknown[]): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -188,6 +190,7 @@ export async function startConsole(
       );
       return { siteId, formId: form.data!.createForm.id, formCode: form.data!.createForm.code };
     },
+    sql: (query, params = []) => services.db.em.fork().execute(query, params),
     async newPage() {
       const page = await context.newPage();
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

@@ -13,6 +13,7 @@ import { AuditLogDocument, type AuditActorKind, type AuditLogFilterInput, type A
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { useCursorPages } from '../../lib/use-cursor-pages';
+import { useAuditChainCheck } from './audit-chain-check';
 
 const PAGE_SIZE = 25;
 
@@ -78,6 +79,10 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
     <Table.Tr>
       <Table.Th scope="row" fw="normal" style={{ whiteSpace: 'nowrap' }}>
         {formatDateTime(entry.at)}
+        {/* Its place in the chain: what Verify names when an entry was altered. */}
+        <Text size="xs" c="dimmed">
+          Entry {entry.sequence}
+        </Text>
       </Table.Th>
       <Table.Td style={{ overflowWrap: 'break-word' }}>
         <Text size="sm">
@@ -131,6 +136,7 @@ export function AuditLogPage() {
     requestPolicy: 'cache-and-network',
   });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const chain = useAuditChainCheck();
 
   const apply = (next: FilterFields) => {
     setFields(next);
@@ -149,11 +155,22 @@ export function AuditLogPage() {
 
   return (
     <>
-      <PageHeader title="Audit log" actions={<RefreshButton onClick={refresh} />} />
+      <PageHeader
+        title="Audit log"
+        actions={
+          <>
+            {chain.buttons}
+            <RefreshButton onClick={refresh} />
+          </>
+        }
+      />
       <Text mb="md">
         Every change made through the admin API or this console, every sign-in and failed sign-in, and the
-        service&apos;s own retention runs. Entries never hold passwords, secrets or submitted values.
+        service&apos;s own retention runs. Entries never hold passwords, secrets or submitted values. Each entry is
+        chained to the one before it: Verify shows whether any was changed, removed or moved; Export downloads the
+        log with its signed checkpoints to keep elsewhere.
       </Text>
+      {chain.status}
       <form onSubmit={onSubmit} aria-label="Filter the audit log">
         <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
           {FILTER_INPUTS.map((input) => (
