@@ -17,13 +17,16 @@
 // `verifyAuditLog` in the admin API does).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { TextDecoder } from 'node:util';
 import canonicalize from 'canonicalize';
 import { compactVerify, createLocalJWKSet } from 'jose';
 
 const CHECKPOINT_TYPE = 'intake-audit-checkpoint+jws';
 
 async function readKeys(source) {
-  const text = /^https?:\/\//.test(source) ? await (await fetch(source)).text() : await readFile(source, 'utf8');
+  const text = /^https?:\/\//.test(source)
+    ? await (await globalThis.fetch(source)).text()
+    : await readFile(source, 'utf8');
   return createLocalJWKSet(JSON.parse(text));
 }
 
@@ -71,7 +74,11 @@ async function verifyExport(ndjson, keys) {
   const firstSeq = entries[0]?.seq ?? lines[0]?.firstSeq ?? 1;
   const anchor = statements.find((statement) => statement.type === 'anchor' && statement.seq === firstSeq - 1);
   if (firstSeq !== 1 && anchor === undefined) {
-    return fail(0, 1, `the export starts at entry ${firstSeq}, and no signed anchor says the entries before it were removed`);
+    return fail(
+      0,
+      1,
+      `the export starts at entry ${firstSeq}, and no signed anchor says the entries before it were removed`,
+    );
   }
   const checkpoints = statements.filter((statement) => statement.type === 'checkpoint');
 
@@ -85,7 +92,11 @@ async function verifyExport(ndjson, keys) {
     const { type: _type, hash: _hash, digest: stated, ...fields } = entry;
     digest = createHash('sha256').update(digest).update(canonicalize(fields)).digest('hex');
     if (digest !== stated) {
-      return fail(expected - firstSeq, entry.seq, `entry ${entry.seq} does not match its digest: it was changed or moved`);
+      return fail(
+        expected - firstSeq,
+        entry.seq,
+        `entry ${entry.seq} does not match its digest: it was changed or moved`,
+      );
     }
     digests.set(entry.seq, digest);
     expected += 1;
@@ -94,11 +105,19 @@ async function verifyExport(ndjson, keys) {
   let signedThrough = anchor?.seq ?? null;
   for (const checkpoint of checkpoints) {
     if (checkpoint.seq > last) {
-      return fail(entries.length, last + 1, `entry ${last + 1} is missing: a signed checkpoint covers entries up to ${checkpoint.seq}`);
+      return fail(
+        entries.length,
+        last + 1,
+        `entry ${last + 1} is missing: a signed checkpoint covers entries up to ${checkpoint.seq}`,
+      );
     }
     if (checkpoint.seq >= firstSeq) {
       if (digests.get(checkpoint.seq) !== checkpoint.digest) {
-        return fail(entries.length, checkpoint.seq, `entry ${checkpoint.seq} differs from what a signed checkpoint says of it`);
+        return fail(
+          entries.length,
+          checkpoint.seq,
+          `entry ${checkpoint.seq} differs from what a signed checkpoint says of it`,
+        );
       }
       signedThrough = Math.max(signedThrough ?? 0, checkpoint.seq);
     }

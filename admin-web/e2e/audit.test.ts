@@ -121,7 +121,9 @@ describeConsole('console: the audit log', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     const altered = page.getByRole('alert').filter({ hasText: 'Audit log altered' });
     await altered.waitFor();
-    await expect(altered.innerText()).resolves.toContain('Entry 2 does not match its hash: it was changed, or moved from elsewhere in the log. The entry before it is intact.');
+    await expect(altered.innerText()).resolves.toContain(
+      'Entry 2 does not match its hash: it was changed, or moved from elsewhere in the log. The entry before it is intact.',
+    );
     await expect(page.getByRole('row', { name: /Entry 2\b/ }).innerText()).resolves.toContain('192.0.2.66');
     await atBothWidths(page, async (width) => {
       await checkAccessibility(page, `audit log verified at ${width}`);

@@ -22,7 +22,11 @@ beforeAll(async () => {
   admin = await startTestAdmin();
   token = await admin.login();
   for (const name of ['One', 'Two', 'Three']) {
-    const created = await admin.gql('mutation($name: String!) { createSite(input: { name: $name }) { id } }', { name }, token);
+    const created = await admin.gql(
+      'mutation($name: String!) { createSite(input: { name: $name }) { id } }',
+      { name },
+      token,
+    );
     expect(created.errors).toBeUndefined();
   }
 });
@@ -60,7 +64,14 @@ describe(`verifyAuditLog and exportAuditLog on ${testDriverName()}`, () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; seq?: number; signature?: string });
-    expect(lines.map((line) => line.type)).toEqual(['intake-audit-log', 'entry', 'entry', 'entry', 'entry', 'checkpoint']);
+    expect(lines.map((line) => line.type)).toEqual([
+      'intake-audit-log',
+      'entry',
+      'entry',
+      'entry',
+      'entry',
+      'checkpoint',
+    ]);
     expect(lines.at(-1)).toMatchObject({ seq: 4, signature: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/) });
 
     await admin.services.db.em.fork().execute(`update "audit_log" set "actor_name" = 'someone else' where "seq" = 2`);

@@ -133,20 +133,29 @@ export class AuditLogFilterInput {
 
 @ObjectType('AuditVerification', { description: 'What a walk over the audit chain found (docs/audit-log.md).' })
 export class AuditVerificationType {
-  @Field(() => Boolean, { description: 'Every entry matches its hash, none is missing or out of place, every checkpoint holds.' })
+  @Field(() => Boolean, {
+    description: 'Every entry matches its hash, none is missing or out of place, every checkpoint holds.',
+  })
   valid!: boolean;
 
-  @Field(() => Int, { description: 'Entries checked and found intact before the first problem (all of them when valid).' })
+  @Field(() => Int, {
+    description: 'Entries checked and found intact before the first problem (all of them when valid).',
+  })
   checkedEntries!: number;
 
-  @Field(() => Int, { nullable: true, description: 'The sequence number of the first entry changed, removed or moved.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The sequence number of the first entry changed, removed or moved.',
+  })
   firstBadSequence!: number | null;
 
   @Field(() => String, { nullable: true, description: 'What is wrong there, in words.' })
   problem!: string | null;
 }
 
-@ObjectType('AuditLogExport', { description: 'The audit log with its chain and signed checkpoints, to keep and check offline.' })
+@ObjectType('AuditLogExport', {
+  description: 'The audit log with its chain and signed checkpoints, to keep and check offline.',
+})
 export class AuditLogExportType {
   @Field(() => String, { description: '`audit-log-<YYYY-MM-DD>.ndjson`.' })
   fileName!: string;

@@ -85,7 +85,13 @@ export async function chainBacklog(tx: Em, chain: AuditChainKey, head: ChainHead
       break;
     }
   }
-  const updated: ChainHead = { ...head, chainedSeq: head.seq, hash: link.hash, digest: link.digest, keyId: head.keyId ?? chain.keyId };
+  const updated: ChainHead = {
+    ...head,
+    chainedSeq: head.seq,
+    hash: link.hash,
+    digest: link.digest,
+    keyId: head.keyId ?? chain.keyId,
+  };
   await tx.nativeUpdate(
     AuditChainHeadSchema,
     { id: AUDIT_CHAIN_HEAD_ID },

@@ -115,9 +115,15 @@ describe(`the audit chain on ${testDriverName()}`, () => {
     await write(4);
     await checkpointChainHead(services.db.em.fork(), services.auditChain);
     // Deleted, and the head moved back to entry 2 as if 3 and 4 never were.
-    const [two] = (await sql(`select "hash", "digest" from "audit_log" where "seq" = 2`)) as { hash: string; digest: string }[];
+    const [two] = (await sql(`select "hash", "digest" from "audit_log" where "seq" = 2`)) as {
+      hash: string;
+      digest: string;
+    }[];
     await sql(`delete from "audit_log" where "seq" > 2`);
-    await sql(`update "audit_chain_head" set "seq" = 2, "chained_seq" = 2, "hash" = ?, "digest" = ?`, [two!.hash, two!.digest]);
+    await sql(`update "audit_chain_head" set "seq" = 2, "chained_seq" = 2, "hash" = ?, "digest" = ?`, [
+      two!.hash,
+      two!.digest,
+    ]);
     await expect(verify()).resolves.toMatchObject({ valid: false, checkedEntries: 2, firstBadSequence: 3 });
   });
 
@@ -127,7 +133,13 @@ describe(`the audit chain on ${testDriverName()}`, () => {
     // Another key under the published key's id.
     const other = await testCheckpointSigning(await publishedKid());
     const head = await services.db.em.fork().findOneOrFail(AuditCheckpointSchema, { seq: 3 });
-    const forged = await other.sign({ kind: 'checkpoint', seq: 2, hash: head.hash, digest: head.digest, at: new Date().toISOString() });
+    const forged = await other.sign({
+      kind: 'checkpoint',
+      seq: 2,
+      hash: head.hash,
+      digest: head.digest,
+      at: new Date().toISOString(),
+    });
     await sql(`update "audit_checkpoints" set "signature" = ?`, [forged]);
     await expect(verify()).resolves.toMatchObject({ valid: false, firstBadSequence: 3 });
   });
@@ -171,7 +183,9 @@ describe(`the audit chain on ${testDriverName()}`, () => {
       : services.db;
     try {
       const writers = [services.db, second].flatMap((db, which) =>
-        Array.from({ length: 20 }, (_, n) => recordAuditEntry(db.em.fork(), services.auditChain, entry(which * 100 + n))),
+        Array.from({ length: 20 }, (_, n) =>
+          recordAuditEntry(db.em.fork(), services.auditChain, entry(which * 100 + n)),
+        ),
       );
       await Promise.all(writers);
     } finally {
@@ -179,7 +193,9 @@ describe(`the audit chain on ${testDriverName()}`, () => {
         await second.close();
       }
     }
-    const seqs = (await services.db.em.fork().find(AuditEntrySchema, {}, { orderBy: { seq: 'asc' } })).map((each) => each.seq);
+    const seqs = (await services.db.em.fork().find(AuditEntrySchema, {}, { orderBy: { seq: 'asc' } })).map(
+      (each) => each.seq,
+    );
     expect(seqs).toEqual(Array.from({ length: 40 }, (_, n) => n + 1));
     await expect(verify()).resolves.toMatchObject({ valid: true, checkedEntries: 40 });
   });
@@ -219,11 +235,19 @@ describe(`an export of the audit log on ${testDriverName()}`, () => {
       result: { valid: true, checkedEntries: 5, firstBadSequence: null, problem: null, signedThrough: 5 },
     });
 
-    const changed = edit(exported.content, (line) => (line.seq === 2 && line.type === 'entry' ? { ...line, actorName: 'eve' } : line));
-    await expect(verifyOffline(changed)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 2 } });
+    const changed = edit(exported.content, (line) =>
+      line.seq === 2 && line.type === 'entry' ? { ...line, actorName: 'eve' } : line,
+    );
+    await expect(verifyOffline(changed)).resolves.toMatchObject({
+      code: 1,
+      result: { valid: false, firstBadSequence: 2 },
+    });
 
     const removed = edit(exported.content, (line) => (line.seq === 4 && line.type === 'entry' ? null : line));
-    await expect(verifyOffline(removed)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 4 } });
+    await expect(verifyOffline(removed)).resolves.toMatchObject({
+      code: 1,
+      result: { valid: false, firstBadSequence: 4 },
+    });
 
     // Rewritten whole, digests recomputed from entry 2 on: only the checkpoint's signature shows it,
     // whether its old signature is kept or the statement is signed again with another key.
@@ -233,18 +257,33 @@ describe(`an export of the audit log on ${testDriverName()}`, () => {
         return line;
       }
       const { type, hash, digest: _old, ...fields } = line.seq === 2 ? { ...line, actorName: 'eve' } : line;
-      digest = createHash('sha256').update(digest).update(canonicalEntry(fields as unknown as ChainedFields)).digest('hex');
+      digest = createHash('sha256')
+        .update(digest)
+        .update(canonicalEntry(fields as unknown as ChainedFields))
+        .digest('hex');
       return { type, ...fields, hash, digest };
     });
     const restated = edit(rewritten, (line) => (line.type === 'checkpoint' ? { ...line, digest } : line));
-    await expect(verifyOffline(restated)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 5 } });
+    await expect(verifyOffline(restated)).resolves.toMatchObject({
+      code: 1,
+      result: { valid: false, firstBadSequence: 5 },
+    });
     const checkpoint = restated
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; seq: number; hash: string; digest: string; at: string })
       .find((line) => line.type === 'checkpoint')!;
     const other = await testCheckpointSigning(await publishedKid());
-    const resigned = await other.sign({ kind: 'checkpoint', seq: checkpoint.seq, hash: checkpoint.hash, digest, at: checkpoint.at });
+    const resigned = await other.sign({
+      kind: 'checkpoint',
+      seq: checkpoint.seq,
+      hash: checkpoint.hash,
+      digest,
+      at: checkpoint.at,
+    });
     const forged = edit(restated, (line) => (line.type === 'checkpoint' ? { ...line, signature: resigned } : line));
-    await expect(verifyOffline(forged)).resolves.toMatchObject({ code: 1, result: { valid: false, firstBadSequence: 5 } });
+    await expect(verifyOffline(forged)).resolves.toMatchObject({
+      code: 1,
+      result: { valid: false, firstBadSequence: 5 },
+    });
   });
 });

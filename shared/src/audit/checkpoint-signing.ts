@@ -1,7 +1,14 @@
 // Signed statements of the audit chain (checkpoints and retention's anchors): compact JWS, EdDSA
 // with the receipt signing key (shared/src/signing, docs/receipts.md), checked with its published
 // JWK Set. `jose` does the signing and the checking.
-import { CompactSign, compactVerify, createLocalJWKSet, type CryptoKey, type JSONWebKeySet, type KeyObject } from 'jose';
+import {
+  CompactSign,
+  compactVerify,
+  createLocalJWKSet,
+  type CryptoKey,
+  type JSONWebKeySet,
+  type KeyObject,
+} from 'jose';
 import type { AuditCheckpointKind } from '../entities/audit-chain.js';
 import type { SigningKeys } from '../signing/index.js';
 
@@ -51,7 +58,9 @@ export interface SigningKey {
 
 export function signStatement(key: SigningKey, statement: CheckpointStatement): Promise<string> {
   const payload = new TextEncoder().encode(JSON.stringify(statement));
-  return new CompactSign(payload).setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: CHECKPOINT_JWS_TYPE }).sign(key.privateKey);
+  return new CompactSign(payload)
+    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: CHECKPOINT_JWS_TYPE })
+    .sign(key.privateKey);
 }
 
 function isStatement(value: unknown): value is CheckpointStatement {

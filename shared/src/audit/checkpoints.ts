@@ -9,7 +9,11 @@ import { ensureAuditChain, readChainHead } from './chain-head.js';
 import { verifyStatement, type CheckpointStatement } from './checkpoint-signing.js';
 
 /** Stores a statement, signed when the chain has a signing key. */
-export async function storeCheckpoint(em: Em, chain: AuditChain, statement: CheckpointStatement): Promise<AuditCheckpoint> {
+export async function storeCheckpoint(
+  em: Em,
+  chain: AuditChain,
+  statement: CheckpointStatement,
+): Promise<AuditCheckpoint> {
   const signature = chain.signing === null ? null : await chain.signing.sign(statement);
   const checkpoint = em.create(AuditCheckpointSchema, { ...statement, at: new Date(statement.at), signature });
   await em.insert(AuditCheckpointSchema, checkpoint);
@@ -20,7 +24,11 @@ export async function storeCheckpoint(em: Em, chain: AuditChain, statement: Chec
  * A checkpoint of the chain's current end, unless the newest one already is at it. Null while the
  * log holds no entry after its anchor.
  */
-export async function checkpointChainHead(em: Em, chain: AuditChain, now = new Date()): Promise<AuditCheckpoint | null> {
+export async function checkpointChainHead(
+  em: Em,
+  chain: AuditChain,
+  now = new Date(),
+): Promise<AuditCheckpoint | null> {
   await ensureAuditChain(em, chain);
   const fork = em.fork();
   const head = await readChainHead(fork, false);
@@ -32,7 +40,13 @@ export async function checkpointChainHead(em: Em, chain: AuditChain, now = new D
     return latest;
   }
   const kind: AuditCheckpointKind = 'checkpoint';
-  return storeCheckpoint(fork, chain, { kind, seq: head.seq, hash: head.hash, digest: head.digest, at: now.toISOString() });
+  return storeCheckpoint(fork, chain, {
+    kind,
+    seq: head.seq,
+    hash: head.hash,
+    digest: head.digest,
+    at: now.toISOString(),
+  });
 }
 
 /** Whether a stored checkpoint says what its signature says (true for every one when the chain signs nothing). */

@@ -47,8 +47,14 @@ export async function exportAuditLog(em: Em, chain: AuditChain, now = new Date()
           lastSeq: head.seq,
         }),
       ];
-      const checkpoints = await tx.find(AuditCheckpointSchema, { seq: { $gte: head.anchorSeq } }, { orderBy: { seq: 'asc', at: 'asc' } });
-      lines.push(...checkpoints.filter((each) => each.kind === 'anchor' && each.seq === head.anchorSeq).map(statementLine));
+      const checkpoints = await tx.find(
+        AuditCheckpointSchema,
+        { seq: { $gte: head.anchorSeq } },
+        { orderBy: { seq: 'asc', at: 'asc' } },
+      );
+      lines.push(
+        ...checkpoints.filter((each) => each.kind === 'anchor' && each.seq === head.anchorSeq).map(statementLine),
+      );
       let after = head.anchorSeq;
       let entries = 0;
       for (;;) {
@@ -58,7 +64,9 @@ export async function exportAuditLog(em: Em, chain: AuditChain, now = new Date()
           { orderBy: { seq: 'asc' }, limit: BATCH, disableIdentityMap: true },
         );
         for (const entry of batch) {
-          lines.push(JSON.stringify({ type: 'entry', ...chainedFields(entry), hash: entry.hash, digest: entry.digest }));
+          lines.push(
+            JSON.stringify({ type: 'entry', ...chainedFields(entry), hash: entry.hash, digest: entry.digest }),
+          );
           after = entry.seq;
         }
         entries += batch.length;
@@ -66,7 +74,9 @@ export async function exportAuditLog(em: Em, chain: AuditChain, now = new Date()
           break;
         }
       }
-      lines.push(...checkpoints.filter((each) => each.kind === 'checkpoint' && each.seq > head.anchorSeq).map(statementLine));
+      lines.push(
+        ...checkpoints.filter((each) => each.kind === 'checkpoint' && each.seq > head.anchorSeq).map(statementLine),
+      );
       return { content: `${lines.join('\n')}\n`, entries };
     },
     { isolationLevel: IsolationLevel.REPEATABLE_READ, readOnly: true },

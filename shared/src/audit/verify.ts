@@ -53,7 +53,11 @@ function startProblem(head: ChainHead, anchors: AuditCheckpoint[]): AuditVerific
     return null;
   }
   const earlier = anchors.filter((anchor) => anchor.seq < head.anchorSeq).at(-1)?.seq ?? 0;
-  return bad(0, earlier + 1, `entries up to ${head.anchorSeq} were removed, but no signed anchor says retention removed them`);
+  return bad(
+    0,
+    earlier + 1,
+    `entries up to ${head.anchorSeq} were removed, but no signed anchor says retention removed them`,
+  );
 }
 
 async function walk(tx: Em, chain: AuditChain, head: ChainHead, checkpoints: Map<number, AuditCheckpoint[]>) {
@@ -72,7 +76,11 @@ async function walk(tx: Em, chain: AuditChain, head: ChainHead, checkpoints: Map
       }
       const next = nextLink(chain.key, link, canonicalEntry(chainedFields(entry)));
       if (entry.hash !== next.hash) {
-        return bad(checked, entry.seq, `entry ${entry.seq} does not match its hash: it was changed, or moved from elsewhere in the log`);
+        return bad(
+          checked,
+          entry.seq,
+          `entry ${entry.seq} does not match its hash: it was changed, or moved from elsewhere in the log`,
+        );
       }
       if (entry.digest !== next.digest) {
         return bad(checked, entry.seq, `entry ${entry.seq} does not match its digest`);
@@ -101,7 +109,10 @@ export async function verifyAuditLog(em: Em, chain: AuditChain): Promise<AuditVe
         return bad(0, head.anchorSeq + 1, 'the chain was written with another key: was TOKEN_ENCRYPTION_KEY changed?');
       }
       const { signed, forged } = await loadCheckpoints(tx, chain, head);
-      const start = startProblem(head, signed.filter((checkpoint) => checkpoint.kind === 'anchor'));
+      const start = startProblem(
+        head,
+        signed.filter((checkpoint) => checkpoint.kind === 'anchor'),
+      );
       if (start !== null) {
         return start;
       }

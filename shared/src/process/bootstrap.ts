@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { deriveAuditChainKey, ensureAuditChain } from '../audit/index.js';
 import { ensureEnvFile } from '../config/env-file.js';
 import { parseConfig, readEnvironment } from '../config/load-config.js';
 import { migrate, type Database } from '../db/orm.js';
@@ -45,6 +46,8 @@ export async function bootstrap(options: BootstrapOptions): Promise<Services> {
       if (applied.length > 0) {
         logger.info({ migrations: applied }, 'applied migrations');
       }
+      // Entries from before the audit chain get their hashes now, not in the first request's time.
+      await ensureAuditChain(db.em.fork(), deriveAuditChainKey(config.tokenEncryptionKey));
     }
   } catch (error) {
     await db?.close(true);

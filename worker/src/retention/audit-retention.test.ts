@@ -81,10 +81,10 @@ describe(`audit log retention on ${testDriverName()}`, () => {
     await services.db.em.fork().execute(`delete from "audit_log" where "seq" = 3`);
     await services.db.em
       .fork()
-      .execute(
-        `update "audit_chain_head" set "anchor_seq" = 3, "anchor_hash" = ?, "anchor_digest" = ?`,
-        [left[0]!.hash, left[0]!.digest],
-      );
+      .execute(`update "audit_chain_head" set "anchor_seq" = 3, "anchor_hash" = ?, "anchor_digest" = ?`, [
+        left[0]!.hash,
+        left[0]!.digest,
+      ]);
     await expect(verifyAuditLog(services.db.em.fork(), services.auditChain)).resolves.toMatchObject({
       valid: false,
       firstBadSequence: 3,

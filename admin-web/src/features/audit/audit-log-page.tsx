@@ -167,8 +167,8 @@ export function AuditLogPage() {
       <Text mb="md">
         Every change made through the admin API or this console, every sign-in and failed sign-in, and the
         service&apos;s own retention runs. Entries never hold passwords, secrets or submitted values. Each entry is
-        chained to the one before it: Verify shows whether any was changed, removed or moved; Export downloads the
-        log with its signed checkpoints to keep elsewhere.
+        chained to the one before it: Verify shows whether any was changed, removed or moved; Export downloads the log
+        with its signed checkpoints to keep elsewhere.
       </Text>
       {chain.status}
       <form onSubmit={onSubmit} aria-label="Filter the audit log">
