@@ -89,7 +89,7 @@ export function finishSso(services: Services, sso: SsoDeps | null) {
     const em = services.db.em.fork();
     const audit = async (actor: AuditActor, failure: SsoFailure | null, details: Record<string, string> = {}) => {
       try {
-        await recordAuditEntry(em.fork(), {
+        await recordAuditEntry(em.fork(), services.auditChain, {
           actor,
           action: 'login',
           objectType: actor.id ? 'AdminUser' : null,
