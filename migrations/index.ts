@@ -21,6 +21,7 @@ import { Migration20261126183000_receipts } from './Migration20261126183000_rece
 import { Migration20261126185000_form_shapes } from './Migration20261126185000_form_shapes.js';
 import { Migration20261126182000_sso_policy } from './Migration20261126182000_sso_policy.js';
 import { Migration20261126184000_audit_chain } from './Migration20261126184000_audit_chain.js';
+import { Migration20261126181000_two_factor } from './Migration20261126181000_two_factor.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -44,4 +45,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126185000_form_shapes', class: Migration20261126185000_form_shapes },
   { name: 'Migration20261126182000_sso_policy', class: Migration20261126182000_sso_policy },
   { name: 'Migration20261126184000_audit_chain', class: Migration20261126184000_audit_chain },
+  { name: 'Migration20261126181000_two_factor', class: Migration20261126181000_two_factor },
 ];

@@ -18,6 +18,8 @@ import type { Services } from '@intake/shared/services';
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import { createAdminTokens } from './auth/admin-token.js';
+import { createRecoveryCodeHasher } from './auth/two-factor/recovery-codes.js';
+import { totpSecretBox } from './auth/two-factor/second-factor.js';
 import { auditPlugin } from './audit/audit-plugin.js';
 import { authPlugin } from './auth/auth-plugin.js';
 import { createAttemptLimiter } from './auth/attempt-limiter.js';
@@ -87,6 +89,10 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
       ttlSeconds: config.exportDownloadUrlTtlSeconds,
       publicOrigin: options.publicOrigin,
     }),
+    secondFactorKeys: {
+      box: totpSecretBox(config.tokenEncryptionKey),
+      hashRecoveryCode: createRecoveryCodeHasher(config.jwtSecret),
+    },
     loginAttempts: createAttemptLimiter({
       limits: LOGIN_LIMITS,
       windowSeconds: LOGIN_WINDOW_SECONDS,

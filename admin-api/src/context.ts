@@ -9,6 +9,8 @@ import type { AdminTokens } from './auth/admin-token.js';
 import type { AttemptLimiter } from './auth/attempt-limiter.js';
 import type { LoginLimit } from './auth/login-policy.js';
 import type { Principal } from './auth/principal.js';
+import type { SecondFactorKeys } from './auth/two-factor/second-factor.js';
+import type { AuditNotes } from './audit/audit-notes.js';
 import { sessionCookie, type SessionCookie } from './auth/session-cookie.js';
 import type { ExportLinks } from './exports/export-link.js';
 import type { DownloadLinks } from './files/download-link.js';
@@ -30,6 +32,8 @@ export interface AdminDeps {
   loginAttempts: AttemptLimiter<LoginLimit>;
   /** Origin of the console as people reach it: PUBLIC_ADMIN_URL, else the listening origin. */
   publicOrigin: () => string;
+  /** Seals TOTP secrets and hashes recovery codes. */
+  secondFactorKeys: SecondFactorKeys;
   /** Origin of the gateway as site backends reach it (`http://host:port`). */
   gatewayOrigin: () => string;
   /** Single sign-on; null when not configured. */
@@ -47,6 +51,8 @@ export interface AdminContext {
   deps: AdminDeps;
   /** Set by the auth plugin; null only while an operation is public (`login`). */
   principal: Principal | null;
+  /** What resolvers add to their mutation's audit entry (the sign-in method, who signed in). */
+  auditNotes: AuditNotes;
 }
 
 export function createContextFunction(
@@ -61,5 +67,6 @@ export function createContextFunction(
     logger: deps.services.logger,
     deps,
     principal: null,
+    auditNotes: new Map(),
   });
 }

@@ -20,7 +20,16 @@ import { ANONYMOUS, loginActor, requestActor } from './audit-actor.js';
 import { describeMutation } from './mutation-entry.js';
 
 // Account mutations act on the account of the actor.
-const ACCOUNT_ACTIONS = new Set(['login', 'logout', 'changePassword']);
+const ACCOUNT_ACTIONS = new Set([
+  'login',
+  'logout',
+  'changePassword',
+  'verifySecondFactor',
+  'startTwoFactorEnrolment',
+  'confirmTwoFactor',
+  'disableTwoFactor',
+  'regenerateRecoveryCodes',
+]);
 
 function isMutationRootField(info: GraphQLResolveInfo): boolean {
   return info.path.prev === undefined && info.parentType === info.schema.getMutationType();
@@ -57,11 +66,13 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
   try {
     // A fork per entry: the entries of one operation may be written concurrently.
     const em = context.deps.services.db.em.fork();
-    const who = action === 'login' ? await loginActor(em, args.email, error === null) : actor;
-    const object =
+    const note = context.auditNotes.get(String(info.path.key));
+    const who = note?.actor ?? (action === 'login' ? await loginActor(em, args.email, error === null) : actor);
+    const described =
       field === undefined
         ? { objectType: null, objectId: null, details: {} }
         : describeMutation(field, args, error === null ? outcome.result : undefined);
+    const object = { ...described, details: { ...described.details, ...note?.details } };
     const account = ACCOUNT_ACTIONS.has(action) && who.id ? { objectType: 'AdminUser', objectId: who.id } : {};
     await recordAuditEntry(em, context.deps.services.auditChain, {
       actor: who,

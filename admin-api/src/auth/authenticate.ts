@@ -8,7 +8,7 @@ import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
 import type { AdminTokens } from './admin-token.js';
 import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';
-import { loadActiveMember, type Principal } from './principal.js';
+import { loadActiveMember, signedInPrincipal, type Principal } from './principal.js';
 import { unauthenticated } from '../schema/errors.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -34,7 +34,7 @@ export async function authenticate(
   if (authorization === undefined && sessionSecret !== undefined) {
     const session = await findSession(deps.em, sessionSecret);
     const member = session === null ? null : await loadActiveMember(deps.em, session.adminId);
-    return member === null ? null : { kind: 'admin', adminId: member.id, member };
+    return member === null ? null : signedInPrincipal(deps.em, member);
   }
   const token = bearerToken(authorization);
   if (token === null) {
@@ -72,5 +72,5 @@ export async function authenticate(
     return null;
   }
   const member = await loadActiveMember(deps.em, admin.id);
-  return member === null ? null : { kind: 'admin', adminId: member.id, member };
+  return member === null ? null : signedInPrincipal(deps.em, member);
 }

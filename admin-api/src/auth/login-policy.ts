@@ -7,6 +7,8 @@ export const LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS = 10;
 export const LOGIN_MAX_PER_ADDRESS = 100;
 export const PASSWORD_CHANGE_MAX_ATTEMPTS = 10;
 export const INVITATION_MAX_PER_ADDRESS = 50;
+/** Wrong second-factor codes of one member, from any address (sign-in, enrolment, turning it off). */
+export const SECOND_FACTOR_MAX_ATTEMPTS = 20;
 
 /** The limits an attempt counts against, with their most attempts per window. */
 export const LOGIN_LIMITS = {
@@ -14,6 +16,7 @@ export const LOGIN_LIMITS = {
   'login-address': LOGIN_MAX_PER_ADDRESS,
   'change-password': PASSWORD_CHANGE_MAX_ATTEMPTS,
   'invitation-address': INVITATION_MAX_PER_ADDRESS,
+  'second-factor': SECOND_FACTOR_MAX_ATTEMPTS,
 } as const;
 
 export type LoginLimit = keyof typeof LOGIN_LIMITS;

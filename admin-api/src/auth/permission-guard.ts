@@ -9,12 +9,13 @@ import { isUuid } from '@intake/shared/site-token';
 import { getNullableType, GraphQLBoolean, isNonNullType, type GraphQLResolveInfo } from 'graphql';
 import type { MiddlewareFn } from 'type-graphql';
 import type { AdminContext } from '../context.js';
-import { forbidden, notFound, unauthenticated } from '../schema/errors.js';
+import { forbidden, notFound, secondFactorEnrolmentRequired, unauthenticated } from '../schema/errors.js';
 import {
   callerSiteLevel,
   holdsTeamPermission,
   levelCovers,
   mayUseTeamPermission,
+  openDuringEnrolment,
   ruleOf,
   siteLevel,
   type SiteLocator,
@@ -95,6 +96,9 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
   const principal = context.principal;
   if (principal === null) {
     throw unauthenticated();
+  }
+  if (principal.kind === 'admin' && principal.mustEnrolSecondFactor && !openDuringEnrolment(info.parentType.name, info.fieldName)) {
+    throw secondFactorEnrolmentRequired();
   }
   const { member } = principal;
   if (!('site' in rule)) {

@@ -26,7 +26,7 @@ export const TEAM_PERMISSIONS = [
   'audit:read',
   /** The team's members: list, create, invite, change, disable, remove (owners only for owners). */
   'members:manage',
-  /** The team's sign-in policy (passwords beside single sign-on): owners only. */
+  /** The team's sign-in policy (a second factor required, passwords beside single sign-on) and resetting a member's second factor: owners only. */
   'policy:manage',
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
@@ -99,7 +99,8 @@ export const TOKEN_LEVEL_PERMISSIONS: Record<ApiTokenLevel, Record<Permission, T
     erasure: 'yes',
     'audit:read': 'yes',
     'members:manage': 'yes',
-    'policy:manage': 'yes',
+    // How the team signs in is changed by an owner signed in, never by a token.
+    'policy:manage': 'no',
     'site:read': 'yes',
     'site:manage': 'yes',
   },
@@ -148,6 +149,7 @@ export const OPERATION_PERMISSIONS = {
     // The sign-in page asks, before anyone is signed in, which ways in to offer.
     signInOptions: { permission: 'public' },
     ssoPolicy: { permission: 'members:manage' },
+    teamPolicy: { permission: 'account' },
   },
   Mutation: {
     login: { permission: 'public' },
@@ -185,10 +187,33 @@ export const OPERATION_PERMISSIONS = {
     updateSsoPolicy: { permission: 'policy:manage', login: true },
     // Reads the whole log, as auditLog does: a login, not an integration token.
     exportAuditLog: { permission: 'audit:read', login: true },
+    // Two-factor sign-in (docs/sign-in.md): the code after the password needs no credential (the
+    // challenge of `login` stands in for the password); the second factor itself is changed only
+    // signed in, and never by a token.
+    verifySecondFactor: { permission: 'public' },
+    startTwoFactorEnrolment: { permission: 'account', login: true },
+    confirmTwoFactor: { permission: 'account', login: true },
+    disableTwoFactor: { permission: 'account', login: true },
+    regenerateRecoveryCodes: { permission: 'account', login: true },
+    resetMemberTwoFactor: { permission: 'policy:manage', login: true },
+    updateTeamPolicy: { permission: 'policy:manage', login: true },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
 
 export type RootType = keyof typeof OPERATION_PERMISSIONS;
+
+/**
+ * What a member may still do while the team requires a second factor they do not have yet: see who
+ * they are and why, set one up, and sign out. Everything else is SECOND_FACTOR_ENROLMENT_REQUIRED.
+ */
+export const OPEN_DURING_ENROLMENT: Readonly<Record<RootType, readonly string[]>> = {
+  Query: ['me', 'teamPolicy'],
+  Mutation: ['login', 'logout', 'verifySecondFactor', 'startTwoFactorEnrolment', 'confirmTwoFactor'],
+};
+
+export function openDuringEnrolment(rootType: string, field: string): boolean {
+  return (rootType === 'Query' || rootType === 'Mutation') && OPEN_DURING_ENROLMENT[rootType].includes(field);
+}
 
 /** The entry of one root field, or undefined when it has none (the guard then refuses it). */
 export function ruleOf(rootType: string, field: string): OperationRule | undefined {

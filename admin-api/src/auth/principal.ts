@@ -6,6 +6,8 @@ import type { Em } from '@intake/shared/db';
 import {
   AdminUserSchema,
   MemberSiteGrantSchema,
+  TEAM_POLICY_ID,
+  TeamPolicySchema,
   type ApiTokenLevel,
   type MemberRole,
   type SiteGrantLevel,
@@ -18,6 +20,8 @@ export interface Member {
   role: MemberRole;
   /** Site id → level, for role `member` (owners and admins reach every site without grants). */
   grants: ReadonlyMap<string, SiteGrantLevel>;
+  /** A confirmed second factor (docs/sign-in.md). */
+  secondFactor: boolean;
 }
 
 /** What an API token carries of its member's power: a level and, when limited, its sites. */
@@ -28,7 +32,13 @@ export interface TokenScope {
 }
 
 export type Principal =
-  | { kind: 'admin'; adminId: string; member: Member }
+  | {
+      kind: 'admin';
+      adminId: string;
+      member: Member;
+      /** The team requires a second factor and the member has none: only enrolment is open (docs/sign-in.md). */
+      mustEnrolSecondFactor: boolean;
+    }
   | { kind: 'api_token'; apiTokenId: string; adminId: string; member: Member; scope: TokenScope };
 
 /** The active member with this id, with their grants; null when gone, invited or disabled. */
@@ -47,5 +57,20 @@ export async function loadActiveMember(em: Em, memberId: string): Promise<Member
     name: account.name,
     role: account.role,
     grants: new Map(grants.map((grant) => [grant.site.id, grant.level])),
+    secondFactor: account.totpSecret !== null && account.totpSecret !== undefined,
   };
+}
+
+/**
+ * A signed-in member (console session or admin token) as a principal. The team's policy is read
+ * only for a member without a second factor, so most requests cost no extra query.
+ */
+export async function signedInPrincipal(em: Em, member: Member): Promise<Principal> {
+  const mustEnrolSecondFactor = member.secondFactor ? false : await teamRequiresSecondFactor(em);
+  return { kind: 'admin', adminId: member.id, member, mustEnrolSecondFactor };
+}
+
+export async function teamRequiresSecondFactor(em: Em): Promise<boolean> {
+  const policy = await em.findOne(TeamPolicySchema, { id: TEAM_POLICY_ID }, { fields: ['requireSecondFactor'] });
+  return policy?.requireSecondFactor ?? false;
 }

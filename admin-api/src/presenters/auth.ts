@@ -1,5 +1,6 @@
 import type { AdminUser, ApiToken } from '@intake/shared/entities';
 import type { IssuedAdminToken } from '../auth/admin-token.js';
+import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
 import type { ApiTokenLevelEnum, ApiTokenType } from '../types/api-token.type.js';
 import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from '../types/auth.type.js';
 
@@ -7,7 +8,7 @@ export function presentAuthPayload(issued: IssuedAdminToken): AuthPayloadType {
   return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
 }
 
-export function presentAdminUser(admin: AdminUser): AdminUserType {
+export function presentAdminUser(admin: AdminUser, twoFactorRequired = false): AdminUserType {
   return {
     id: admin.id,
     email: admin.email,
@@ -15,6 +16,8 @@ export function presentAdminUser(admin: AdminUser): AdminUserType {
     role: admin.role as MemberRoleEnum,
     createdAt: admin.createdAt.toISOString(),
     passwordChangedAt: admin.passwordChangedAt.toISOString(),
+    twoFactorEnabled: hasSecondFactor(admin),
+    twoFactorRequired,
   };
 }
 

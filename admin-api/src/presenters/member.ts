@@ -1,3 +1,4 @@
+import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
 import type { MemberWithGrants } from '../queries/members/list-members.js';
 import type { MemberRoleEnum } from '../types/auth.type.js';
 import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from '../types/member.type.js';
@@ -11,6 +12,7 @@ export function presentMember({ member, grants }: MemberWithGrants): MemberType 
     role: member.role as MemberRoleEnum,
     status: member.status as MemberStatusEnum,
     grants: grants.map((grant) => ({ site: presentSite(grant.site), level: grant.level as SiteGrantLevelEnum })),
+    twoFactorEnabled: hasSecondFactor(member),
     createdAt: member.createdAt.toISOString(),
     invitedAt: member.invitedAt?.toISOString() ?? null,
     invitationExpiresAt: member.status === 'invited' ? (member.invitationExpiresAt?.toISOString() ?? null) : null,

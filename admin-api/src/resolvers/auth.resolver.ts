@@ -1,6 +1,8 @@
 // Login (a bearer token for API clients and an HttpOnly session cookie for the console), logout,
 // the current principal, and password change.
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
+import { noteAudit } from '../audit/audit-notes.js';
 import { changePassword } from '../commands/auth/change-password.js';
 import { findAdmin } from '../queries/auth/find-admin.js';
 import { login, type LoggedIn } from '../commands/auth/login.js';
@@ -22,14 +24,16 @@ function answer(loggedIn: LoggedIn, { session }: AdminContext): AuthPayloadType 
 export class AuthResolver {
   @Mutation(() => AuthPayloadType, {
     description:
-      'Needs no token. Also sets the HttpOnly session cookie `intake_session` that the console uses instead of the token.',
+      'Needs no token. Also sets the HttpOnly session cookie `intake_session` that the console uses instead of the token. A member with two-factor sign-in gets SECOND_FACTOR_REQUIRED instead, with a challenge for `verifySecondFactor`.',
   })
   async login(
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
     @Ctx() context: AdminContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<AuthPayloadType> {
     const { em, deps, clientAddress, requestId } = context;
+    noteAudit(context.auditNotes, info, { details: { method: 'password' } });
     return answer(await login(em, deps, { email, password, clientAddress, requestId }), context);
   }
 
@@ -53,7 +57,7 @@ export class AuthResolver {
     if (admin === null) {
       throw forbidden('No administrator is behind this token');
     }
-    return presentAdminUser(admin);
+    return presentAdminUser(admin, principal?.kind === 'admin' && principal.mustEnrolSecondFactor);
   }
 
   @Authorized()

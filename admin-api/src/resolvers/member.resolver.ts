@@ -16,7 +16,7 @@ import { CreatedMemberType, MemberType } from '../types/member.type.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 
-async function acting({ em, principal, clientAddress, requestId, deps }: AdminContext): Promise<ActingMember> {
+export async function acting({ em, principal, clientAddress, requestId, deps }: AdminContext): Promise<ActingMember> {
   if (principal === null) {
     throw unauthenticated();
   }

@@ -17,6 +17,7 @@ import { SubmissionExportResolver } from '../resolvers/submission-export.resolve
 import { SubmissionConnectionResolver } from '../resolvers/submission-connection.resolver.js';
 import { SubmissionFieldsResolver } from '../resolvers/submission-fields.resolver.js';
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
+import { TwoFactorResolver } from '../resolvers/two-factor.resolver.js';
 import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 
 /** The admin GraphQL schema, from the type-graphql resolvers. Built once per app. */
@@ -41,6 +42,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       MemberResolver,
       InvitationResolver,
       SsoResolver,
+      TwoFactorResolver,
     ],
     authChecker,
     // The permission table (auth/permissions.ts), checked before every root field's resolver.

@@ -23,6 +23,8 @@ export const ErrorCode = {
   BAD_USER_INPUT: ERROR_CATALOGUE.bad_user_input.graphqlCode,
   NOT_FOUND: ERROR_CATALOGUE.not_found.graphqlCode,
   RATE_LIMITED: ERROR_CATALOGUE.rate_limited.graphqlCode,
+  SECOND_FACTOR_REQUIRED: ERROR_CATALOGUE.second_factor_required.graphqlCode,
+  SECOND_FACTOR_ENROLMENT_REQUIRED: ERROR_CATALOGUE.second_factor_enrolment_required.graphqlCode,
   SERVICE_UNAVAILABLE: ERROR_CATALOGUE.service_unavailable.graphqlCode,
   INTERNAL_SERVER_ERROR: ERROR_CATALOGUE.internal_error.graphqlCode,
 } as const;
@@ -72,6 +74,24 @@ export function forbidden(message: string): GraphQLError {
 /** A bad argument; `field` is its path in the operation's arguments (`input.name`, `id`). */
 export function badUserInput(field: string, problem: string): GraphQLError {
   return catalogued('bad_user_input', `${field} ${problem}`, { field });
+}
+
+/**
+ * The password was right and a code must follow: the challenge (single use, short-lived) stands in
+ * for the password in `verifySecondFactor`, so the console need not keep the password.
+ */
+export function secondFactorRequired(challenge: string, expiresAt: Date): GraphQLError {
+  return catalogued('second_factor_required', 'Enter the code of your authenticator app or a recovery code', {
+    challenge,
+    challengeExpiresAt: expiresAt.toISOString(),
+  });
+}
+
+export function secondFactorEnrolmentRequired(): GraphQLError {
+  return catalogued(
+    'second_factor_enrolment_required',
+    'Your team requires two-factor sign-in: set it up (startTwoFactorEnrolment, confirmTwoFactor) before anything else',
+  );
 }
 
 export function notFound(what: string): GraphQLError {

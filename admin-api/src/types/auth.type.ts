@@ -40,4 +40,12 @@ export class AdminUserType {
 
   @Field(() => String, { description: 'ISO 8601.' })
   passwordChangedAt!: string;
+
+  @Field(() => Boolean, { description: 'Signs in with a code after the password (docs/sign-in.md).' })
+  twoFactorEnabled!: boolean;
+
+  @Field(() => Boolean, {
+    description: 'The team requires a second factor and this member has none yet: only enrolment is open.',
+  })
+  twoFactorRequired!: boolean;
 }

@@ -53,6 +53,9 @@ export class MemberType {
   @Field(() => [SiteGrantType], { description: 'Live sites only; always empty for owners and admins.' })
   grants!: SiteGrantType[];
 
+  @Field(() => Boolean, { description: 'Signs in with a code after the password (docs/sign-in.md).' })
+  twoFactorEnabled!: boolean;
+
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
 

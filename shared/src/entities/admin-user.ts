@@ -29,6 +29,13 @@ export const AdminUserSchema = defineEntity({
     invitedAt: p.datetime().nullable(),
     invitationExpiresAt: p.datetime().nullable(),
     invitationUsedAt: p.datetime().nullable(),
+    // Time-based one-time codes (docs/sign-in.md): the secret sealed like webhook secrets, the one
+    // being enrolled until its first code confirms it, and the last time step a code was accepted
+    // at (a code is accepted once). bigint: a JavaScript number holds every step until far past 2100.
+    totpSecret: p.text().nullable(),
+    totpPendingSecret: p.text().nullable(),
+    totpEnabledAt: p.datetime().nullable(),
+    totpLastStep: p.bigint('number').nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },

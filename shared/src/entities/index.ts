@@ -7,11 +7,14 @@ import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
 import { FormSchema } from './form.js';
 import { MemberSiteGrantSchema } from './member-site-grant.js';
+import { RecoveryCodeSchema } from './recovery-code.js';
 import { RefusalCountSchema } from './refusal-count.js';
+import { SecondFactorChallengeSchema } from './second-factor-challenge.js';
 import { SiteSchema } from './site.js';
 import { SsoPolicySchema } from './sso-policy.js';
 import { StoredFileSchema } from './stored-file.js';
 import { SubmissionSchema } from './submission.js';
+import { TeamPolicySchema } from './team-policy.js';
 import { WebhookSchema } from './webhook.js';
 
 export * from './admin-session.js';
@@ -23,11 +26,14 @@ export * from './delivery-attempt.js';
 export * from './delivery.js';
 export * from './form.js';
 export * from './member-site-grant.js';
+export * from './recovery-code.js';
 export * from './refusal-count.js';
+export * from './second-factor-challenge.js';
 export * from './site.js';
 export * from './sso-policy.js';
 export * from './stored-file.js';
 export * from './submission.js';
+export * from './team-policy.js';
 export * from './webhook.js';
 
 export const ENTITIES = [
@@ -47,4 +53,7 @@ export const ENTITIES = [
   AuditCheckpointSchema,
   MemberSiteGrantSchema,
   SsoPolicySchema,
+  RecoveryCodeSchema,
+  SecondFactorChallengeSchema,
+  TeamPolicySchema,
 ];

@@ -128,6 +128,20 @@ export const ERROR_CATALOGUE = {
   unauthenticated: { status: 401, graphqlCode: 'UNAUTHENTICATED', title: 'Authentication required', via: GRAPHQL },
   forbidden: { status: 403, graphqlCode: 'FORBIDDEN', title: 'Forbidden', via: GRAPHQL },
   bad_user_input: { status: 400, graphqlCode: 'BAD_USER_INPUT', title: 'Invalid input', via: GRAPHQL },
+  // The password was right; `extensions.challenge` goes to `verifySecondFactor` with a code.
+  second_factor_required: {
+    status: 401,
+    graphqlCode: 'SECOND_FACTOR_REQUIRED',
+    title: 'Second factor required',
+    via: GRAPHQL,
+  },
+  // The team requires a second factor and this member has none yet: only enrolment is open to them.
+  second_factor_enrolment_required: {
+    status: 403,
+    graphqlCode: 'SECOND_FACTOR_ENROLMENT_REQUIRED',
+    title: 'Second factor enrolment required',
+    via: GRAPHQL,
+  },
   // Anything that is not an AppError is answered as this, and says nothing about the fault.
   internal_error: {
     status: 500,

@@ -1,11 +1,14 @@
 import type { Em } from '@intake/shared/db';
+import type { AdminUser } from '@intake/shared/entities';
 import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
 import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
 import type { IssuedAdminToken } from '../../auth/admin-token.js';
 import { normalizeEmail } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
-import { forbidden, rateLimited, unauthenticated } from '../../schema/errors.js';
+import { forbidden, rateLimited, secondFactorRequired, unauthenticated } from '../../schema/errors.js';
+import { hasSecondFactor } from '../../auth/two-factor/second-factor.js';
+import { issueChallenge } from '../../auth/two-factor/challenges.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
 
@@ -28,14 +31,14 @@ export interface LoggedIn {
 
 /**
  * Checks an administrator's e-mail and password under the brute-force limits and starts a session.
- * Every failure is the same UNAUTHENTICATED answer, whether the e-mail exists or not.
+ * Every failure is the same UNAUTHENTICATED answer, whether the e-mail exists or not. A member with
+ * a second factor gets SECOND_FACTOR_REQUIRED with a challenge instead (verify-second-factor.ts).
  */
 export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Promise<LoggedIn> {
-  const { logger, config } = deps.services;
+  const { logger } = deps.services;
   const { requestId, clientAddress, password } = request;
   const normalizedEmail = normalizeEmail(request.email).slice(0, EMAIL_MAX_LENGTH + 1);
-  const account = { limit: 'login-account', key: `${normalizedEmail}|${clientAddress}` } as const;
-  const address = { limit: 'login-address', key: clientAddress } as const;
+  const { account, address } = loginAttemptKeys(normalizedEmail, clientAddress);
   const decision = await deps.loginAttempts.consume([account, address]);
   if (!decision.allowed) {
     logger.warn({ requestId, clientAddress }, 'login refused: too many attempts');
@@ -57,8 +60,6 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
     logger.info({ requestId, clientAddress }, 'login refused: the team policy requires single sign-on');
     throw forbidden('Your team signs in with single sign-on: use the single sign-on button');
   }
-  await deps.loginAttempts.reset(account);
-  await deps.loginAttempts.release(address);
   if (passwordNeedsRehash(admin.passwordHash)) {
     // A hash made with older (weaker) parameters: the password is at hand only now. Its tokens
     // stay valid: the password itself did not change, so passwordChangedAt does not either.
@@ -66,7 +67,29 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
     await em.flush();
     logger.info({ requestId }, 'password re-hashed with the current parameters');
   }
+  if (hasSecondFactor(admin)) {
+    // The attempt stays counted until the code is right too: otherwise a right password would
+    // wipe the count of wrong codes before it (docs/sign-in.md).
+    const { challenge, expiresAt } = await issueChallenge(em, admin.id);
+    logger.info({ requestId }, 'login: second factor required');
+    throw secondFactorRequired(challenge, expiresAt);
+  }
+  await deps.loginAttempts.reset(account);
+  await deps.loginAttempts.release(address);
+  return signIn(em, deps, admin);
+}
+
+/** A session and a bearer token for a member who proved who they are. */
+export async function signIn(em: Em, deps: AdminDeps, admin: AdminUser): Promise<LoggedIn> {
   const issued = deps.adminTokens.issue(admin.id, admin.passwordChangedAt);
-  const session = await startSession(em, admin.id, config.adminTokenTtlSeconds);
+  const session = await startSession(em, admin.id, deps.services.config.adminTokenTtlSeconds);
   return { issued, session };
+}
+
+/** The brute-force keys of a sign-in by this e-mail from this address. */
+export function loginAttemptKeys(normalizedEmail: string, clientAddress: string) {
+  return {
+    account: { limit: 'login-account', key: `${normalizedEmail}|${clientAddress}` },
+    address: { limit: 'login-address', key: clientAddress },
+  } as const;
 }
