@@ -190,7 +190,28 @@ const CALLS: Record<string, (world: World) => Call> = {
   // Passwords stay allowed: the walk signs in with them.
   updateSsoPolicy: () => ({ query: 'mutation { updateSsoPolicy(passwordSignIn: true) { passwordSignIn } }' }),
   exportAuditLog: () => ({ query: 'mutation { exportAuditLog { entries } }' }),
+  teamPolicy: () => ({ query: '{ teamPolicy { requireSecondFactor } }' }),
+  startTwoFactorEnrolment: () => ({ query: 'mutation { startTwoFactorEnrolment { otpauthUri } }' }),
+  // A wrong code, or none to check: each is let through (or not) without changing anything.
+  confirmTwoFactor: () => ({ query: 'mutation { confirmTwoFactor(code: "not a code") { codes } }' }),
+  disableTwoFactor: () => ({ query: 'mutation { disableTwoFactor(code: "not a code") }' }),
+  regenerateRecoveryCodes: () => ({ query: 'mutation { regenerateRecoveryCodes(code: "not a code") { codes } }' }),
+  resetMemberTwoFactor: (w) => ({
+    query: 'mutation($id: ID!) { resetMemberTwoFactor(id: $id) { id } }',
+    variables: { id: w.teamMemberId },
+  }),
+  updateTeamPolicy: () => ({
+    query: 'mutation { updateTeamPolicy(input: { requireSecondFactor: false }) { requireSecondFactor } }',
+  }),
 };
+
+/** Calls refused for their arguments (a wrong password or code), not for the caller, when let through. */
+const REFUSED_FOR_ARGUMENTS = new Set([
+  'changePassword',
+  'confirmTwoFactor',
+  'disableTwoFactor',
+  'regenerateRecoveryCodes',
+]);
 
 type Outcome = 'allowed' | 'forbidden' | 'hidden';
 
@@ -230,8 +251,8 @@ function outcomeOf(field: string, result: { data: any; errors?: unknown[] }, wor
   if (field === 'sites') {
     return (value as { id: string }[]).some((site) => site.id === world.siteId) ? 'allowed' : 'hidden';
   }
-  if (field === 'changePassword') {
-    // Let through: refused for the wrong current password, not for the caller.
+  if (REFUSED_FOR_ARGUMENTS.has(field)) {
+    // Let through: refused for the wrong current password or code, not for the caller.
     return found.length === 1 ? 'allowed' : 'forbidden';
   }
   if (found.length > 0) {

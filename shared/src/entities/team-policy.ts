@@ -9,7 +9,7 @@ export const TeamPolicySchema = defineEntity({
   name: 'TeamPolicy',
   tableName: 'team_policy',
   properties: {
-    id: p.integer().primary(),
+    id: p.integer().primary().autoincrement(false),
     requireSecondFactor: p.boolean().default(false),
     updatedAt: updatedAtProperty(),
   },
