@@ -1,8 +1,11 @@
 // Pages behind sign-in: asks the API who is signed in; a lost session is sent to sign-in by the
-// client's error handler (see urql-client.ts), anything else is shown with a way to try again.
+// client's error handler (see urql-client.ts), anything else is shown with a way to try again. A
+// member the team's policy holds until they set up two-factor sign-in is taken to that page.
 import { Button, Center, Loader, Stack } from '@mantine/core';
 import { createContext, useContext, type ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
 import { useQuery } from 'urql';
+import { paths } from '../lib/paths';
 import { hasErrorCode } from '../lib/api-errors';
 import { ErrorAlert } from '../components/error-alert';
 import { MeDocument } from '../gql/graphql';
@@ -25,6 +28,10 @@ export function useMe(): SignedInAdmin {
 
 export function RequireSession({ children }: { children: ReactNode }) {
   const [{ data, fetching, error }, reexecute] = useQuery({ query: MeDocument });
+  const location = useLocation();
+  if (data?.me?.twoFactorRequired && location.pathname !== paths.twoFactor) {
+    return <Navigate to={paths.twoFactor} replace />;
+  }
   if (data?.me) {
     return <MeContext.Provider value={data.me}>{children}</MeContext.Provider>;
   }

@@ -106,6 +106,12 @@ export const router = createBrowserRouter([
             },
           },
           {
+            path: 'account/two-factor',
+            lazy: {
+              Component: async () => (await import('../features/auth/two-factor-page')).TwoFactorPage,
+            },
+          },
+          {
             path: '*',
             lazy: { Component: async () => (await import('./layout/not-found-page')).NotFoundPage },
           },

@@ -11,6 +11,8 @@ export type ApiErrorCode =
   | 'BAD_USER_INPUT'
   | 'NOT_FOUND'
   | 'RATE_LIMITED'
+  | 'SECOND_FACTOR_REQUIRED'
+  | 'SECOND_FACTOR_ENROLMENT_REQUIRED'
   | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
@@ -20,6 +22,13 @@ export function errorCodes(error: CombinedError | undefined): string[] {
 
 export function hasErrorCode(error: CombinedError | undefined, code: ApiErrorCode): boolean {
   return errorCodes(error).includes(code);
+}
+
+/** A string in the `extensions` of the first error with `code` (the challenge of SECOND_FACTOR_REQUIRED). */
+export function errorExtension(error: CombinedError | undefined, code: ApiErrorCode, key: string): string | null {
+  const found = (error?.graphQLErrors ?? []).find((graphQLError) => graphQLError.extensions?.code === code);
+  const value = found?.extensions?.[key];
+  return typeof value === 'string' ? value : null;
 }
 
 function capitalise(text: string): string {

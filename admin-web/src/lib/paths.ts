@@ -14,4 +14,5 @@ export const paths = {
   erasure: '/erasure',
   auditLog: '/audit-log',
   changePassword: '/account/password',
+  twoFactor: '/account/two-factor',
 } as const;

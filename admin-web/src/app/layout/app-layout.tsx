@@ -2,7 +2,15 @@
 // navigation (a drawer behind the burger on small screens) and the page.
 import { AppShell, Burger, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChartBar, IconEraser, IconHistory, IconKey, IconLock, IconWorldWww } from '@tabler/icons-react';
+import {
+  IconChartBar,
+  IconEraser,
+  IconHistory,
+  IconKey,
+  IconLock,
+  IconShieldLock,
+  IconWorldWww,
+} from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
@@ -17,6 +25,7 @@ const NAV_ITEMS = [
   { to: paths.erasure, label: 'Erasure requests', icon: IconEraser },
   { to: paths.auditLog, label: 'Audit log', icon: IconHistory },
   { to: paths.changePassword, label: 'Change password', icon: IconLock },
+  { to: paths.twoFactor, label: 'Two-factor sign-in', icon: IconShieldLock },
 ] as const;
 
 export function AppLayout() {

@@ -1,16 +1,20 @@
 // Sign-in: the login mutation sets the HttpOnly session cookie; the page asks only for `expiresAt`,
 // so the bearer token in the same answer never reaches the page's scripts. With single sign-on
 // configured, a link to the provider comes first (a page navigation: the admin API's start route
-// redirects to the provider, whose answer comes back to the callback and then to the console).
+// redirects to the provider, whose answer comes back to the callback and then to the console). A
+// member with two-factor sign-in gets a challenge instead: the password is cleared and the code step
+// takes over.
 import { Alert, Button, Center, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { useSessionControl, safeNextPath } from '../../app/session';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
 import { SignInDocument, SignInOptionsDocument } from '../../gql/graphql';
+import { errorExtension, hasErrorCode } from '../../lib/api-errors';
+import { SecondFactorStep } from './second-factor-step';
 import { ssoErrorMessage } from './sso-errors';
 
 export function SignInPage() {
@@ -27,6 +31,7 @@ export function SignInPage() {
   const ssoHref =
     sso === null ? null : next === null ? sso.startPath : `${sso.startPath}?next=${encodeURIComponent(next)}`;
   const sessionLost = (location.state as { sessionLost?: boolean } | null)?.sessionLost === true;
+  const [challenge, setChallenge] = useState<string | null>(null);
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
@@ -40,15 +45,30 @@ export function SignInPage() {
     document.title = 'Sign in · Intake console';
   }, []);
 
+  const signedIn = async () => {
+    resetClient();
+    await navigate(safeNextPath(searchParams.get('next')), { replace: true });
+  };
+
   const submit = form.onSubmit(async (values) => {
     const result = await signIn({ email: values.email.trim(), password: values.password });
+    form.setFieldValue('password', '');
     if (result.data?.login) {
-      resetClient();
-      await navigate(safeNextPath(searchParams.get('next')), { replace: true });
-    } else {
-      form.setFieldValue('password', '');
+      await signedIn();
+    } else if (hasErrorCode(result.error, 'SECOND_FACTOR_REQUIRED')) {
+      setChallenge(errorExtension(result.error, 'SECOND_FACTOR_REQUIRED', 'challenge'));
     }
   });
+
+  if (challenge !== null) {
+    return (
+      <Center mih="100vh" p="md" component="main">
+        <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+          <SecondFactorStep challenge={challenge} onSignedIn={signedIn} onStartOver={() => setChallenge(null)} />
+        </Paper>
+      </Center>
+    );
+  }
 
   return (
     <Center mih="100vh" p="md" component="main">
