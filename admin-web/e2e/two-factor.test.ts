@@ -138,7 +138,9 @@ describeConsole('console: two-factor sign-in', () => {
       code: codeAt(ownerSecret),
     });
     expect(confirmed.errors).toBeUndefined();
-    const policy = await env.gql('mutation { updateTeamPolicy(input: { requireSecondFactor: true }) { requireSecondFactor } }');
+    const policy = await env.gql(
+      'mutation { updateTeamPolicy(input: { requireSecondFactor: true }) { requireSecondFactor } }',
+    );
     expect(policy.errors).toBeUndefined();
 
     const bo = await newMember('bo@example.com');

@@ -97,7 +97,11 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
   if (principal === null) {
     throw unauthenticated();
   }
-  if (principal.kind === 'admin' && principal.mustEnrolSecondFactor && !openDuringEnrolment(info.parentType.name, info.fieldName)) {
+  if (
+    principal.kind === 'admin' &&
+    principal.mustEnrolSecondFactor &&
+    !openDuringEnrolment(info.parentType.name, info.fieldName)
+  ) {
     throw secondFactorEnrolmentRequired();
   }
   const { member } = principal;

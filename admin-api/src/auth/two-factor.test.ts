@@ -24,9 +24,9 @@ const START = 'mutation { startTwoFactorEnrolment { secret otpauthUri qrCodeSvg 
 const CONFIRM = 'mutation($code: String!) { confirmTwoFactor(code: $code) { codes } }';
 const DISABLE = 'mutation($code: String!) { disableTwoFactor(code: $code) }';
 const RESET = 'mutation($id: ID!) { resetMemberTwoFactor(id: $id) { id twoFactorEnabled } }';
-const POLICY = 'mutation($on: Boolean) { updateTeamPolicy(input: { requireSecondFactor: $on }) { requireSecondFactor } }';
-const CREATE =
-  'mutation($input: CreateMemberInput!) { createMember(input: $input) { password member { id email } } }';
+const POLICY =
+  'mutation($on: Boolean) { updateTeamPolicy(input: { requireSecondFactor: $on }) { requireSecondFactor } }';
+const CREATE = 'mutation($input: CreateMemberInput!) { createMember(input: $input) { password member { id email } } }';
 
 const logged = {
   text: '',
@@ -116,7 +116,10 @@ async function challengeFor(person: { email: string; password: string }): Promis
   return challenge;
 }
 
-async function verify(challenge: string, code: string): Promise<GraphQLResult<{ verifySecondFactor: { token: string } }>> {
+async function verify(
+  challenge: string,
+  code: string,
+): Promise<GraphQLResult<{ verifySecondFactor: { token: string } }>> {
   return gql(VERIFY, { challenge, code });
 }
 
@@ -225,7 +228,11 @@ describe(`two-factor sign-in on ${testDriverName()}`, () => {
     const listed = await gql('{ member(id: "' + dee.id + '") { twoFactorEnabled } }', {}, ownerToken);
     expect(listed.data!.member.twoFactorEnabled).toBe(false);
     const [entry] = await auditEntries('member.twoFactorReset');
-    expect(entry).toMatchObject({ actorName: ADMIN_EMAIL, objectId: dee.id, details: { email: dee.email, hadSecondFactor: true } });
+    expect(entry).toMatchObject({
+      actorName: ADMIN_EMAIL,
+      objectId: dee.id,
+      details: { email: dee.email, hadSecondFactor: true },
+    });
     // An API token never resets anyone's second factor, whatever its level.
     const created = await gql('mutation { createApiToken(name: "ci") { token } }', {}, ownerToken);
     const apiToken = created.data!.createApiToken.token as string;

@@ -121,14 +121,14 @@ export class TwoFactorResolver {
   }
 
   @Authorized()
-  @Query(() => TeamPolicyType, { description: "How the team signs in (every member may read it)." })
+  @Query(() => TeamPolicyType, { description: 'How the team signs in (every member may read it).' })
   async teamPolicy(@Ctx() { em }: AdminContext): Promise<TeamPolicyType> {
     const policy = await findTeamPolicy(em);
     return { requireSecondFactor: policy.requireSecondFactor };
   }
 
   @Authorized()
-  @Mutation(() => TeamPolicyType, { description: "Owners only. Changes how the team signs in." })
+  @Mutation(() => TeamPolicyType, { description: 'Owners only. Changes how the team signs in.' })
   async updateTeamPolicy(
     @InputArg('input', UpdateTeamPolicyInput) input: UpdateTeamPolicyInput,
     @Ctx() context: AdminContext,

@@ -19,12 +19,13 @@ export class TwoFactorEnrolmentType {
 @ObjectType('RecoveryCodes')
 export class RecoveryCodesType {
   @Field(() => [String], {
-    description: 'Ten single-use codes, in this answer only (only their hashes are kept). Each signs in once instead of a TOTP code.',
+    description:
+      'Ten single-use codes, in this answer only (only their hashes are kept). Each signs in once instead of a TOTP code.',
   })
   codes!: string[];
 }
 
-@ObjectType('TeamPolicy', { description: "How the team signs in, set by an owner (docs/sign-in.md)." })
+@ObjectType('TeamPolicy', { description: 'How the team signs in, set by an owner (docs/sign-in.md).' })
 export class TeamPolicyType {
   @Field(() => Boolean, {
     description: 'Members without a second factor can do nothing but enrol one after they sign in.',

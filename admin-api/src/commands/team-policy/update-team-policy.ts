@@ -12,7 +12,10 @@ export interface TeamPolicyChange {
 export async function updateTeamPolicy(em: Em, acting: ActingMember, change: TeamPolicyChange): Promise<TeamPolicy> {
   if (change.requireSecondFactor === true && !acting.caller.secondFactor) {
     // The owner would be held at enrolment by their own change: they set theirs up first.
-    throw badUserInput('input.requireSecondFactor', 'needs your own two-factor sign-in first: set it up, then require it');
+    throw badUserInput(
+      'input.requireSecondFactor',
+      'needs your own two-factor sign-in first: set it up, then require it',
+    );
   }
   return em.transactional(async (tx) => {
     const policy = await tx.findOneOrFail(TeamPolicySchema, { id: TEAM_POLICY_ID });

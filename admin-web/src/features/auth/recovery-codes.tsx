@@ -19,8 +19,8 @@ export function RecoveryCodes({ codes, onDone }: { codes: readonly string[]; onD
   return (
     <Stack>
       <Alert color="yellow" role="status">
-        <strong>Save your recovery codes now.</strong> They are shown only this once. Each signs you in once if you
-        lose your authenticator app.
+        <strong>Save your recovery codes now.</strong> They are shown only this once. Each signs you in once if you lose
+        your authenticator app.
       </Alert>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" component="ul" aria-label="Recovery codes" p={0} m={0}>
         {codes.map((code) => (

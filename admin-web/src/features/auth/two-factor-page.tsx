@@ -76,8 +76,8 @@ function Enrolment({ onConfirmed }: { onConfirmed(codes: string[]): void }) {
     return (
       <Stack align="flex-start">
         <Text>
-          After your password, Intake will ask for a 6-digit code from an authenticator app (or a password manager
-          that makes such codes) on your phone or computer.
+          After your password, Intake will ask for a 6-digit code from an authenticator app (or a password manager that
+          makes such codes) on your phone or computer.
         </Text>
         <ErrorAlert error={started.error} title="Could not start" />
         <Button loading={started.fetching} onClick={() => void start({})}>
