@@ -5,6 +5,7 @@
 //   reset-password <email> [--password-stdin]   a new password: generated and printed once, or read from stdin
 //   enable <email>                              the account may sign in again
 //   rotate-receipt-key                          a new receipt signing key in DATA_DIR; the old one retired
+//   reset-two-factor <email>                    the account's second factor and recovery codes are removed
 import { ConfigError, parseConfig, readEnvironment } from '@intake/shared/config';
 import { bootstrap } from '@intake/shared/process';
 import { rotateKeyFile } from '@intake/shared/signing';
@@ -13,12 +14,14 @@ import {
   generatePassword,
   passwordProblem,
   resetMemberPassword,
+  resetMemberSecondFactor,
 } from './commands/members/recover-member.js';
 
 const USAGE = [
   'usage: npm run admin -- reset-password <email> [--password-stdin]',
   '       npm run admin -- enable <email>',
   '       npm run admin -- rotate-receipt-key',
+  '       npm run admin -- reset-two-factor <email>',
 ].join('\n');
 
 class UsageError extends Error {}
@@ -70,7 +73,7 @@ async function main(args: string[]): Promise<string> {
   ) {
     throw new UsageError(USAGE);
   }
-  if (command !== 'reset-password' && command !== 'enable') {
+  if (command !== 'reset-password' && command !== 'enable' && command !== 'reset-two-factor') {
     throw new UsageError(USAGE);
   }
   const chosen = command === 'reset-password' && fromStdin ? await readStdin() : null;
@@ -86,6 +89,12 @@ async function main(args: string[]): Promise<string> {
         throw new UsageError(`no account has the e-mail ${email}`);
       }
       return `${email} is active and may sign in again`;
+    }
+    if (command === 'reset-two-factor') {
+      if ((await resetMemberSecondFactor(em, email)) === null) {
+        throw new UsageError(`no account has the e-mail ${email}`);
+      }
+      return `${email} signs in with the password alone until they set up two-factor sign-in again`;
     }
     const password = chosen ?? generatePassword();
     if ((await resetMemberPassword(em, services.auditChain, email, password)) === null) {

@@ -11,6 +11,7 @@ import { Secret, TOTP } from 'otpauth';
 import { ensureAdmin } from './ensure-admin.js';
 import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from './login-policy.js';
 import { CHALLENGE_MAX_FAILURES } from './two-factor/challenges.js';
+import { resetMemberSecondFactor } from '../commands/members/recover-member.js';
 import { startAdmin, type AdminServer } from '../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, graphqlRequest, type GraphQLResult } from '../test/harness.js';
 
@@ -238,6 +239,20 @@ describe(`two-factor sign-in on ${testDriverName()}`, () => {
     const apiToken = created.data!.createApiToken.token as string;
     secrets.add(apiToken);
     expect(codes(await gql(RESET, { id: dee.id }, apiToken))).toEqual(['FORBIDDEN']);
+  });
+
+  it("removes a locked-out owner's second factor with the server-side command, recorded as the admin command", async () => {
+    const gus = await createPerson('gus@example.com', 'owner');
+    await enrol(await passwordToken(gus));
+    await challengeFor(gus);
+    expect(await resetMemberSecondFactor(services.db.em.fork(), 'GUS@example.com')).not.toBeNull();
+    await passwordToken(gus);
+    const entries = await auditEntries('member.twoFactorReset');
+    expect(entries.find((entry) => entry.objectId === gus.id)).toMatchObject({
+      actorKind: 'system',
+      actorName: 'admin command',
+    });
+    expect(await resetMemberSecondFactor(services.db.em.fork(), 'nobody@example.com')).toBeNull();
   });
 
   it('counts wrong codes towards the sign-in limits of the account', async () => {

@@ -1,5 +1,5 @@
 // The server-side way back in for the day every owner is locked out (`npm run admin`): a new
-// password, or an account enabled again. Whoever runs it already holds the server and its
+// password, an account enabled again, or its second factor removed. Whoever runs it already holds the server and its
 // database, so it asks for no sign-in; each use is recorded in the audit log as done by the
 // `admin command`, with the account it acted on and never the password.
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,8 @@ import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { endAllSessions } from '../../auth/admin-sessions.js';
+import { endChallenges } from '../../auth/two-factor/challenges.js';
+import { clearSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { findAdminByEmail } from '../../queries/auth/find-admin.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
 
@@ -58,6 +60,23 @@ export async function resetMemberPassword(
     await tx.flush();
     await endAllSessions(tx, account.id);
     await record(tx, chain, account, 'member.passwordReset');
+    return account;
+  });
+}
+
+/**
+ * Removes the account's second factor and recovery codes (a lost phone and lost codes, with no other
+ * owner to reset it): the password alone signs in again. Null when no account has this e-mail.
+ */
+export async function resetMemberSecondFactor(em: Em, email: string): Promise<AdminUser | null> {
+  return em.transactional(async (tx) => {
+    const account = await findAdminByEmail(tx, email);
+    if (account === null) {
+      return null;
+    }
+    await clearSecondFactor(tx, account.id);
+    await endChallenges(tx, account.id);
+    await record(tx, account, 'member.twoFactorReset');
     return account;
   });
 }
