@@ -48,6 +48,12 @@ describeConsole('console: two-factor sign-in', () => {
     await page.getByRole('img', { name: 'QR code of your two-factor secret' }).locator('svg').waitFor();
     const secret = (await page.getByTestId('two-factor-secret').innerText()).replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    await checkAccessibility(page, 'two-factor set-up with the QR code');
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: `/tmp/h3-two-factor-qr-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize(VIEWPORTS.desktop);
     await withinOneStep();
     await page.getByRole('textbox', { name: 'Code' }).fill(codeAt(secret, -1));
     await page.getByRole('button', { name: 'Confirm' }).click();

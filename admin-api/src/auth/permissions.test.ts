@@ -25,7 +25,8 @@ import { codes, startTestAdmin, type GraphQLErrorBody, type TestAdmin } from '..
 import { generateApiToken } from './api-token.js';
 import { levelCovers, OPERATION_PERMISSIONS, ROLE_PERMISSIONS, type OperationRule } from './permissions.js';
 
-jest.setTimeout(180_000);
+// Every operation for every role, twice over (a sign-in and an API token): minutes on a busy machine.
+jest.setTimeout(360_000);
 
 const PASSWORD = 'a long enough password 42';
 const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
