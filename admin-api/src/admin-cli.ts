@@ -91,7 +91,7 @@ async function main(args: string[]): Promise<string> {
       return `${email} is active and may sign in again`;
     }
     if (command === 'reset-two-factor') {
-      if ((await resetMemberSecondFactor(em, email)) === null) {
+      if ((await resetMemberSecondFactor(em, services.auditChain, email)) === null) {
         throw new UsageError(`no account has the e-mail ${email}`);
       }
       return `${email} signs in with the password alone until they set up two-factor sign-in again`;

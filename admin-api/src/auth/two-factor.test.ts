@@ -245,14 +245,14 @@ describe(`two-factor sign-in on ${testDriverName()}`, () => {
     const gus = await createPerson('gus@example.com', 'owner');
     await enrol(await passwordToken(gus));
     await challengeFor(gus);
-    expect(await resetMemberSecondFactor(services.db.em.fork(), 'GUS@example.com')).not.toBeNull();
+    expect(await resetMemberSecondFactor(services.db.em.fork(), services.auditChain, 'GUS@example.com')).not.toBeNull();
     await passwordToken(gus);
     const entries = await auditEntries('member.twoFactorReset');
     expect(entries.find((entry) => entry.objectId === gus.id)).toMatchObject({
       actorKind: 'system',
       actorName: 'admin command',
     });
-    expect(await resetMemberSecondFactor(services.db.em.fork(), 'nobody@example.com')).toBeNull();
+    expect(await resetMemberSecondFactor(services.db.em.fork(), services.auditChain, 'nobody@example.com')).toBeNull();
   });
 
   it('counts wrong codes towards the sign-in limits of the account', async () => {

@@ -35,7 +35,7 @@ export interface LoggedIn {
  * a second factor gets SECOND_FACTOR_REQUIRED with a challenge instead (verify-second-factor.ts).
  */
 export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Promise<LoggedIn> {
-  const { logger } = deps.services;
+  const { logger, config } = deps.services;
   const { requestId, clientAddress, password } = request;
   const normalizedEmail = normalizeEmail(request.email).slice(0, EMAIL_MAX_LENGTH + 1);
   const { account, address } = loginAttemptKeys(normalizedEmail, clientAddress);

@@ -68,7 +68,7 @@ export async function resetMemberPassword(
  * Removes the account's second factor and recovery codes (a lost phone and lost codes, with no other
  * owner to reset it): the password alone signs in again. Null when no account has this e-mail.
  */
-export async function resetMemberSecondFactor(em: Em, email: string): Promise<AdminUser | null> {
+export async function resetMemberSecondFactor(em: Em, chain: AuditChainKey, email: string): Promise<AdminUser | null> {
   return em.transactional(async (tx) => {
     const account = await findAdminByEmail(tx, email);
     if (account === null) {
@@ -76,7 +76,7 @@ export async function resetMemberSecondFactor(em: Em, email: string): Promise<Ad
     }
     await clearSecondFactor(tx, account.id);
     await endChallenges(tx, account.id);
-    await record(tx, account, 'member.twoFactorReset');
+    await record(tx, chain, account, 'member.twoFactorReset');
     return account;
   });
 }

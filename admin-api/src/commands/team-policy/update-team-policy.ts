@@ -24,7 +24,7 @@ export async function updateTeamPolicy(em: Em, acting: ActingMember, change: Tea
       policy.requireSecondFactor = change.requireSecondFactor;
       await tx.flush();
       if (from !== change.requireSecondFactor) {
-        await recordAuditEntry(tx, {
+        await recordAuditEntry(tx, acting.auditChain, {
           actor: acting.actor,
           action: 'teamPolicy.changed',
           objectType: 'TeamPolicy',
