@@ -204,6 +204,7 @@ const CALLS: Record<string, (world: World) => Call> = {
   updateTeamPolicy: () => ({
     query: 'mutation { updateTeamPolicy(input: { requireSecondFactor: false }) { requireSecondFactor } }',
   }),
+  updateAccount: () => ({ query: 'mutation { updateAccount(input: { name: "Walk" }) { id } }' }),
 };
 
 /** Calls refused for their arguments (a wrong password or code), not for the caller, when let through. */

@@ -197,6 +197,7 @@ export const OPERATION_PERMISSIONS = {
     regenerateRecoveryCodes: { permission: 'account', login: true },
     resetMemberTwoFactor: { permission: 'policy:manage', login: true },
     updateTeamPolicy: { permission: 'policy:manage', login: true },
+    updateAccount: { permission: 'account' },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
 
@@ -271,4 +272,12 @@ export function callerSiteLevel(principal: Principal, siteId: string): SiteGrant
     return null;
   }
   return tokenAllows(principal.scope.level, 'Mutation', 'site:manage') ? level : 'read';
+}
+
+/**
+ * The team permissions the caller may use (for reading them at least): their role's, cut by an API
+ * token's level and site list. What `me.permissions` answers, so the console offers only those.
+ */
+export function callerTeamPermissions(principal: Principal): TeamPermission[] {
+  return TEAM_PERMISSIONS.filter((permission) => mayUseTeamPermission(principal, 'Query', permission));
 }

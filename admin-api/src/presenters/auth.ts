@@ -1,6 +1,7 @@
 import type { AdminUser, ApiToken } from '@intake/shared/entities';
 import type { IssuedAdminToken } from '../auth/admin-token.js';
 import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
+import type { TeamPermission } from '../auth/permissions.js';
 import type { ApiTokenLevelEnum, ApiTokenType } from '../types/api-token.type.js';
 import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from '../types/auth.type.js';
 
@@ -8,12 +9,17 @@ export function presentAuthPayload(issued: IssuedAdminToken): AuthPayloadType {
   return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
 }
 
-export function presentAdminUser(admin: AdminUser, twoFactorRequired = false): AdminUserType {
+export function presentAdminUser(
+  admin: AdminUser,
+  permissions: readonly TeamPermission[],
+  twoFactorRequired = false,
+): AdminUserType {
   return {
     id: admin.id,
     email: admin.email,
     name: admin.name,
     role: admin.role as MemberRoleEnum,
+    permissions: [...permissions],
     createdAt: admin.createdAt.toISOString(),
     passwordChangedAt: admin.passwordChangedAt.toISOString(),
     twoFactorEnabled: hasSecondFactor(admin),

@@ -50,8 +50,16 @@ export class ApiTokenResolver {
     description:
       "Tokens that are not revoked, oldest first: every member's for an owner or admin, else the caller's own.",
   })
-  async apiTokens(@Ctx() { em, principal }: AdminContext): Promise<ApiTokenType[]> {
-    return (await listApiTokens(em, tokensOf(principal, 'Query'))).map(presentApiToken);
+  async apiTokens(
+    @Arg('mine', () => Boolean, {
+      defaultValue: false,
+      description: "Only the caller's own tokens, whatever their role (the console's account page).",
+    })
+    mine: boolean,
+    @Ctx() { em, principal }: AdminContext,
+  ): Promise<ApiTokenType[]> {
+    const whose = mine && principal !== null ? principal.member.id : tokensOf(principal, 'Query');
+    return (await listApiTokens(em, whose)).map(presentApiToken);
   }
 
   @Mutation(() => Boolean, { description: 'The token stops working at once; false when there was no such live token.' })

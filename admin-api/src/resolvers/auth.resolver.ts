@@ -3,6 +3,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { noteAudit } from '../audit/audit-notes.js';
+import { callerTeamPermissions } from '../auth/permissions.js';
 import { changePassword } from '../commands/auth/change-password.js';
 import { findAdmin } from '../queries/auth/find-admin.js';
 import { login, type LoggedIn } from '../commands/auth/login.js';
@@ -52,12 +53,15 @@ export class AuthResolver {
     description: 'The member behind the token (for an API token: the one who created it).',
   })
   async me(@Ctx() { em, principal }: AdminContext): Promise<AdminUserType> {
-    const adminId = principal?.adminId ?? null;
-    const admin = adminId === null ? null : await findAdmin(em, adminId);
-    if (admin === null) {
+    const admin = principal === null ? null : await findAdmin(em, principal.adminId);
+    if (principal === null || admin === null) {
       throw forbidden('No administrator is behind this token');
     }
-    return presentAdminUser(admin, principal?.kind === 'admin' && principal.mustEnrolSecondFactor);
+    return presentAdminUser(
+      admin,
+      callerTeamPermissions(principal),
+      principal?.kind === 'admin' && principal.mustEnrolSecondFactor,
+    );
   }
 
   @Authorized()

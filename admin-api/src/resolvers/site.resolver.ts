@@ -2,6 +2,7 @@
 // keeps its rows (and its forms' submissions stay readable) but disappears from `sites`/`site`, and
 // its tokens fail at once because `verifySiteToken` refuses a site with `deletedAt`.
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { callerSiteLevel } from '../auth/permissions.js';
 import { findLiveSite, requireLiveSite } from '../queries/live-finders.js';
 import { createSite } from '../commands/sites/create-site.js';
 import { deleteSite } from '../commands/sites/delete-site.js';
@@ -87,6 +88,14 @@ export class SiteResolver {
 @Authorized()
 @Resolver(() => SiteType)
 export class SiteFieldsResolver {
+  @FieldResolver(() => Boolean, {
+    description:
+      'Whether the caller may change the site (`site:manage` on it: its forms, settings, webhooks, token); false when they only read it.',
+  })
+  viewerCanManage(@Root() site: SiteType, @Ctx() { principal }: AdminContext): boolean {
+    return principal !== null && callerSiteLevel(principal, site.id) === 'manage';
+  }
+
   @FieldResolver(() => Int, { description: 'Forms of the site that are not deleted.' })
   formCount(@Root() site: SiteType, @Ctx() { em }: AdminContext): Promise<number> {
     return countLiveForms(em, site.id);

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { authChecker } from '../auth/auth-checker.js';
 import { permissionGuard } from '../auth/permission-guard.js';
+import { AccountResolver } from '../resolvers/account.resolver.js';
 import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
 import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../resolvers/auth.resolver.js';
@@ -43,6 +44,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       InvitationResolver,
       SsoResolver,
       TwoFactorResolver,
+      AccountResolver,
     ],
     authChecker,
     // The permission table (auth/permissions.ts), checked before every root field's resolver.

@@ -35,6 +35,12 @@ export class AdminUserType {
   @Field(() => MemberRoleEnum)
   role!: MemberRoleEnum;
 
+  @Field(() => [String], {
+    description:
+      'The team permissions the caller holds (docs/teams.md), e.g. `members:manage`; for an API token, within its level and sites. The console offers only what they allow.',
+  })
+  permissions!: string[];
+
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
 

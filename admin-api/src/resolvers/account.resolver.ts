@@ -1,0 +1,29 @@
+// A member's own account: what they change of it themselves (`account`). Their password is
+// changePassword's (auth.resolver.ts), their tokens the API token resolver's.
+import { Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
+import { updateAccount } from '../commands/account/update-account.js';
+import type { AdminContext } from '../context.js';
+import { presentMember } from '../presenters/member.js';
+import { findMember } from '../queries/members/list-members.js';
+import { unauthenticated } from '../schema/errors.js';
+import { UpdateAccountInput } from '../types/account.input.js';
+import { MemberType } from '../types/member.type.js';
+import { InputArg } from '../validation/input-type.js';
+import { actingMember } from './acting-member.js';
+
+@Authorized()
+@Resolver()
+export class AccountResolver {
+  @Mutation(() => MemberType, { description: 'Renames the caller (recorded as `member.renamed`).' })
+  async updateAccount(
+    @InputArg('input', UpdateAccountInput) input: UpdateAccountInput,
+    @Ctx() context: AdminContext,
+  ): Promise<MemberType> {
+    const member = await updateAccount(context.em, await actingMember(context), input);
+    const found = await findMember(context.em.fork(), member.id);
+    if (found === null) {
+      throw unauthenticated();
+    }
+    return presentMember(found);
+  }
+}

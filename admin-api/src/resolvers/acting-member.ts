@@ -1,0 +1,18 @@
+// Who makes a change to a member (their own account included), as the member commands and their
+// audit entries need it.
+import { requestActor } from '../audit/audit-actor.js';
+import type { ActingMember } from '../commands/members/member-rules.js';
+import type { AdminContext } from '../context.js';
+import { unauthenticated } from '../schema/errors.js';
+
+export async function actingMember({ em, principal, clientAddress, requestId }: AdminContext): Promise<ActingMember> {
+  if (principal === null) {
+    throw unauthenticated();
+  }
+  return {
+    caller: principal.member,
+    actor: await requestActor(em, principal, undefined),
+    address: clientAddress,
+    requestId,
+  };
+}
