@@ -1,4 +1,4 @@
-// Sign-in, sign-out, change password and a lost session, through the built console in Chromium.
+// Sign-in, sign-out, change password (on the account page) and a lost session, through the built console in Chromium.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   ADMIN_EMAIL,
@@ -123,8 +123,12 @@ describeConsole('console: signing in and out', () => {
   it('changes the password: errors next to the fields, then the new one signs in', async () => {
     const page = await env.newPage();
     await signIn(page, env.url);
+    // The password is on the account page, reached from the navigation (the old address leads there).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Your account' }).click();
+    await expectHeading(page, 'Your account');
     await page.goto(`${env.url}/account/password`);
-    await expectHeading(page, 'Change password');
+    await expectHeading(page, 'Your account');
+    expect(new URL(page.url()).pathname).toBe('/account');
     await atBothWidths(page, () => checkAccessibility(page, 'change password'));
     const current = page.getByRole('textbox', { name: 'Current password' });
     const fresh = page.getByRole('textbox', { name: 'New password', exact: true });

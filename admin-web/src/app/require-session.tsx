@@ -8,11 +8,25 @@ import { useQuery } from 'urql';
 import { paths } from '../lib/paths';
 import { hasErrorCode } from '../lib/api-errors';
 import { ErrorAlert } from '../components/error-alert';
-import { MeDocument } from '../gql/graphql';
+import { MeDocument, type MemberRole } from '../gql/graphql';
+
+/** The team permissions of docs/teams.md, as `me.permissions` answers them. */
+export type TeamPermission =
+  | 'account'
+  | 'tokens:all'
+  | 'sites:create'
+  | 'sites:delete'
+  | 'statistics:read'
+  | 'erasure'
+  | 'audit:read'
+  | 'members:manage';
 
 export interface SignedInAdmin {
   id: string;
   email: string;
+  name: string;
+  role: MemberRole;
+  permissions: readonly string[];
 }
 
 const MeContext = createContext<SignedInAdmin | null>(null);
@@ -24,6 +38,14 @@ export function useMe(): SignedInAdmin {
     throw new Error('useMe outside RequireSession');
   }
   return me;
+}
+
+/**
+ * Whether the signed-in member holds a team permission: what they may not do is not offered (the
+ * API refuses it anyway).
+ */
+export function useCan(permission: TeamPermission): boolean {
+  return useMe().permissions.includes(permission);
 }
 
 export function RequireSession({ children }: { children: ReactNode }) {

@@ -32,8 +32,13 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to={paths.sites} replace /> },
           {
-            path: 'overview',
-            lazy: { Component: async () => (await import('../features/overview/overview-page')).OverviewPage },
+            lazy: { Component: async () => (await import('./layout/access-routes')).teamOnly('statistics:read') },
+            children: [
+              {
+                path: 'overview',
+                lazy: { Component: async () => (await import('../features/overview/overview-page')).OverviewPage },
+              },
+            ],
           },
           {
             path: 'sites',
@@ -49,8 +54,15 @@ export const router = createBrowserRouter([
                 lazy: { Component: async () => (await import('../features/forms/forms-page')).FormsPage },
               },
               {
-                path: 'api',
-                lazy: { Component: async () => (await import('../features/api-view/api-view-page')).ApiViewPage },
+                lazy: { Component: async () => (await import('./layout/access-routes')).ManageOnlyRoute },
+                children: [
+                  {
+                    path: 'api',
+                    lazy: {
+                      Component: async () => (await import('../features/api-view/api-view-page')).ApiViewPage,
+                    },
+                  },
+                ],
               },
               {
                 path: 'forms/:formId',
@@ -70,18 +82,26 @@ export const router = createBrowserRouter([
                     },
                   },
                   {
-                    path: 'webhooks',
-                    lazy: { Component: async () => (await import('../features/webhooks/webhooks-page')).WebhooksPage },
+                    lazy: { Component: async () => (await import('./layout/access-routes')).ManageOnlyRoute },
+                    children: [
+                      {
+                        path: 'webhooks',
+                        lazy: {
+                          Component: async () => (await import('../features/webhooks/webhooks-page')).WebhooksPage,
+                        },
+                      },
+                      {
+                        path: 'settings',
+                        lazy: {
+                          Component: async () =>
+                            (await import('../features/forms/form-settings-page')).FormSettingsPage,
+                        },
+                      },
+                    ],
                   },
                   {
                     path: 'spam',
                     lazy: { Component: async () => (await import('../features/spam/spam-page')).SpamPage },
-                  },
-                  {
-                    path: 'settings',
-                    lazy: {
-                      Component: async () => (await import('../features/forms/form-settings-page')).FormSettingsPage,
-                    },
                   },
                 ],
               },
@@ -92,18 +112,31 @@ export const router = createBrowserRouter([
             lazy: { Component: async () => (await import('../features/tokens/tokens-page')).TokensPage },
           },
           {
-            path: 'erasure',
-            lazy: { Component: async () => (await import('../features/erasure/erasure-page')).ErasurePage },
+            lazy: { Component: async () => (await import('./layout/access-routes')).teamOnly('erasure') },
+            children: [
+              {
+                path: 'erasure',
+                lazy: { Component: async () => (await import('../features/erasure/erasure-page')).ErasurePage },
+              },
+            ],
           },
           {
-            path: 'audit-log',
-            lazy: { Component: async () => (await import('../features/audit/audit-log-page')).AuditLogPage },
+            lazy: { Component: async () => (await import('./layout/access-routes')).teamOnly('audit:read') },
+            children: [
+              {
+                path: 'audit-log',
+                lazy: { Component: async () => (await import('../features/audit/audit-log-page')).AuditLogPage },
+              },
+            ],
           },
           {
-            path: 'account/password',
-            lazy: {
-              Component: async () => (await import('../features/auth/change-password-page')).ChangePasswordPage,
-            },
+            lazy: { Component: async () => (await import('./layout/access-routes')).teamOnly('members:manage') },
+            children: [
+              {
+                path: 'members',
+                lazy: { Component: async () => (await import('../features/members/members-page')).MembersPage },
+              },
+            ],
           },
           {
             path: 'account/two-factor',
@@ -111,6 +144,11 @@ export const router = createBrowserRouter([
               Component: async () => (await import('../features/auth/two-factor-page')).TwoFactorPage,
             },
           },
+            path: 'account',
+            lazy: { Component: async () => (await import('../features/account/account-page')).AccountPage },
+          },
+          // The password had a page of its own before the account page held it.
+          { path: 'account/password', element: <Navigate to={paths.account} replace /> },
           {
             path: '*',
             lazy: { Component: async () => (await import('./layout/not-found-page')).NotFoundPage },

@@ -1,4 +1,5 @@
-// A list row's buttons: the row's own actions, then Delete, always last and always red.
+// A list row's buttons: the row's own actions, then Delete, always last and always red (absent for
+// someone who may not delete).
 import { Button, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -10,11 +11,11 @@ export function DeleteButton({ onClick }: { onClick: () => void }) {
   );
 }
 
-export function RowActions({ children, onDelete }: { children?: ReactNode; onDelete: () => void }) {
+export function RowActions({ children, onDelete }: { children?: ReactNode; onDelete?: () => void }) {
   return (
     <Group gap="xs" wrap="nowrap">
       {children}
-      <DeleteButton onClick={onDelete} />
+      {onDelete ? <DeleteButton onClick={onDelete} /> : null}
     </Group>
   );
 }

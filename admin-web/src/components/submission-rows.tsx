@@ -7,6 +7,7 @@ import type { NewerOlderPagerProps } from './newer-older-pager';
 import { RowActions } from './row-actions';
 import { WholeAddresses } from './whole-addresses';
 import classes from './submission-rows.module.css';
+import { useCanManageSite } from './site-access';
 import { useDeleteSubmission } from './use-delete-submission';
 import { decodeStoredText } from '../lib/decode-stored-text';
 import { compactValue } from '../lib/submission-values';
@@ -42,7 +43,8 @@ interface SubmissionRowProps {
   afterReceived?: ReactNode;
   /** Buttons before Delete. */
   actions: ReactNode;
-  onDelete: () => void;
+  /** Absent for someone who only reads the site: no Delete. */
+  onDelete?: () => void;
 }
 
 function SubmissionRow({ submission, keys, received, afterReceived, actions, onDelete }: SubmissionRowProps) {
@@ -94,6 +96,7 @@ export function SubmissionTable<Row extends ListedSubmission>({
   ...table
 }: SubmissionTableProps<Row>) {
   const deletion = useDeleteSubmission(onDeleted);
+  const canDelete = useCanManageSite();
   return (
     <>
       <PagedTable
@@ -114,7 +117,7 @@ export function SubmissionTable<Row extends ListedSubmission>({
             received={received(row)}
             afterReceived={extraColumn ? <Table.Td>{extraColumn.cell(row)}</Table.Td> : undefined}
             actions={actions(row)}
-            onDelete={() => deletion.ask({ id: row.id, fileCount: row.files.length })}
+            onDelete={canDelete ? () => deletion.ask({ id: row.id, fileCount: row.files.length }) : undefined}
           />
         ))}
       </PagedTable>

@@ -13,6 +13,7 @@ export const paths = {
   apiTokens: '/api-tokens',
   erasure: '/erasure',
   auditLog: '/audit-log',
-  changePassword: '/account/password',
+  members: '/members',
+  account: '/account',
   twoFactor: '/account/two-factor',
 } as const;

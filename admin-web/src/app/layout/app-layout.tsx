@@ -1,32 +1,36 @@
-// The shell around every signed-in page: a header (product, who is signed in, Sign out), the main
-// navigation (a drawer behind the burger on small screens) and the page.
-import { AppShell, Burger, Group, NavLink, Text, Title } from '@mantine/core';
+// The shell around every signed-in page: a header (product, who is signed in with a link to their
+// account, Sign out), the main navigation (a drawer behind the burger on small screens) and the page.
+// A page the member may not use is not in the navigation (its route says so if opened anyway).
+import { Anchor, AppShell, Burger, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
   IconChartBar,
   IconEraser,
   IconHistory,
   IconKey,
-  IconLock,
   IconShieldLock,
+  IconUserCircle,
+  IconUsers,
   IconWorldWww,
 } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
 import { paths } from '../../lib/paths';
-import { useMe } from '../require-session';
+import { useMe, type TeamPermission } from '../require-session';
 import classes from './app-layout.module.css';
 
-const NAV_ITEMS = [
-  { to: paths.overview, label: 'Overview', icon: IconChartBar },
-  { to: paths.sites, label: 'Sites', icon: IconWorldWww },
-  { to: paths.apiTokens, label: 'API tokens', icon: IconKey },
-  { to: paths.erasure, label: 'Erasure requests', icon: IconEraser },
-  { to: paths.auditLog, label: 'Audit log', icon: IconHistory },
-  { to: paths.changePassword, label: 'Change password', icon: IconLock },
-  { to: paths.twoFactor, label: 'Two-factor sign-in', icon: IconShieldLock },
-] as const;
+// Each page's link, shown to those who hold `permission` (every member holds `account`).
+const NAV_ITEMS: readonly { to: string; label: string; icon: typeof IconKey; permission: TeamPermission }[] = [
+  { to: paths.overview, label: 'Overview', icon: IconChartBar, permission: 'statistics:read' },
+  { to: paths.sites, label: 'Sites', icon: IconWorldWww, permission: 'account' },
+  { to: paths.apiTokens, label: 'API tokens', icon: IconKey, permission: 'account' },
+  { to: paths.members, label: 'Members', icon: IconUsers, permission: 'members:manage' },
+  { to: paths.erasure, label: 'Erasure requests', icon: IconEraser, permission: 'erasure' },
+  { to: paths.auditLog, label: 'Audit log', icon: IconHistory, permission: 'audit:read' },
+  { to: paths.account, label: 'Your account', icon: IconUserCircle, permission: 'account' },
+  { to: paths.twoFactor, label: 'Two-factor sign-in', icon: IconShieldLock, permission: 'account' },
+];
 
 export function AppLayout() {
   const me = useMe();
@@ -72,9 +76,17 @@ export function AppLayout() {
             </Title>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Text size="sm" c="dimmed" visibleFrom="sm" data-testid="signed-in-email">
+            <Anchor
+              component={Link}
+              to={paths.account}
+              size="sm"
+              c="dimmed"
+              visibleFrom="sm"
+              data-testid="signed-in-email"
+              aria-label={`${me.email} (your account)`}
+            >
               {me.email}
-            </Text>
+            </Anchor>
             <SignOutButton />
           </Group>
         </Group>
@@ -88,7 +100,7 @@ export function AppLayout() {
         // Off screen on a small screen while closed: out of the tab order too.
         inert={mobile && !opened ? true : undefined}
       >
-        {NAV_ITEMS.map((item) => (
+        {NAV_ITEMS.filter((item) => me.permissions.includes(item.permission)).map((item) => (
           <NavLink
             key={item.to}
             component={RouterNavLink}

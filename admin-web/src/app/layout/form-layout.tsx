@@ -3,6 +3,7 @@ import { Anchor, Loader, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
+import { useCanManageSite } from '../../components/site-access';
 import { FormHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
@@ -15,6 +16,8 @@ const POLL_INTERVAL_MS = 5000;
 export function FormLayout() {
   const { siteId = '', formId = '' } = useParams();
   const [{ data, error, fetching }, refetch] = useQuery({ query: FormHeaderDocument, variables: { id: formId } });
+  // Webhooks and settings are for those who manage the site.
+  const canManage = useCanManageSite();
   usePolling(() => refetch({ requestPolicy: 'network-only' }), POLL_INTERVAL_MS);
   if (error && !data) {
     return <ErrorAlert error={error} title="The form could not be loaded" />;
@@ -41,9 +44,9 @@ export function FormLayout() {
         label="Form"
         links={[
           { to: paths.formSubmissions(siteId, formId), label: 'Submissions', end: true },
-          { to: paths.formWebhooks(siteId, formId), label: 'Webhooks' },
+          ...(canManage ? [{ to: paths.formWebhooks(siteId, formId), label: 'Webhooks' }] : []),
           { to: paths.formSpam(siteId, formId), label: `Spam (${data.form.spamCount})` },
-          { to: paths.formSettings(siteId, formId), label: 'Settings' },
+          ...(canManage ? [{ to: paths.formSettings(siteId, formId), label: 'Settings' }] : []),
         ]}
       />
       <Outlet />

@@ -1,8 +1,10 @@
-// A site's pages (its forms, its API view, one form's pages): breadcrumbs and the site's sub-navigation.
+// A site's pages (its forms, its API view, one form's pages): breadcrumbs, the site's sub-navigation,
+// and whether the member may change the site (what the pages inside offer follows it).
 import { Anchor, Breadcrumbs, Loader, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
+import { SiteAccessProvider } from '../../components/site-access';
 import { SiteHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
@@ -27,8 +29,9 @@ export function SiteLayout() {
       </Text>
     );
   }
+  const canManage = data.site.viewerCanManage;
   return (
-    <>
+    <SiteAccessProvider siteId={siteId} canManage={canManage}>
       <Breadcrumbs mb="xs" aria-label="Breadcrumbs" component="nav">
         <Anchor component={Link} to={paths.sites}>
           Sites
@@ -41,10 +44,11 @@ export function SiteLayout() {
         label="Site"
         links={[
           { to: paths.siteForms(siteId), label: 'Forms', end: true },
-          { to: paths.siteApi(siteId), label: 'API' },
+          // The API view shows the site token: for those who manage the site.
+          ...(canManage ? [{ to: paths.siteApi(siteId), label: 'API' }] : []),
         ]}
       />
       <Outlet />
-    </>
+    </SiteAccessProvider>
   );
 }

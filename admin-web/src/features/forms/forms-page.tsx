@@ -7,6 +7,7 @@ import { useMutation, useQuery } from 'urql';
 import { CreateNamedDialog } from '../../components/create-named-dialog';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
+import { useCanManageSite } from '../../components/site-access';
 import { RowActions } from '../../components/row-actions';
 import { NameCell } from '../../components/name-cell';
 import { NewButton } from '../../components/new-button';
@@ -53,7 +54,8 @@ function NewFormDialog({
 interface FormRowProps {
   form: SiteFormsQuery['forms'][number];
   siteId: string;
-  onDelete: () => void;
+  /** Absent for someone who only reads the site: then only its submissions are offered. */
+  onDelete?: () => void;
 }
 
 function FormRow({ form, siteId, onDelete }: FormRowProps) {
@@ -75,12 +77,16 @@ function FormRow({ form, siteId, onDelete }: FormRowProps) {
           <Button size="xs" variant="light" component={Link} to={paths.formSubmissions(siteId, form.id)}>
             Submissions
           </Button>
-          <Button size="xs" variant="light" component={Link} to={paths.formWebhooks(siteId, form.id)}>
-            Webhooks
-          </Button>
-          <Button size="xs" variant="default" component={Link} to={paths.formSettings(siteId, form.id)}>
-            Settings
-          </Button>
+          {onDelete ? (
+            <>
+              <Button size="xs" variant="light" component={Link} to={paths.formWebhooks(siteId, form.id)}>
+                Webhooks
+              </Button>
+              <Button size="xs" variant="default" component={Link} to={paths.formSettings(siteId, form.id)}>
+                Settings
+              </Button>
+            </>
+          ) : null}
         </RowActions>
       </Table.Td>
     </Table.Tr>
@@ -92,6 +98,7 @@ export function FormsPage() {
   const context = useMemo(() => ({ additionalTypenames: ['Form'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({ query: SiteFormsDocument, variables: { siteId }, context });
   const [creating, setCreating] = useState(false);
+  const canManage = useCanManageSite();
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const deletion = useDeleteNamed({
     mutation: DeleteFormDocument,
@@ -104,13 +111,23 @@ export function FormsPage() {
 
   return (
     <>
-      <PageHeader title="Forms" actions={<NewButton onClick={() => setCreating(true)}>New form</NewButton>} />
+      <PageHeader
+        title="Forms"
+        actions={canManage ? <NewButton onClick={() => setCreating(true)}>New form</NewButton> : undefined}
+      />
       <ListTable
         items={data?.forms}
         error={error}
         fetching={fetching}
         subject="forms"
-        row={(form) => <FormRow key={form.id} form={form} siteId={siteId} onDelete={() => deletion.ask(form)} />}
+        row={(form) => (
+          <FormRow
+            key={form.id}
+            form={form}
+            siteId={siteId}
+            onDelete={canManage ? () => deletion.ask(form) : undefined}
+          />
+        )}
         empty="This site has no forms yet. Each form gets a code its backend sends submissions to."
         caption="The forms of this site"
         columns={['Name', 'Code', 'Status', 'Submissions', 'Last submission', 'Actions']}

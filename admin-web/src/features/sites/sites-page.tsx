@@ -3,6 +3,7 @@ import { Button, Table } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
+import { useCan } from '../../app/require-session';
 import { PageHeader } from '../../components/page-header';
 import { RowActions } from '../../components/row-actions';
 import { NameCell } from '../../components/name-cell';
@@ -21,7 +22,8 @@ const LISTED_TYPENAMES = ['Site', 'Form'];
 interface SiteRowProps {
   site: SitesQuery['sites'][number];
   onEdit: () => void;
-  onDelete: () => void;
+  /** Absent for someone who may not delete sites. */
+  onDelete?: () => void;
 }
 
 function SiteRow({ site, onEdit, onDelete }: SiteRowProps) {
@@ -34,12 +36,21 @@ function SiteRow({ site, onEdit, onDelete }: SiteRowProps) {
       <Table.Td>{formatDateTime(site.createdAt)}</Table.Td>
       <Table.Td>
         <RowActions onDelete={onDelete}>
-          <Button size="xs" variant="light" component={Link} to={paths.siteApi(site.id)}>
-            API
-          </Button>
-          <Button size="xs" variant="default" onClick={onEdit}>
-            Edit
-          </Button>
+          {/* The API view (the site token) and renaming are for those who manage the site. */}
+          {site.viewerCanManage ? (
+            <>
+              <Button size="xs" variant="light" component={Link} to={paths.siteApi(site.id)}>
+                API
+              </Button>
+              <Button size="xs" variant="default" onClick={onEdit}>
+                Edit
+              </Button>
+            </>
+          ) : (
+            <Button size="xs" variant="light" component={Link} to={paths.siteForms(site.id)}>
+              Forms
+            </Button>
+          )}
         </RowActions>
       </Table.Td>
     </Table.Tr>
@@ -50,6 +61,8 @@ export function SitesPage() {
   const context = useMemo(() => ({ additionalTypenames: LISTED_TYPENAMES }), []);
   const [{ data, error, fetching }, refetch] = useQuery({ query: SitesDocument, context });
   const [editing, setEditing] = useState<{ site: EditedSite | null } | null>(null);
+  const canCreate = useCan('sites:create');
+  const canDelete = useCan('sites:delete');
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const deletion = useDeleteNamed({
     mutation: DeleteSiteDocument,
@@ -62,16 +75,28 @@ export function SitesPage() {
 
   return (
     <>
-      <PageHeader title="Sites" actions={<NewButton onClick={() => setEditing({ site: null })}>New site</NewButton>} />
+      <PageHeader
+        title="Sites"
+        actions={canCreate ? <NewButton onClick={() => setEditing({ site: null })}>New site</NewButton> : undefined}
+      />
       <ListTable
         items={data?.sites}
         error={error}
         fetching={fetching}
         subject="sites"
         row={(site) => (
-          <SiteRow key={site.id} site={site} onEdit={() => setEditing({ site })} onDelete={() => deletion.ask(site)} />
+          <SiteRow
+            key={site.id}
+            site={site}
+            onEdit={() => setEditing({ site })}
+            onDelete={canDelete ? () => deletion.ask(site) : undefined}
+          />
         )}
-        empty="No sites yet. A site is one backend that sends form submissions; create the first one."
+        empty={
+          canCreate
+            ? 'No sites yet. A site is one backend that sends form submissions; create the first one.'
+            : 'No sites are shared with you yet: an owner or admin of the team grants them.'
+        }
         caption="Each site, its forms and the submissions of the last 7 days"
         columns={['Name', 'Domain', 'Forms', 'Submissions (7 days)', 'Created', 'Actions']}
         minWidth={760}

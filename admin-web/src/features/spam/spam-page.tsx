@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { QueryStatus } from '../../components/query-status';
+import { useCanManageSite } from '../../components/site-access';
 import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
@@ -47,6 +48,8 @@ export function SpamPage() {
 
 function SpamList({ formId }: { formId: string }) {
   const { cursors, setCursors, after, pageNumber } = useCursorPages();
+  // Not spam and Delete change the site: for those who manage it.
+  const canManage = useCanManageSite();
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const [{ data, error, fetching }, refetch] = useQuery({
     query: SpamSubmissionsDocument,
@@ -114,16 +117,18 @@ function SpamList({ formId }: { formId: string }) {
               ),
             }}
             received={(row) => formatDateTime(row.createdAt)}
-            actions={(row) => (
-              <Button
-                size="xs"
-                variant="light"
-                loading={marking.fetching && markingId === row.id}
-                onClick={() => void notSpam(row.id)}
-              >
-                Not spam
-              </Button>
-            )}
+            actions={(row) =>
+              canManage ? (
+                <Button
+                  size="xs"
+                  variant="light"
+                  loading={marking.fetching && markingId === row.id}
+                  onClick={() => void notSpam(row.id)}
+                >
+                  Not spam
+                </Button>
+              ) : null
+            }
             onDeleted={refresh}
           />
         </>

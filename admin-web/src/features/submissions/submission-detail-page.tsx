@@ -13,6 +13,7 @@ import { paths } from '../../lib/paths';
 import { ScrollTable } from '../../components/scroll-table';
 import { FieldTable } from './submission-data';
 import { ReceiptSection } from './receipt-section';
+import { useCanManageSite } from '../../components/site-access';
 import { useDeleteSubmission } from '../../components/use-delete-submission';
 
 type StoredFileRow = NonNullable<SubmissionDetailQuery['submission']>['files'][number];
@@ -75,6 +76,7 @@ export function SubmissionDetailPage() {
     navigate(paths.formSubmissions(siteId, formId)),
   );
   const submission = data?.submission && data.submission.formId === formId ? data.submission : null;
+  const canDelete = useCanManageSite();
   const back = (
     <Anchor component={Link} to={paths.formSubmissions(siteId, formId)} size="sm">
       <IconArrowLeft size={14} aria-hidden style={{ verticalAlign: 'middle' }} /> Back to the submissions
@@ -86,7 +88,7 @@ export function SubmissionDetailPage() {
       <PageHeader
         title="Submission"
         actions={
-          submission ? (
+          submission && canDelete ? (
             <Button
               variant="light"
               color="red"

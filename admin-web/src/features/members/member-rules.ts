@@ -1,0 +1,45 @@
+// What the Members page offers on each row, from the signed-in member's role (docs/teams.md): an
+// admin is offered nothing that touches an owner or makes one, and nobody disables or removes
+// themselves from here. The API checks the same rules (and refuses the last owner's demotion).
+import type { MemberRole, SiteGrantLevel } from '../../gql/graphql';
+import { LEVEL_LABELS } from '../../lib/roles';
+
+export interface MemberActions {
+  /** Change role and site access. */
+  changeAccess: boolean;
+  disable: boolean;
+  remove: boolean;
+}
+
+const NONE: MemberActions = { changeAccess: false, disable: false, remove: false };
+
+export function memberActions(
+  caller: { id: string; role: MemberRole },
+  target: { id: string; role: MemberRole },
+): MemberActions {
+  if (caller.role !== 'owner' && target.role === 'owner') {
+    return NONE;
+  }
+  const self = caller.id === target.id;
+  return { changeAccess: true, disable: !self, remove: !self };
+}
+
+/** The roles the caller may give: an admin makes admins and members, never owners. */
+export function assignableRoles(callerRole: MemberRole): MemberRole[] {
+  return callerRole === 'owner' ? ['owner', 'admin', 'member'] : ['admin', 'member'];
+}
+
+/** A member's site access in a few words: `Every site`, `No sites`, or `Shop (read), Blog (manage)`. */
+export function describeAccess(
+  role: MemberRole,
+  grants: readonly { level: SiteGrantLevel; site: { name: string } }[],
+  decode: (text: string) => string = (text) => text,
+): string {
+  if (role !== 'member') {
+    return 'Every site';
+  }
+  if (grants.length === 0) {
+    return 'No sites';
+  }
+  return grants.map((grant) => `${decode(grant.site.name)} (${LEVEL_LABELS[grant.level].toLowerCase()})`).join(', ');
+}
