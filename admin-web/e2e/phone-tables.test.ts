@@ -172,6 +172,14 @@ describeConsole('console: every table on a phone and on a desktop', () => {
     await checkTable('/api-tokens', 'API tokens', 'API tokens that work now');
   });
 
+  it('the members and the tokens of your account', async () => {
+    await env.gql(
+      'mutation { createMember(input: { email: "katherine.johnson@langley-research.example", name: "Katherine", role: member, grants: [] }) { member { id } } }',
+    );
+    await checkTable('/members', 'Members', "The team's members");
+    await checkTable('/account', 'Your account', 'Your API tokens that work now');
+  });
+
   it('the inbox, the Spam view, and a submission’s files with Download and SHA-256', async () => {
     await checkTable(`/sites/${siteId}/forms/${formId}`, 'Submissions', 'Submissions to this form');
     // On the phone a value's column keeps a readable width: a sentence wraps to a few lines, not to a
