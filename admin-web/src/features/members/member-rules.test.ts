@@ -2,28 +2,33 @@ import { describe, expect, it } from '@jest/globals';
 import { assignableRoles, describeAccess, memberActions } from './member-rules.js';
 
 describe('memberActions', () => {
-  const owner = { id: 'o', role: 'owner' as const };
-  const admin = { id: 'a', role: 'admin' as const };
-  const member = { id: 'm', role: 'member' as const };
+  const owner = { id: 'o', role: 'owner' as const, status: 'active' as const };
+  const admin = { id: 'a', role: 'admin' as const, status: 'active' as const };
+  const member = { id: 'm', role: 'member' as const, status: 'active' as const };
+  const all = { changeAccess: true, disable: true, remove: true, invitation: false };
 
-  it('offers an admin nothing on an owner, and everything on admins and members', () => {
-    expect(memberActions(admin, owner)).toEqual({ changeAccess: false, disable: false, remove: false });
-    expect(memberActions(admin, member)).toEqual({ changeAccess: true, disable: true, remove: true });
-    expect(memberActions(admin, { id: 'b', role: 'admin' })).toEqual({
-      changeAccess: true,
-      disable: true,
-      remove: true,
-    });
-    expect(memberActions(owner, { id: 'p', role: 'owner' })).toEqual({
-      changeAccess: true,
-      disable: true,
-      remove: true,
-    });
+  it('offers an admin nothing on an owner, invited or not, and everything on admins and members', () => {
+    const nothing = { changeAccess: false, disable: false, remove: false, invitation: false };
+    expect(memberActions(admin, owner)).toEqual(nothing);
+    expect(memberActions(admin, { ...owner, id: 'p', status: 'invited' })).toEqual(nothing);
+    expect(memberActions(admin, member)).toEqual(all);
+    expect(memberActions(admin, { ...admin, id: 'b' })).toEqual(all);
+    expect(memberActions(owner, { ...owner, id: 'p' })).toEqual(all);
   });
 
   it('lets nobody disable or remove themselves from the list', () => {
-    expect(memberActions(owner, owner)).toEqual({ changeAccess: true, disable: false, remove: false });
-    expect(memberActions(admin, admin)).toEqual({ changeAccess: true, disable: false, remove: false });
+    const own = { changeAccess: true, disable: false, remove: false, invitation: false };
+    expect(memberActions(owner, owner)).toEqual(own);
+    expect(memberActions(admin, admin)).toEqual(own);
+  });
+
+  it('offers resend and revoke, not disable or remove, on an invited member', () => {
+    expect(memberActions(admin, { ...member, status: 'invited' })).toEqual({
+      changeAccess: true,
+      disable: false,
+      remove: false,
+      invitation: true,
+    });
   });
 
   it('offers the owner role to owners only', () => {

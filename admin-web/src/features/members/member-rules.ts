@@ -1,27 +1,33 @@
 // What the Members page offers on each row, from the signed-in member's role (docs/teams.md): an
 // admin is offered nothing that touches an owner or makes one, and nobody disables or removes
 // themselves from here. The API checks the same rules (and refuses the last owner's demotion).
-import type { MemberRole, SiteGrantLevel } from '../../gql/graphql';
+import type { MemberRole, MemberStatus, SiteGrantLevel } from '../../gql/graphql';
 import { LEVEL_LABELS } from '../../lib/roles';
 
 export interface MemberActions {
   /** Change role and site access. */
   changeAccess: boolean;
+  /** Disable an active member, enable a disabled one. */
   disable: boolean;
   remove: boolean;
+  /** Resend or revoke the invitation of an invited member (revoking removes them). */
+  invitation: boolean;
 }
 
-const NONE: MemberActions = { changeAccess: false, disable: false, remove: false };
+const NONE: MemberActions = { changeAccess: false, disable: false, remove: false, invitation: false };
 
 export function memberActions(
   caller: { id: string; role: MemberRole },
-  target: { id: string; role: MemberRole },
+  target: { id: string; role: MemberRole; status: MemberStatus },
 ): MemberActions {
   if (caller.role !== 'owner' && target.role === 'owner') {
     return NONE;
   }
+  if (target.status === 'invited') {
+    return { changeAccess: true, disable: false, remove: false, invitation: true };
+  }
   const self = caller.id === target.id;
-  return { changeAccess: true, disable: !self, remove: !self };
+  return { changeAccess: true, disable: !self, remove: !self, invitation: false };
 }
 
 /** The roles the caller may give: an admin makes admins and members, never owners. */

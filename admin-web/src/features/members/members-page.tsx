@@ -1,5 +1,6 @@
 // The team's members (docs/teams.md), for those who manage them: each with their role, status and
-// site access; change role and site access, disable or enable, remove. What the signed-in member may
+// site access; invite by e-mail (or by a link to copy without SMTP), resend or revoke an invitation,
+// change role and site access, disable or enable, remove. What the signed-in member may
 // not do is not offered (an admin sees no action on an owner); what the API still refuses (the last
 // owner) is shown in its own words.
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
@@ -9,18 +10,23 @@ import { useMe } from '../../app/require-session';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ListTable } from '../../components/list-table';
 import { notifyError, notifySuccess } from '../../components/notify';
+import { NewButton } from '../../components/new-button';
 import { PageHeader } from '../../components/page-header';
 import { WholeAddresses } from '../../components/whole-addresses';
 import {
   MembersDocument,
   RemoveMemberDocument,
+  ResendInvitationDocument,
+  RevokeInvitationDocument,
   UpdateMemberDocument,
   type MemberFieldsFragment,
   type MemberStatus,
 } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
+import { formatDateTime } from '../../lib/format';
 import { ROLE_LABELS, STATUS_LABELS } from '../../lib/roles';
 import { AccessDialog } from './access-dialog';
+import { InvitationLinkDialog, InviteDialog, type InvitationLink } from './invite-dialog';
 import { assignableRoles, describeAccess, memberActions } from './member-rules';
 
 const MEMBER_TYPENAMES = ['Member'];
@@ -31,8 +37,26 @@ const STATUS_COLORS: Record<MemberStatus, string> = {
   disabled: 'gray',
 };
 
-/** What a confirmation is about: disabling or removing one member. */
-type Pending = { action: 'disable' | 'remove'; member: MemberFieldsFragment };
+/** What a confirmation is about: disabling or removing one member, or revoking their invitation. */
+type Pending = { action: 'disable' | 'remove' | 'revoke'; member: MemberFieldsFragment };
+
+const CONFIRMATIONS: Record<Pending['action'], { title: (who: string) => string; label: string; text: string }> = {
+  disable: {
+    title: (who) => `Disable ${who}?`,
+    label: 'Disable member',
+    text: 'They are signed out everywhere and their API tokens stop at once. You can enable them again later; their old sessions and tokens stay ended.',
+  },
+  remove: {
+    title: (who) => `Remove ${who}?`,
+    label: 'Remove member',
+    text: 'They can no longer sign in, their site access is removed and their API tokens stop at once. What they did stays in the audit log under their name. This cannot be undone.',
+  },
+  revoke: {
+    title: (who) => `Revoke the invitation of ${who}?`,
+    label: 'Revoke invitation',
+    text: 'Their invitation link stops working at once and they are taken off the list. You can invite them again later.',
+  },
+};
 
 function displayName(member: MemberFieldsFragment): string {
   return decodeStoredText(member.name) || member.email;
@@ -46,7 +70,10 @@ interface MemberRowProps {
   onDisable: () => void;
   onEnable: () => void;
   onRemove: () => void;
+  onResend: () => void;
+  onRevoke: () => void;
   enabling: boolean;
+  resending: boolean;
 }
 
 function MemberRow({
@@ -57,7 +84,10 @@ function MemberRow({
   onDisable,
   onEnable,
   onRemove,
+  onResend,
+  onRevoke,
   enabling,
+  resending,
 }: MemberRowProps) {
   return (
     <Table.Tr>
@@ -78,6 +108,11 @@ function MemberRow({
         <Badge color={STATUS_COLORS[member.status]} variant="dot" tt="none" w="max-content">
           {STATUS_LABELS[member.status]}
         </Badge>
+        {member.status === 'invited' && member.invitationExpiresAt ? (
+          <Text size="xs" c="dimmed" mt={4} style={{ whiteSpace: 'nowrap' }}>
+            Link valid until {formatDateTime(member.invitationExpiresAt)}
+          </Text>
+        ) : null}
       </Table.Td>
       <Table.Td>{describeAccess(member.role, member.grants, decodeStoredText)}</Table.Td>
       <Table.Td>
@@ -96,6 +131,16 @@ function MemberRow({
             <Button size="xs" variant="light" onClick={onEnable} loading={enabling}>
               Enable
             </Button>
+          ) : null}
+          {actions.invitation ? (
+            <>
+              <Button size="xs" variant="default" onClick={onResend} loading={resending}>
+                Resend invitation
+              </Button>
+              <Button size="xs" variant="light" color="red" onClick={onRevoke}>
+                Revoke invitation
+              </Button>
+            </>
           ) : null}
           {actions.remove ? (
             <Button size="xs" variant="light" color="red" onClick={onRemove}>
@@ -120,6 +165,11 @@ export function MembersPage() {
   const [editing, setEditing] = useState<MemberFieldsFragment | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
   const [enablingId, setEnablingId] = useState<string | null>(null);
+  const [inviting, setInviting] = useState(false);
+  const [invitation, setInvitation] = useState<InvitationLink | null>(null);
+  const [resendingId, setResendingId] = useState<string | null>(null);
+  const [resend, resendInvitation] = useMutation(ResendInvitationDocument);
+  const [revocation, revokeInvitation] = useMutation(RevokeInvitationDocument);
   const [update, updateMember] = useMutation(UpdateMemberDocument);
   const [removal, removeMember] = useMutation(RemoveMemberDocument);
   const reload = () => refetch({ requestPolicy: 'network-only' });
@@ -141,6 +191,29 @@ export function MembersPage() {
     return true;
   };
 
+  /** After an invitation was made or sent again: its link when no e-mail went out. */
+  const invited = (email: string, link: string | null) => {
+    if (link !== null) {
+      setInvitation({ email, link });
+    }
+    reload();
+  };
+
+  const resendTo = async (member: MemberFieldsFragment) => {
+    setResendingId(member.id);
+    const result = await resendInvitation({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
+    setResendingId(null);
+    if (result.error || !result.data) {
+      notifyError(result.error, `The invitation of ${member.email} was not sent again`);
+      return;
+    }
+    const { emailSent, link } = result.data.resendInvitation;
+    if (emailSent) {
+      notifySuccess(`Invitation sent again to ${member.email}: the link before no longer works`);
+    }
+    invited(member.email, emailSent ? null : (link ?? null));
+  };
+
   const confirm = async () => {
     if (!pending) {
       return;
@@ -148,6 +221,13 @@ export function MembersPage() {
     const { action, member } = pending;
     if (action === 'disable') {
       await setStatus(member, 'disabled');
+    } else if (action === 'revoke') {
+      const result = await revokeInvitation({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
+      if (result.error) {
+        notifyError(result.error, `The invitation of ${member.email} was not revoked`);
+      } else {
+        notifySuccess(`Invitation of ${member.email} revoked`);
+      }
     } else {
       const result = await removeMember({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
       if (result.error) {
@@ -164,7 +244,7 @@ export function MembersPage() {
 
   return (
     <>
-      <PageHeader title="Members" />
+      <PageHeader title="Members" actions={<NewButton onClick={() => setInviting(true)}>Invite member</NewButton>} />
       <Text c="dimmed" mb="md" maw={760}>
         Everyone who signs in to this console. Owners and admins reach every site; a member only the sites granted to
         them, each to read or to manage. Disabling someone ends their sessions and API tokens at once.
@@ -187,7 +267,10 @@ export function MembersPage() {
               void setStatus(member, 'active').finally(() => setEnablingId(null));
             }}
             onRemove={() => setPending({ action: 'remove', member })}
+            onResend={() => void resendTo(member)}
+            onRevoke={() => setPending({ action: 'revoke', member })}
             enabling={update.fetching && enablingId === member.id}
+            resending={resend.fetching && resendingId === member.id}
           />
         )}
         empty="No members."
@@ -208,17 +291,29 @@ export function MembersPage() {
           }}
         />
       ) : null}
+      <InviteDialog
+        opened={inviting}
+        roles={roles}
+        sites={sites}
+        onClose={() => setInviting(false)}
+        onInvited={invited}
+      />
+      <InvitationLinkDialog invitation={invitation} onClose={() => setInvitation(null)} />
       <ConfirmDialog
         opened={pending !== null}
-        title={pending ? `${pending.action === 'disable' ? 'Disable' : 'Remove'} ${displayName(pending.member)}?` : ''}
-        confirmLabel={pending?.action === 'disable' ? 'Disable member' : 'Remove member'}
+        title={
+          pending
+            ? CONFIRMATIONS[pending.action].title(
+                pending.action === 'revoke' ? pending.member.email : displayName(pending.member),
+              )
+            : ''
+        }
+        confirmLabel={pending ? CONFIRMATIONS[pending.action].label : ''}
         onConfirm={() => void confirm()}
         onClose={() => setPending(null)}
-        pending={update.fetching || removal.fetching}
+        pending={update.fetching || removal.fetching || revocation.fetching}
       >
-        {pending?.action === 'disable'
-          ? 'They are signed out everywhere and their API tokens stop at once. You can enable them again later; their old sessions and tokens stay ended.'
-          : 'They can no longer sign in, their site access is removed and their API tokens stop at once. What they did stays in the audit log under their name. This cannot be undone.'}
+        {pending ? CONFIRMATIONS[pending.action].text : null}
       </ConfirmDialog>
     </>
   );
