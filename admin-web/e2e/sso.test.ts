@@ -56,8 +56,8 @@ describeConsole('console: single sign-on', () => {
     await page.getByText(ADMIN_EMAIL).first().waitFor();
     const cookie = (await env.context.cookies()).find((each) => each.name === SESSION_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
-    // The owner forbids passwords to people who can use single sign-on, on their account page.
-    await page.getByRole('link', { name: 'Change password' }).click();
+    // The owner forbids passwords to people who can use single sign-on, on the Members page.
+    await page.getByRole('link', { name: 'Members' }).click();
     const allowPasswords = page.getByRole('switch', { name: /may also sign in with a password/ });
     await allowPasswords.waitFor();
     expect(await allowPasswords.isChecked()).toBe(true);
@@ -65,7 +65,7 @@ describeConsole('console: single sign-on', () => {
     await page.getByText('Passwords are now for owners only').waitFor();
     const policy = await env.gql<{ ssoPolicy: { passwordSignIn: boolean } }>('{ ssoPolicy { passwordSignIn } }');
     expect(policy.data?.ssoPolicy.passwordSignIn).toBe(false);
-    await checkAccessibility(page, 'account page with the single sign-on policy');
+    await checkAccessibility(page, 'Members page with the single sign-on policy');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectHeading(page, 'Sign in');

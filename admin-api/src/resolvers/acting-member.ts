@@ -5,13 +5,20 @@ import type { ActingMember } from '../commands/members/member-rules.js';
 import type { AdminContext } from '../context.js';
 import { unauthenticated } from '../schema/errors.js';
 
-export async function actingMember({ em, principal, clientAddress, requestId }: AdminContext): Promise<ActingMember> {
+export async function actingMember({
+  em,
+  principal,
+  clientAddress,
+  requestId,
+  deps,
+}: AdminContext): Promise<ActingMember> {
   if (principal === null) {
     throw unauthenticated();
   }
   return {
     caller: principal.member,
     actor: await requestActor(em, principal, undefined),
+    auditChain: deps.services.auditChain,
     address: clientAddress,
     requestId,
   };

@@ -2,36 +2,22 @@
 // role rules of createMember); whoever holds a link looks it up and accepts it (public, under the
 // invitation attempt limit). The link's token is never logged, audited or put in an error.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { requestActor } from '../audit/audit-actor.js';
 import { acceptInvitation } from '../commands/members/accept-invitation.js';
 import { consumeInvitationAttempt } from '../commands/members/invitation-attempts.js';
 import { inviteMember } from '../commands/members/invite-member.js';
 import { resendInvitation, revokeInvitation } from '../commands/members/manage-invitation.js';
-import type { ActingMember } from '../commands/members/member-rules.js';
 import type { AdminContext } from '../context.js';
 import { presentAuthPayload } from '../presenters/auth.js';
 import { presentMember } from '../presenters/member.js';
 import { findInvitation } from '../queries/members/find-invitation.js';
 import { findMember } from '../queries/members/list-members.js';
-import { notFound, unauthenticated } from '../schema/errors.js';
+import { notFound } from '../schema/errors.js';
 import { AuthPayloadType, type MemberRoleEnum } from '../types/auth.type.js';
 import { AcceptInvitationInput, invitationToken, InviteMemberInput } from '../types/invitation.input.js';
 import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from '../types/invitation.type.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
-
-async function acting({ em, principal, clientAddress, requestId, deps }: AdminContext): Promise<ActingMember> {
-  if (principal === null) {
-    throw unauthenticated();
-  }
-  return {
-    caller: principal.member,
-    actor: await requestActor(em, principal, undefined),
-    auditChain: deps.services.auditChain,
-    address: clientAddress,
-    requestId,
-  };
-}
+import { actingMember } from './acting-member.js';
 
 async function payload(
   { em }: AdminContext,
@@ -55,7 +41,7 @@ export class InvitationResolver {
     @InputArg('input', InviteMemberInput) input: InviteMemberInput,
     @Ctx() context: AdminContext,
   ): Promise<InvitationPayloadType> {
-    return payload(context, await inviteMember(context.em, context.deps, await acting(context), input));
+    return payload(context, await inviteMember(context.em, context.deps, await actingMember(context), input));
   }
 
   @Authorized()
@@ -66,7 +52,10 @@ export class InvitationResolver {
     @Arg('id', () => ID) id: string,
     @Ctx() context: AdminContext,
   ): Promise<InvitationPayloadType> {
-    return payload(context, await resendInvitation(context.em, context.deps, await acting(context), parseId(id, 'id')));
+    return payload(
+      context,
+      await resendInvitation(context.em, context.deps, await actingMember(context), parseId(id, 'id')),
+    );
   }
 
   @Authorized()
@@ -74,7 +63,7 @@ export class InvitationResolver {
     description: 'Removes the invited member (their id) and their link. False when there was no such member.',
   })
   async revokeInvitation(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<boolean> {
-    return revokeInvitation(context.em, await acting(context), parseId(id, 'id'));
+    return revokeInvitation(context.em, await actingMember(context), parseId(id, 'id'));
   }
 
   @Query(() => InvitationViewType, {

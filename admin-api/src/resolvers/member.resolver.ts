@@ -2,32 +2,18 @@
 // (`members:manage`); the rules that keep owners safe from admins and the team from losing its last
 // owner are in commands/members/member-rules.ts.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { requestActor } from '../audit/audit-actor.js';
 import { createMember } from '../commands/members/create-member.js';
-import type { ActingMember } from '../commands/members/member-rules.js';
 import { removeMember } from '../commands/members/remove-member.js';
 import { updateMember } from '../commands/members/update-member.js';
 import type { AdminContext } from '../context.js';
 import { presentMember } from '../presenters/member.js';
 import { findMember, listMembers } from '../queries/members/list-members.js';
-import { notFound, unauthenticated } from '../schema/errors.js';
+import { notFound } from '../schema/errors.js';
 import { CreateMemberInput, UpdateMemberInput } from '../types/member.input.js';
 import { CreatedMemberType, MemberType } from '../types/member.type.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
-
-export async function acting({ em, principal, clientAddress, requestId, deps }: AdminContext): Promise<ActingMember> {
-  if (principal === null) {
-    throw unauthenticated();
-  }
-  return {
-    caller: principal.member,
-    actor: await requestActor(em, principal, undefined),
-    auditChain: deps.services.auditChain,
-    address: clientAddress,
-    requestId,
-  };
-}
+import { actingMember } from './acting-member.js';
 
 async function present(em: AdminContext['em'], memberId: string): Promise<MemberType> {
   const found = await findMember(em.fork(), memberId);
@@ -59,7 +45,7 @@ export class MemberResolver {
     @InputArg('input', CreateMemberInput) input: CreateMemberInput,
     @Ctx() context: AdminContext,
   ): Promise<CreatedMemberType> {
-    const { member, password } = await createMember(context.em, await acting(context), input);
+    const { member, password } = await createMember(context.em, await actingMember(context), input);
     return { password, member: await present(context.em, member.id) };
   }
 
@@ -69,7 +55,7 @@ export class MemberResolver {
     @InputArg('input', UpdateMemberInput) input: UpdateMemberInput,
     @Ctx() context: AdminContext,
   ): Promise<MemberType> {
-    const member = await updateMember(context.em, await acting(context), parseId(id, 'id'), input);
+    const member = await updateMember(context.em, await actingMember(context), parseId(id, 'id'), input);
     return present(context.em, member.id);
   }
 
@@ -77,6 +63,6 @@ export class MemberResolver {
     description: 'False when there was no such member. Their audit entries stay, under their e-mail.',
   })
   async removeMember(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<boolean> {
-    return removeMember(context.em, await acting(context), parseId(id, 'id'));
+    return removeMember(context.em, await actingMember(context), parseId(id, 'id'));
   }
 }

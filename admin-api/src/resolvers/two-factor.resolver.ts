@@ -26,7 +26,7 @@ import {
 } from '../types/two-factor.type.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
-import { acting } from './member.resolver.js';
+import { actingMember } from './acting-member.js';
 
 /** The signed-in member's id (the permission table keeps API tokens out of these operations). */
 function signedIn({ principal }: AdminContext): string {
@@ -112,7 +112,7 @@ export class TwoFactorResolver {
   })
   async resetMemberTwoFactor(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<MemberType> {
     const memberId = parseId(id, 'id');
-    await resetMemberTwoFactor(context.em, await acting(context), memberId);
+    await resetMemberTwoFactor(context.em, await actingMember(context), memberId);
     const found = await findMember(context.em.fork(), memberId);
     if (found === null) {
       throw notFound('Member');
@@ -133,7 +133,7 @@ export class TwoFactorResolver {
     @InputArg('input', UpdateTeamPolicyInput) input: UpdateTeamPolicyInput,
     @Ctx() context: AdminContext,
   ): Promise<TeamPolicyType> {
-    const policy = await updateTeamPolicy(context.em, await acting(context), input);
+    const policy = await updateTeamPolicy(context.em, await actingMember(context), input);
     return { requireSecondFactor: policy.requireSecondFactor };
   }
 }

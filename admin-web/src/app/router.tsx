@@ -144,6 +144,7 @@ export const router = createBrowserRouter([
               Component: async () => (await import('../features/auth/two-factor-page')).TwoFactorPage,
             },
           },
+          {
             path: 'account',
             lazy: { Component: async () => (await import('../features/account/account-page')).AccountPage },
           },

@@ -28,6 +28,8 @@ import { ROLE_LABELS, STATUS_LABELS } from '../../lib/roles';
 import { AccessDialog } from './access-dialog';
 import { InvitationLinkDialog, InviteDialog, type InvitationLink } from './invite-dialog';
 import { assignableRoles, describeAccess, memberActions } from './member-rules';
+import { SignInPolicyCard } from './sign-in-policy-card';
+import { SsoPolicyCard } from './sso-policy-card';
 
 const MEMBER_TYPENAMES = ['Member'];
 
@@ -278,6 +280,9 @@ export function MembersPage() {
         columns={['Name', 'Email', 'Role', 'Status', 'Site access', 'Actions']}
         minWidth={980}
       />
+      {/* Owners only (each card hides itself for anyone else): how the team signs in. */}
+      <SignInPolicyCard />
+      <SsoPolicyCard />
 
       {editing ? (
         <AccessDialog

@@ -18,7 +18,7 @@ export function SignInPolicyCard() {
   const required = data.teamPolicy.requireSecondFactor;
   const blocked = !required && !data.me.twoFactorEnabled;
   return (
-    <Paper withBorder p="lg" maw={640}>
+    <Paper withBorder p="lg" maw={640} mt="lg">
       <Stack gap="sm">
         <Title order={2} size="h4">
           Sign-in policy

@@ -1,6 +1,5 @@
 // The team's policy on passwords beside single sign-on, for owners only (the API refuses anyone
-// else) and only where single sign-on is configured. Meant for the Members page once it exists;
-// until then it sits on the owner's account page.
+// else) and only where single sign-on is configured; on the Members page, beside the two-factor policy.
 import { Paper, Stack, Switch, Text, Title } from '@mantine/core';
 import { useMutation, useQuery } from 'urql';
 import { notifyOutcome } from '../../components/notify';
