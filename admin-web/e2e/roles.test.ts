@@ -53,7 +53,7 @@ describeConsole('console: what each role is offered', () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Sites' }).waitFor();
     const links = (await nav.getByRole('link').allInnerTexts()).map((text) => text.trim());
-    expect(links).toEqual(['Sites', 'API tokens', 'Your account']);
+    expect(links).toEqual(['Sites', 'API tokens', 'Your account', 'Two-factor sign-in']);
 
     // Sites: Shop only, to open; no New site, no Edit, API or Delete.
     const shopRow = page.getByRole('row', { name: /Shop/ });

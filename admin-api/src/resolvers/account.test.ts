@@ -12,7 +12,7 @@ jest.setTimeout(120_000);
 const CREATE = 'mutation($input: CreateMemberInput!) { createMember(input: $input) { password member { id email } } }';
 const TOKEN = 'mutation($scope: ApiTokenScopeInput) { createApiToken(name: "probe", scope: $scope) { token } }';
 const RENAME = 'mutation($name: String!) { updateAccount(input: { name: $name }) { id name email role } }';
-const EVERY_TEAM_PERMISSION = [
+const ADMIN_TEAM_PERMISSIONS = [
   'account',
   'tokens:all',
   'sites:create',
@@ -22,6 +22,8 @@ const EVERY_TEAM_PERMISSION = [
   'audit:read',
   'members:manage',
 ];
+// The team's sign-in policy is the owners' alone.
+const OWNER_TEAM_PERMISSIONS = [...ADMIN_TEAM_PERMISSIONS, 'policy:manage'];
 
 describe(`the caller's permissions and own account on ${testDriverName()}`, () => {
   let admin: TestAdmin;
@@ -70,9 +72,9 @@ describe(`the caller's permissions and own account on ${testDriverName()}`, () =
   }, 30_000);
 
   it("answers each role's team permissions, cut by an API token's level and site list", async () => {
-    expect(await me(ownerSession)).toEqual({ role: 'owner', permissions: EVERY_TEAM_PERMISSION });
+    expect(await me(ownerSession)).toEqual({ role: 'owner', permissions: OWNER_TEAM_PERMISSIONS });
     const teamAdmin = await member('boss@example.com', 'admin');
-    expect(await me(teamAdmin.session)).toEqual({ role: 'admin', permissions: EVERY_TEAM_PERMISSION });
+    expect(await me(teamAdmin.session)).toEqual({ role: 'admin', permissions: ADMIN_TEAM_PERMISSIONS });
     const worker = await member('worker@example.com', 'member', [{ siteId: managed, level: 'manage' }]);
     expect(await me(worker.session)).toEqual({ role: 'member', permissions: ['account'] });
 
