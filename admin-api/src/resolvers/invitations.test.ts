@@ -172,6 +172,21 @@ describe(`invitations on ${testDriverName()}`, () => {
     expect((await admin.gql(VIEW, { token: invitedOwner.token })).data!.invitation.state).toBe('VALID');
   });
 
+  it('leaves an invited member invited until they accept: updateMember may not change their status', async () => {
+    const pending = await invite(ownerSession, { email: 'not-yet@example.com', role: 'member' });
+    for (const status of ['active', 'disabled']) {
+      const changed = await admin.gql(
+        'mutation($id: ID!, $status: MemberStatus!) { updateMember(id: $id, input: { status: $status }) { status } }',
+        { id: pending.id, status },
+        ownerSession,
+      );
+      expect(codes(changed)).toEqual(['BAD_USER_INPUT']);
+      expect(changed.errors![0]!.extensions?.field).toBe('input.status');
+    }
+    expect((await admin.gql(VIEW, { token: pending.token })).data!.invitation.state).toBe('VALID');
+    expect((await accept(pending.token)).errors).toBeUndefined();
+  });
+
   it('resends a new link (the old one stops working) and revokes an invitation; neither acts on a joined member', async () => {
     const first = await invite(ownerSession, { email: 'resent@example.com', name: 'Re Sent', role: 'member' });
     const resent = await admin.gql(RESEND, { id: first.id }, ownerSession);

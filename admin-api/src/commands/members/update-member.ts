@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
-import { notFound } from '../../schema/errors.js';
+import { badUserInput, notFound } from '../../schema/errors.js';
 import type { UpdateMemberInput } from '../../types/member.input.js';
 import {
   describeGrants,
@@ -29,6 +29,11 @@ export async function updateMember(
     const member = await tx.findOne(AdminUserSchema, { id: memberId });
     if (member === null) {
       throw notFound('Member');
+    }
+    if (member.status === 'invited' && input.status !== undefined) {
+      // Active only by accepting the link, where they choose their password; a change here would
+      // leave an account nobody can sign in to, and a link that no longer works.
+      throw badUserInput('input.status', 'an invited member joins by accepting their invitation: resend or revoke it');
     }
     requireOwnerFor(acting.caller, member.role, input.role);
     const role = input.role ?? member.role;
