@@ -3,7 +3,8 @@
 export const SITE_FIELDS = 'id name domain formCount submissionsLast7Days createdAt updatedAt';
 export const FORM_FIELDS = `id siteId name code endpointUrl enabled allowedMimeTypes usesDefaultMimeTypes maxFileSize
   notifyEmails honeypotFields captchaProvider captchaSecretSet captchaResponseField captchaMinScore
-  captchaUnavailableAsSpam duplicateWindowSeconds maxLinks blockedWords retentionDays submissionCount spamCount
+  captchaUnavailableAsSpam duplicateWindowSeconds maxLinks blockedWords retentionDays
+  fields { name type required maxLength choices } unknownFields submissionCount spamCount
   lastSubmissionAt createdAt updatedAt`;
 export const WEBHOOK_FIELDS =
   'id formId url description enabled disabledAt disabledReason failingSince lastSuccessAt createdAt updatedAt';
@@ -23,6 +24,18 @@ export interface Site {
 }
 
 export type CaptchaProvider = 'HCAPTCHA' | 'RECAPTCHA_V2' | 'RECAPTCHA_V3' | 'TURNSTILE';
+
+export type FieldType = 'TEXT' | 'EMAIL' | 'NUMBER' | 'BOOLEAN' | 'CHOICE' | 'LIST';
+export type UnknownFields = 'REFUSE' | 'DROP';
+
+/** A field a form declares (docs/form-fields.md), as `Form.fields` gives it and `updateForm` takes it. */
+export interface FormField {
+  name: string;
+  type: FieldType;
+  required: boolean;
+  maxLength: number | null;
+  choices: string[] | null;
+}
 
 export interface Form {
   id: string;
@@ -45,6 +58,8 @@ export interface Form {
   maxLinks: number | null;
   blockedWords: string[];
   retentionDays: number | null;
+  fields: FormField[];
+  unknownFields: UnknownFields;
   submissionCount: number;
   spamCount: number;
   lastSubmissionAt: string | null;
@@ -130,6 +145,8 @@ export interface UpdateFormInput {
   maxLinks?: number | null;
   blockedWords?: string[] | null;
   retentionDays?: number | null;
+  fields?: FormField[] | null;
+  unknownFields?: UnknownFields;
 }
 
 export const Q = {

@@ -46,7 +46,8 @@ async function formsOf(siteId: string) {
   return (
     await gql(
       `query($siteId: ID!) { forms(siteId: $siteId) { id name code endpointUrl enabled allowedMimeTypes maxFileSize
-        notifyEmails honeypotFields maxLinks blockedWords duplicateWindowSeconds retentionDays captchaProvider captchaSecretSet } }`,
+        notifyEmails honeypotFields maxLinks blockedWords duplicateWindowSeconds retentionDays captchaProvider captchaSecretSet
+        fields { name type required maxLength choices } unknownFields } }`,
       { siteId },
     )
   ).forms as Record<string, any>[];
@@ -92,6 +93,10 @@ describe('intake plan and apply', () => {
     expect(plan.stdout).toContain('+ create form "Example shop" / "Contact"');
     expect(plan.stdout).toContain('    retentionDays: 90\n');
     expect(plan.stdout).toContain('    captcha.secret: (secret changes)');
+    expect(plan.stdout).toContain(
+      '    fields: +email (EMAIL, required)\n    fields: +message (TEXT, maxLength 500)\n' +
+        '    fields: +topic (CHOICE, choices sales, support)\n    unknownFields: "drop"\n',
+    );
     expect(plan.stdout).toContain('+ create webhook "Example shop" / "Contact" / https://crm.example.com/hooks/intake');
     expect(plan.stdout).toContain('+ create grant "Example shop" / ana@example.com\n    level: "manage"');
     expect(plan.stdout).toContain('Plan: 5 to create, 0 to change, 0 to delete.');
@@ -153,8 +158,20 @@ describe('intake plan and apply', () => {
       duplicateWindowSeconds: 600,
       captchaProvider: 'TURNSTILE',
       captchaSecretSet: true,
+      fields: [
+        { name: 'email', type: 'EMAIL', required: true, maxLength: null, choices: null },
+        { name: 'message', type: 'TEXT', required: false, maxLength: 500, choices: null },
+        { name: 'topic', type: 'CHOICE', required: false, maxLength: null, choices: ['sales', 'support'] },
+      ],
+      unknownFields: 'DROP',
     });
-    expect(forms[1]).toMatchObject({ allowedMimeTypes: ['application/pdf'], maxFileSize: 5242880, retentionDays: 30 });
+    expect(forms[1]).toMatchObject({
+      allowedMimeTypes: ['application/pdf'],
+      maxFileSize: 5242880,
+      retentionDays: 30,
+      fields: [],
+      unknownFields: 'REFUSE',
+    });
     const { webhooks } = await gql('query($formId: ID!) { webhooks(formId: $formId) { id url description enabled } }', {
       formId: forms[0]!.id,
     });
@@ -174,6 +191,12 @@ describe('intake plan and apply', () => {
   });
 
   it('applies again with no change, and plan --detailed-exitcode exits 0', async () => {
+    // Fields set elsewhere (the console) on a form whose entry has no `fields` are left alone.
+    const site = (await siteNamed('Example shop'))!;
+    const jobs = (await formsOf(site.id))[1]!;
+    await gql('mutation($id: ID!) { updateForm(id: $id, input: { fields: [{ name: "cv", type: TEXT }] }) { id } }', {
+      id: jobs.id,
+    });
     const again = await cli(['apply', '-f', file, '--yes', '-o', 'json']);
     const body = json(again);
     expect(body.changes).toEqual([]);
@@ -185,6 +208,9 @@ describe('intake plan and apply', () => {
     const plan = await cli(['plan', '-f', file, '--detailed-exitcode']);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toBe(`No changes: the server matches ${file}.\n`);
+    expect((await formsOf(site.id))[1]!.fields).toEqual([
+      { name: 'cv', type: 'TEXT', required: false, maxLength: null, choices: null },
+    ]);
   });
 
   it('plans an edit field by field, and a new secret as "(secret changes)" only', async () => {
@@ -192,6 +218,7 @@ describe('intake plan and apply', () => {
       const contact = document.sites[0].forms[0];
       contact.retentionDays = 30;
       contact.maxLinks = null;
+      contact.fields[1].maxLength = 1000;
       contact.webhooks[0].enabled = false;
       document.sites[0].members[0].level = 'read';
       document.sites[0].forms.splice(1, 1);
@@ -207,6 +234,7 @@ describe('intake plan and apply', () => {
         fields: [
           { field: 'retentionDays', from: 90, to: 30 },
           { field: 'maxLinks', from: 3, to: null },
+          { field: 'fields.message.maxLength', from: 500, to: 1000 },
           { field: 'captcha.secret', secret: true },
         ],
       },
@@ -228,12 +256,14 @@ describe('intake plan and apply', () => {
     expect(sameSecret.changes[0].fields).toEqual([
       { field: 'retentionDays', from: 90, to: 30 },
       { field: 'maxLinks', from: 3, to: null },
+      { field: 'fields.message.maxLength', from: 500, to: 1000 },
     ]);
   });
 
   it('applies the edit; with --prune it deletes the form that left the file and nothing outside the file', async () => {
     const prunePlan = await cli(['plan', '-f', file, '--prune'], NEW_SECRET);
     expect(prunePlan.stdout).toContain('- delete form "Example shop" / "Job applications"');
+    expect(prunePlan.stdout).toContain('    fields: ~message maxLength 500 → 1000\n');
     expect(prunePlan.stdout).toContain('Plan: 0 to create, 3 to change, 1 to delete.');
 
     const applied = await cli(['apply', '-f', file, '--yes', '--prune'], NEW_SECRET);
@@ -242,7 +272,12 @@ describe('intake plan and apply', () => {
     const site = (await siteNamed('Example shop'))!;
     const forms = await formsOf(site.id);
     expect(forms.map((form) => form.name)).toEqual(['Contact']);
-    expect(forms[0]).toMatchObject({ retentionDays: 30, maxLinks: null });
+    expect(forms[0]).toMatchObject({ retentionDays: 30, maxLinks: null, unknownFields: 'DROP' });
+    expect(forms[0]!.fields.map((field: any) => [field.name, field.maxLength])).toEqual([
+      ['email', null],
+      ['message', 1000],
+      ['topic', null],
+    ]);
     const { members } = await gql('query { members { email grants { level } } }');
     expect(members.find((member: any) => member.email === 'ana@example.com').grants).toEqual([{ level: 'read' }]);
     // The site the file does not name keeps its form.

@@ -3,15 +3,9 @@
 import { domainToASCII } from 'node:url';
 import type { Form, Limits, UpdateFormInput } from '../api/operations.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
+import { asFormField, diffDeclaredFields } from './declared-fields.js';
+import type { FieldChange } from './field-change.js';
 import type { FormSpec } from './schema.js';
-
-export interface FieldChange {
-  field: string;
-  from?: unknown;
-  to?: unknown;
-  /** The value is a secret: printed as "(secret changes)", never shown. */
-  secret?: true;
-}
 
 /** Lists compared as sets, after the API's own normalisation (trimmed; e-mails and types in lower case). */
 function sameSet(desired: string[] | null, current: string[], fold: (value: string) => string): boolean {
@@ -87,6 +81,19 @@ export function diffFormSettings(
       change(key, current?.[key], desired);
       input[key] = desired;
     }
+  }
+
+  if (spec.fields !== undefined) {
+    const desired = (spec.fields ?? []).map(asFormField);
+    const changes = diffDeclaredFields(desired, current?.fields ?? []);
+    if (changes.length > 0) {
+      fields.push(...changes);
+      input.fields = desired;
+    }
+  }
+  if (spec.unknownFields !== undefined && spec.unknownFields !== current?.unknownFields.toLowerCase()) {
+    change('unknownFields', current?.unknownFields.toLowerCase(), spec.unknownFields);
+    input.unknownFields = spec.unknownFields === 'drop' ? 'DROP' : 'REFUSE';
   }
 
   const captcha = spec.captcha;

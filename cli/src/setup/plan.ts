@@ -8,7 +8,8 @@ import type { AdminClient } from '../api/client.js';
 import { Q, type Form, type GrantLevel, type Limits, type Member, type Site, type Webhook } from '../api/operations.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { UsageError } from '../errors.js';
-import { diffFormSettings, normaliseDomain, type FieldChange } from './form-settings.js';
+import type { FieldChange } from './field-change.js';
+import { diffFormSettings, normaliseDomain } from './form-settings.js';
 import type { FormSpec, SetupFile, SiteSpec } from './schema.js';
 
 export type ChangeKind = 'site' | 'form' | 'webhook' | 'grant';

@@ -1,6 +1,6 @@
 // A plan for people (`+ create`, `~ update`, `- delete`, field by field) and for scripts (JSON).
 // Secrets never appear: a secret field reads "(secret changes)".
-import type { FieldChange } from './form-settings.js';
+import type { FieldChange } from './field-change.js';
 import type { PlannedChange } from './plan.js';
 
 const SECRET = '(secret changes)';
@@ -13,6 +13,9 @@ function show(value: unknown): string {
 function fieldLine(change: FieldChange, action: PlannedChange['action']): string {
   if (change.secret) {
     return `${change.field}: ${SECRET}`;
+  }
+  if (change.text) {
+    return change.text;
   }
   return action === 'create'
     ? `${change.field}: ${show(change.to)}`

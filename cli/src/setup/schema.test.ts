@@ -50,6 +50,14 @@ describe('the setup file JSON Schema', () => {
       'a grant level that does not exist',
       { version: 1, sites: [{ name: 'A', members: [{ email: 'a@example.com', level: 'owner' }] }] },
     ],
+    [
+      'a field type that does not exist',
+      { version: 1, sites: [{ name: 'A', forms: [{ name: 'F', fields: [{ name: 'x', type: 'DATE' }] }] }] },
+    ],
+    [
+      'unknownFields in capitals',
+      { version: 1, sites: [{ name: 'A', forms: [{ name: 'F', unknownFields: 'DROP' }] }] },
+    ],
     ['an empty name', { version: 1, sites: [{ name: '' }] }],
     ['another version', { version: 2, sites: [] }],
   ])('refuses %s, as the command line does', async (_label, document) => {

@@ -2,8 +2,7 @@
 // docs/intake-config.schema.json is printed from this one (`intake schema`, zod's toJSONSchema), and a
 // test keeps the two equal. Bounds the API checks itself (e-mail count, file size limit, URL rules)
 // are left to it, so its own words reach the user; this catches the shape and names.
-// Objects are strict: an unknown key is a mistake in the file, never ignored. A later key (a form's
-// `fields`) is one more property here.
+// Objects are strict: an unknown key is a mistake in the file, never ignored.
 import { z } from 'zod';
 
 export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
@@ -34,6 +33,31 @@ const webhook = z
   })
   .describe("A signed HTTP endpoint for the form's events (the API generates its signing secret)");
 
+// A declared field as updateForm takes it (docs/form-fields.md). The rules between properties
+// (choices only on CHOICE, no maxLength on NUMBER) are the API's, so its words reach the user.
+const declaredField = z
+  .strictObject({
+    name: z.string().min(1).max(100).describe('The key in the body; the field is matched by this name'),
+    type: z.enum(['TEXT', 'EMAIL', 'NUMBER', 'BOOLEAN', 'CHOICE', 'LIST']),
+    required: z.boolean().optional().describe('The field must be sent; left out: false'),
+    maxLength: z
+      .number()
+      .int()
+      .min(1)
+      .max(16384)
+      .nullable()
+      .optional()
+      .describe('TEXT, EMAIL and LIST (per item): at most this many characters'),
+    choices: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .describe('CHOICE only: the accepted values'),
+  })
+  .describe('A field the form declares');
+
 const form = z
   .strictObject({
     name: name,
@@ -47,6 +71,15 @@ const form = z
     blockedWords: stringList('Words or phrases that make a submission spam; null or []: off').optional(),
     duplicateWindowSeconds: count(1, 2592000, 'Seconds in which the same content is stored once; null: off').optional(),
     captcha: captcha.nullable().optional(),
+    fields: z
+      .array(declaredField)
+      .nullable()
+      .optional()
+      .describe('The fields the form takes, in order; null or []: none (every key accepted); left out: untouched'),
+    unknownFields: z
+      .enum(['refuse', 'drop'])
+      .optional()
+      .describe('With declared fields: refuse a submission holding another field (400 fields_invalid), or drop it'),
     webhooks: z
       .array(webhook)
       .optional()
@@ -107,6 +140,9 @@ export const setupFileSchema = z
         duplicate(['sites', siteIndex, 'members'], 'members');
       }
       entry.forms?.forEach((item, formIndex) => {
+        if (item.fields && !unique(item.fields, (field) => field.name.trim())) {
+          duplicate(['sites', siteIndex, 'forms', formIndex, 'fields'], 'fields');
+        }
         if (item.webhooks && !unique(item.webhooks, (hook) => hrefOf(hook.url))) {
           context.addIssue({
             code: 'custom',
@@ -123,6 +159,7 @@ export type SetupFile = z.infer<typeof setupFileSchema>;
 export type SiteSpec = SetupFile['sites'][number];
 export type FormSpec = NonNullable<SiteSpec['forms']>[number];
 export type WebhookSpec = NonNullable<FormSpec['webhooks']>[number];
+export type DeclaredFieldSpec = NonNullable<FormSpec['fields']>[number];
 export type CaptchaSpec = NonNullable<FormSpec['captcha']>;
 
 /** The JSON Schema editors complete the file with (docs/intake-config.schema.json). */
