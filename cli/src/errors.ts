@@ -2,7 +2,7 @@
 
 export const EXIT = {
   ok: 0,
-  /** The API refused, could not be reached, or the command failed. */
+  /** The API refused, could not be reached, the command failed, or `audit verify` found the chain broken. */
   failed: 1,
   /** `plan --detailed-exitcode`: the plan has changes. */
   changes: 2,

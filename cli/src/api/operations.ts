@@ -128,6 +128,21 @@ export interface Limits {
   fileTypes: { mimeType: string }[];
 }
 
+/** What `verifyAuditLog` found (docs/audit-log.md). */
+export interface AuditVerification {
+  valid: boolean;
+  checkedEntries: number;
+  firstBadSequence: number | null;
+  problem: string | null;
+}
+
+/** `exportAuditLog`: the NDJSON that scripts/verify-audit-log.mjs checks offline. */
+export interface AuditLogExport {
+  fileName: string;
+  entries: number;
+  content: string;
+}
+
 /** Settings `updateForm` takes (absent: left as is; null: reset or off). */
 export interface UpdateFormInput {
   name?: string;
@@ -189,6 +204,8 @@ export const Q = {
     createSubmissionExport(formId: $formId, format: $format, filter: $filter, spam: $spam) { url expiresAt } }`,
   auditLog: `query($first: Int, $after: String, $filter: AuditLogFilterInput) { auditLog(first: $first, after: $after, filter: $filter) {
     pageInfo { hasNextPage endCursor } edges { node { id at actor { kind id name } action objectType objectId outcome errorCode address requestId details } } } }`,
+  verifyAuditLog: 'query { verifyAuditLog { valid checkedEntries firstBadSequence problem } }',
+  exportAuditLog: 'mutation { exportAuditLog { fileName entries content } }',
   erasureCandidates: `query($value: String!) { erasureCandidates(value: $value) {
     id createdAt spam siteId siteName siteDeleted formId formName formDeleted matchingFields } }`,
   eraseSubmissions:

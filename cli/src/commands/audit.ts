@@ -1,7 +1,10 @@
-// intake audit: the audit log (administrator login only; an API token gets FORBIDDEN from the API).
+// intake audit: the audit log, `audit verify` its chain, `audit export` it for an offline check
+// (administrator login only; an API token gets FORBIDDEN from the API).
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import { Q } from '../api/operations.js';
+import { Q, type AuditLogExport, type AuditVerification } from '../api/operations.js';
 import { contextOf, optionsOf } from '../context.js';
+import { EXIT } from '../errors.js';
 
 interface AuditPage {
   auditLog: {
@@ -16,7 +19,7 @@ interface AuditPage {
 }
 
 export function registerAudit(program: Command): void {
-  program
+  const audit = program
     .command('audit')
     .description('The audit log, newest first')
     .option('--actor <text>', 'an actor id or part of its name')
@@ -57,5 +60,54 @@ export function registerAudit(program: Command): void {
       if (auditLog.pageInfo.hasNextPage) {
         process.stdout.write(`next page: --after ${auditLog.pageInfo.endCursor}\n`);
       }
+    });
+  registerVerify(audit);
+  registerExport(audit);
+}
+
+function registerVerify(audit: Command): void {
+  audit
+    .command('verify')
+    .description("Walk the audit log's chain; exit 1 at the first entry changed, removed or moved")
+    .action(async (_options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const { verifyAuditLog: found } = await client.request<{ verifyAuditLog: AuditVerification }>(Q.verifyAuditLog);
+      out.record(found, () => {
+        process.stdout.write(
+          found.valid
+            ? `Audit log intact: ${found.checkedEntries} entries checked\n`
+            : `Audit log NOT intact at entry ${found.firstBadSequence}: ${found.problem}\n` +
+                `${found.checkedEntries} entries checked and intact before it\n`,
+        );
+      });
+      if (!found.valid) {
+        process.exitCode = EXIT.failed;
+      }
+    });
+}
+
+function registerExport(audit: Command): void {
+  audit
+    .command('export')
+    .description('The audit log with its chain and signed checkpoints, as NDJSON (scripts/verify-audit-log.mjs)')
+    .option('--file <path>', 'write it to this file (mode 0600) instead of stdout')
+    .action(async (_options, command: Command) => {
+      const { client, out } = await contextOf(command);
+      const { file } = optionsOf<{ file?: string }>(command);
+      const { exportAuditLog: exported } = await client.request<{ exportAuditLog: AuditLogExport }>(Q.exportAuditLog);
+      if (!file) {
+        process.stdout.write(exported.content.endsWith('\n') ? exported.content : `${exported.content}\n`);
+        return;
+      }
+      // Written beside the target and renamed: never a half file, and never readable by others.
+      const partial = `${file}.partial`;
+      await rm(partial, { force: true });
+      await writeFile(partial, exported.content, { mode: 0o600, flag: 'wx' });
+      await rename(partial, file);
+      out.done(`Wrote ${exported.entries} audit entries to ${file}`, {
+        file,
+        fileName: exported.fileName,
+        entries: exported.entries,
+      });
     });
 }
