@@ -3,6 +3,10 @@ export default {
   // A global option: ignored inside the per-project configs. It bounds hooks too: a beforeAll that
   // starts services on a fresh embedded database took over 30 s on the 2-core CI machine under load.
   testTimeout: 60000,
+  // One worker process, restarted between test files once it holds more than this: run in band (the
+  // default with one worker on 2 cores), the suites' leftovers (embedded databases, browsers, HTTP
+  // agents) piled up in one process until its heap ran out near the end of the PGlite pass.
+  workerIdleMemoryLimit: '1536MB',
   projects: [
     '<rootDir>/shared',
     '<rootDir>/migrations',
