@@ -270,7 +270,8 @@ interface AxeViolation {
 export async function checkAccessibility(page: Page, where = page.url()): Promise<void> {
   axeSource ??= (await import('node:fs')).readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   // Modals and notifications animate in: let them finish, so axe sees what a person would.
-  await page.waitForTimeout(300);
+  // (1 s: 300 ms caught a notification half faded in on a loaded machine.)
+  await page.waitForTimeout(1000);
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) {
     await page.evaluate(axeSource);
