@@ -2,7 +2,7 @@ import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '@intake/shared/lifecycle
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
 import type { DeclaredField } from '@intake/shared/form-shape';
-import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { Float, ID, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import { NOTIFY_EMAILS_MAX, notifyEmails } from '../validation/delivery-fields.js';
 import { id, maxFileSize, mimeTypes, name } from '../validation/fields.js';
@@ -20,7 +20,7 @@ import {
   optionalCount,
   responseField,
 } from '../validation/spam-fields.js';
-import { formFields } from '../validation/form-fields.js';
+import { formFieldShape, formFields } from '../validation/form-fields.js';
 import { CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 
 const notNull = z.boolean({ error: 'cannot be null' });
@@ -40,22 +40,26 @@ export class CreateFormInput {
   notifyEmails?: string[] | null;
 }
 
-// Checked as a whole list by `formFields` (duplicates, choices only for CHOICE), not field by field.
+// Each property carries its own check; the list is checked as a whole by `formFields` (duplicates,
+// choices only for CHOICE, lengths by type).
 @InputType('FormFieldInput', { description: 'A field the form declares (docs/form-fields.md).' })
 export class FormFieldInput {
-  @Field(() => String)
+  @InputField(() => String, formFieldShape.name)
   name!: string;
 
-  @Field(() => FieldTypeEnum)
+  @InputField(() => FieldTypeEnum, formFieldShape.type)
   type!: FieldTypeEnum;
 
-  @Field(() => Boolean, { defaultValue: false })
+  @InputField(() => Boolean, formFieldShape.required, { defaultValue: false })
   required!: boolean;
 
-  @Field(() => Int, { nullable: true, description: 'TEXT, EMAIL and LIST (per item): at most this many characters.' })
+  @InputField(() => Int, formFieldShape.maxLength, {
+    nullable: true,
+    description: 'TEXT, EMAIL and LIST (per item): at most this many characters.',
+  })
   maxLength?: number | null;
 
-  @Field(() => [String], { nullable: true, description: 'CHOICE only: the accepted values.' })
+  @InputField(() => [String], formFieldShape.choices, { nullable: true, description: 'CHOICE only: the accepted values.' })
   choices?: string[] | null;
 }
 

@@ -28,13 +28,16 @@ function nameProblem(name: string): string | undefined {
   return FORBIDDEN_NAMES.has(name) ? 'is a name no submission may use' : undefined;
 }
 
-const fieldInput = z.object({
+/** Each property's own check, declared on FormFieldInput's fields; the list is checked as a whole below. */
+export const formFieldShape = {
   name: z.string().trim(),
   type: z.enum(FieldTypeEnum),
   required: z.boolean({ error: 'cannot be null' }),
   maxLength: z.number().nullish(),
   choices: z.array(z.string()).nullish(),
-});
+};
+
+const fieldInput = z.object(formFieldShape);
 
 type Issue = { path: (string | number)[]; message: string };
 
