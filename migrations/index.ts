@@ -22,6 +22,7 @@ import { Migration20261126185000_form_shapes } from './Migration20261126185000_f
 import { Migration20261126182000_sso_policy } from './Migration20261126182000_sso_policy.js';
 import { Migration20261126184000_audit_chain } from './Migration20261126184000_audit_chain.js';
 import { Migration20261126181000_two_factor } from './Migration20261126181000_two_factor.js';
+import { Migration20261126190000_passkeys } from './Migration20261126190000_passkeys.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -46,4 +47,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126182000_sso_policy', class: Migration20261126182000_sso_policy },
   { name: 'Migration20261126184000_audit_chain', class: Migration20261126184000_audit_chain },
   { name: 'Migration20261126181000_two_factor', class: Migration20261126181000_two_factor },
+  { name: 'Migration20261126190000_passkeys', class: Migration20261126190000_passkeys },
 ];

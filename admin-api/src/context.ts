@@ -43,6 +43,8 @@ export interface AdminDeps {
 export interface AdminContext {
   requestId: string;
   clientAddress: string;
+  /** The origin this request was made to (through a trusted proxy's X-Forwarded-* headers): passkeys' fallback when PUBLIC_ADMIN_URL is unset. */
+  origin: string;
   authorization: string | undefined;
   /** The console's HttpOnly session cookie (used when no Authorization header is sent). */
   session: SessionCookie;
@@ -61,6 +63,7 @@ export function createContextFunction(
   return async ({ ctx }) => ({
     requestId: ctx.state.requestId,
     clientAddress: ctx.ip,
+    origin: ctx.origin,
     authorization: ctx.get('authorization') || undefined,
     session: sessionCookie(ctx, deps.services.config.publicAdminUrl),
     em: deps.services.db.em.fork(),

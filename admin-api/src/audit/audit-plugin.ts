@@ -29,6 +29,9 @@ const ACCOUNT_ACTIONS = new Set([
   'confirmTwoFactor',
   'disableTwoFactor',
   'regenerateRecoveryCodes',
+  'finishPasskeySignIn',
+  'startPasskeyRegistration',
+  'finishPasskeyRegistration',
 ]);
 
 function isMutationRootField(info: GraphQLResolveInfo): boolean {

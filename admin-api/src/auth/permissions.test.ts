@@ -205,6 +205,18 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation { updateTeamPolicy(input: { requireSecondFactor: false }) { requireSecondFactor } }',
   }),
   updateAccount: () => ({ query: 'mutation { updateAccount(input: { name: "Walk" }) { id } }' }),
+  passkeys: () => ({ query: '{ passkeys { id } }' }),
+  // The walk reaches the admin at an IP address, where passkeys are refused (BAD_USER_INPUT), and a
+  // passkey of nobody is not found: refused for their arguments once let through.
+  startPasskeyRegistration: () => ({ query: 'mutation { startPasskeyRegistration }' }),
+  finishPasskeyRegistration: () => ({
+    query: 'mutation { finishPasskeyRegistration(name: "Walk", response: {}) { id } }',
+  }),
+  renamePasskey: () => ({
+    query: 'mutation($id: ID!) { renamePasskey(id: $id, name: "Walk") { id } }',
+    variables: { id: randomUUID() },
+  }),
+  removePasskey: () => ({ query: 'mutation($id: ID!) { removePasskey(id: $id) }', variables: { id: randomUUID() } }),
 };
 
 /** Calls refused for their arguments (a wrong password or code), not for the caller, when let through. */
@@ -213,6 +225,10 @@ const REFUSED_FOR_ARGUMENTS = new Set([
   'confirmTwoFactor',
   'disableTwoFactor',
   'regenerateRecoveryCodes',
+  'startPasskeyRegistration',
+  'finishPasskeyRegistration',
+  'renamePasskey',
+  'removePasskey',
 ]);
 
 type Outcome = 'allowed' | 'forbidden' | 'hidden';
@@ -246,16 +262,16 @@ function outcomeOf(field: string, result: { data: any; errors?: unknown[] }, wor
   if (found.includes('FORBIDDEN')) {
     return 'forbidden';
   }
+  if (REFUSED_FOR_ARGUMENTS.has(field)) {
+    // Let through: refused for the wrong current password or code, not for the caller.
+    return found.length === 1 ? 'allowed' : 'forbidden';
+  }
   if (found.includes('NOT_FOUND')) {
     return 'hidden';
   }
   const value = result.data?.[field];
   if (field === 'sites') {
     return (value as { id: string }[]).some((site) => site.id === world.siteId) ? 'allowed' : 'hidden';
-  }
-  if (REFUSED_FOR_ARGUMENTS.has(field)) {
-    // Let through: refused for the wrong current password or code, not for the caller.
-    return found.length === 1 ? 'allowed' : 'forbidden';
   }
   if (found.length > 0) {
     throw new Error(`${field}: unexpected errors ${JSON.stringify(result.errors)}`);

@@ -150,6 +150,7 @@ export const OPERATION_PERMISSIONS = {
     signInOptions: { permission: 'public' },
     ssoPolicy: { permission: 'members:manage' },
     teamPolicy: { permission: 'account' },
+    passkeys: { permission: 'account', login: true },
   },
   Mutation: {
     login: { permission: 'public' },
@@ -197,6 +198,14 @@ export const OPERATION_PERMISSIONS = {
     regenerateRecoveryCodes: { permission: 'account', login: true },
     resetMemberTwoFactor: { permission: 'policy:manage', login: true },
     updateTeamPolicy: { permission: 'policy:manage', login: true },
+    // Passkeys (docs/sign-in.md): sign-in needs no credential (the passkey is one, and as a second
+    // factor the `login` challenge stands in for the password); each member manages their own.
+    startPasskeySignIn: { permission: 'public' },
+    finishPasskeySignIn: { permission: 'public' },
+    startPasskeyRegistration: { permission: 'account', login: true },
+    finishPasskeyRegistration: { permission: 'account', login: true },
+    renamePasskey: { permission: 'account', login: true },
+    removePasskey: { permission: 'account', login: true },
     updateAccount: { permission: 'account' },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
@@ -208,8 +217,18 @@ export type RootType = keyof typeof OPERATION_PERMISSIONS;
  * they are and why, set one up, and sign out. Everything else is SECOND_FACTOR_ENROLMENT_REQUIRED.
  */
 export const OPEN_DURING_ENROLMENT: Readonly<Record<RootType, readonly string[]>> = {
-  Query: ['me', 'teamPolicy'],
-  Mutation: ['login', 'logout', 'verifySecondFactor', 'startTwoFactorEnrolment', 'confirmTwoFactor'],
+  Query: ['me', 'teamPolicy', 'passkeys'],
+  Mutation: [
+    'login',
+    'logout',
+    'verifySecondFactor',
+    'startTwoFactorEnrolment',
+    'confirmTwoFactor',
+    'startPasskeySignIn',
+    'finishPasskeySignIn',
+    'startPasskeyRegistration',
+    'finishPasskeyRegistration',
+  ],
 };
 
 export function openDuringEnrolment(rootType: string, field: string): boolean {

@@ -12,6 +12,8 @@ import {
   type MemberRole,
   type SiteGrantLevel,
 } from '@intake/shared/entities';
+import { hasPasskey } from './passkeys/passkeys.js';
+import { hasSecondFactor } from './two-factor/second-factor.js';
 
 export interface Member {
   id: string;
@@ -20,7 +22,7 @@ export interface Member {
   role: MemberRole;
   /** Site id → level, for role `member` (owners and admins reach every site without grants). */
   grants: ReadonlyMap<string, SiteGrantLevel>;
-  /** A confirmed second factor (docs/sign-in.md). */
+  /** A confirmed second factor: TOTP codes or a passkey (docs/sign-in.md). */
   secondFactor: boolean;
 }
 
@@ -57,7 +59,7 @@ export async function loadActiveMember(em: Em, memberId: string): Promise<Member
     name: account.name,
     role: account.role,
     grants: new Map(grants.map((grant) => [grant.site.id, grant.level])),
-    secondFactor: account.totpSecret !== null && account.totpSecret !== undefined,
+    secondFactor: hasSecondFactor(account) || (await hasPasskey(em, account.id)),
   };
 }
 

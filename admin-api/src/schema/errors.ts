@@ -80,10 +80,24 @@ export function badUserInput(field: string, problem: string): GraphQLError {
  * The password was right and a code must follow: the challenge (single use, short-lived) stands in
  * for the password in `verifySecondFactor`, so the console need not keep the password.
  */
-export function secondFactorRequired(challenge: string, expiresAt: Date): GraphQLError {
-  return catalogued('second_factor_required', 'Enter the code of your authenticator app or a recovery code', {
+export type SecondFactorKind = 'totp' | 'passkey';
+
+const SECOND_FACTOR_PROMPTS: Record<string, string> = {
+  totp: 'Enter the code of your authenticator app or a recovery code',
+  passkey: 'Confirm with your passkey',
+  'totp,passkey': 'Confirm with your passkey, or enter the code of your authenticator app or a recovery code',
+};
+
+/** `methods`: what the member has, `totp` (codes and recovery codes, `verifySecondFactor`) and `passkey`. */
+export function secondFactorRequired(
+  challenge: string,
+  expiresAt: Date,
+  methods: readonly SecondFactorKind[],
+): GraphQLError {
+  return catalogued('second_factor_required', SECOND_FACTOR_PROMPTS[methods.join(',')]!, {
     challenge,
     challengeExpiresAt: expiresAt.toISOString(),
+    methods,
   });
 }
 

@@ -1,3 +1,4 @@
+import type { Options } from '@mikro-orm/core';
 import { AdminSessionSchema } from './admin-session.js';
 import { AdminUserSchema } from './admin-user.js';
 import { ApiTokenSchema } from './api-token.js';
@@ -7,6 +8,7 @@ import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
 import { FormSchema } from './form.js';
 import { MemberSiteGrantSchema } from './member-site-grant.js';
+import { PasskeyChallengeSchema, PasskeySchema } from './passkey.js';
 import { RecoveryCodeSchema } from './recovery-code.js';
 import { RefusalCountSchema } from './refusal-count.js';
 import { SecondFactorChallengeSchema } from './second-factor-challenge.js';
@@ -26,6 +28,7 @@ export * from './delivery-attempt.js';
 export * from './delivery.js';
 export * from './form.js';
 export * from './member-site-grant.js';
+export * from './passkey.js';
 export * from './recovery-code.js';
 export * from './refusal-count.js';
 export * from './second-factor-challenge.js';
@@ -36,7 +39,9 @@ export * from './submission.js';
 export * from './team-policy.js';
 export * from './webhook.js';
 
-export const ENTITIES = [
+// Typed as the list MikroORM's `entities` option takes: the inferred tuple of every schema grew past
+// what the compiler will write into a declaration file.
+export const ENTITIES: Options['entities'] = [
   SiteSchema,
   FormSchema,
   SubmissionSchema,
@@ -56,4 +61,6 @@ export const ENTITIES = [
   RecoveryCodeSchema,
   SecondFactorChallengeSchema,
   TeamPolicySchema,
+  PasskeySchema,
+  PasskeyChallengeSchema,
 ];

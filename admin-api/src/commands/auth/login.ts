@@ -6,7 +6,14 @@ import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
 import type { IssuedAdminToken } from '../../auth/admin-token.js';
 import { normalizeEmail } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
-import { forbidden, rateLimited, secondFactorRequired, unauthenticated } from '../../schema/errors.js';
+import {
+  forbidden,
+  rateLimited,
+  secondFactorRequired,
+  unauthenticated,
+  type SecondFactorKind,
+} from '../../schema/errors.js';
+import { hasPasskey } from '../../auth/passkeys/passkeys.js';
 import { hasSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { issueChallenge } from '../../auth/two-factor/challenges.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
@@ -67,16 +74,22 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
     await em.flush();
     logger.info({ requestId }, 'password re-hashed with the current parameters');
   }
-  if (hasSecondFactor(admin)) {
+  const methods = await secondFactorMethods(em, admin);
+  if (methods.length > 0) {
     // The attempt stays counted until the code is right too: otherwise a right password would
     // wipe the count of wrong codes before it (docs/sign-in.md).
     const { challenge, expiresAt } = await issueChallenge(em, admin.id);
     logger.info({ requestId }, 'login: second factor required');
-    throw secondFactorRequired(challenge, expiresAt);
+    throw secondFactorRequired(challenge, expiresAt, methods);
   }
   await deps.loginAttempts.reset(account);
   await deps.loginAttempts.release(address);
   return signIn(em, deps, admin);
+}
+
+/** What may follow a right password: a code (with recovery codes) and, with a passkey registered, a passkey. */
+async function secondFactorMethods(em: Em, admin: AdminUser): Promise<SecondFactorKind[]> {
+  return [...(hasSecondFactor(admin) ? (['totp'] as const) : []), ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : [])];
 }
 
 /** A session and a bearer token for a member who proved who they are. */

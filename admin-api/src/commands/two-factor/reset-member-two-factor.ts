@@ -1,14 +1,14 @@
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema } from '@intake/shared/entities';
+import { AdminUserSchema, PasskeySchema } from '@intake/shared/entities';
 import { endChallenges } from '../../auth/two-factor/challenges.js';
 import { clearSecondFactor, hasSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { notFound } from '../../schema/errors.js';
 import { recordMemberChange, type ActingMember } from '../members/member-rules.js';
 
 /**
- * An owner removes a member's second factor (a lost phone and lost recovery codes): the member
- * signs in with their password alone, or, when the team requires a second factor, is taken to
- * enrolment. Recorded as `member.twoFactorReset`.
+ * An owner removes a member's second factor (a lost phone and lost recovery codes): the TOTP
+ * secret, the recovery codes and every passkey. The member signs in with their password alone, or,
+ * when the team requires a second factor, is taken to enrolment. Recorded as `member.twoFactorReset`.
  */
 export async function resetMemberTwoFactor(em: Em, acting: ActingMember, memberId: string): Promise<void> {
   await em.transactional(async (tx) => {
@@ -16,9 +16,10 @@ export async function resetMemberTwoFactor(em: Em, acting: ActingMember, memberI
     if (member === null) {
       throw notFound('Member');
     }
-    const hadSecondFactor = hasSecondFactor(member);
+    const passkeysRemoved = await tx.nativeDelete(PasskeySchema, { admin: member.id });
+    const hadSecondFactor = hasSecondFactor(member) || passkeysRemoved > 0;
     await clearSecondFactor(tx, member.id);
     await endChallenges(tx, member.id);
-    await recordMemberChange(tx, acting, 'member.twoFactorReset', member, { hadSecondFactor });
+    await recordMemberChange(tx, acting, 'member.twoFactorReset', member, { hadSecondFactor, passkeysRemoved });
   });
 }

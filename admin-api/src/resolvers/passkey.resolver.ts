@@ -1,0 +1,152 @@
+// Passkeys (docs/sign-in.md): a member registers, names and removes their own; a passkey signs in
+// alone or serves as the second factor after a password. The browser's answers are arguments of
+// type JSONObject, which the audit log never copies; the sign-in method is noted for it instead.
+import type { GraphQLResolveInfo } from 'graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
+import { z } from 'zod';
+import { noteAudit } from '../audit/audit-notes.js';
+import { listPasskeys } from '../auth/passkeys/passkeys.js';
+import { relyingParty } from '../auth/passkeys/relying-party.js';
+import { removePasskey, renamePasskey } from '../commands/passkeys/manage-passkeys.js';
+import {
+  finishPasskeySignIn,
+  startPasskeySignIn,
+  type PasskeySignInOutcome,
+} from '../commands/passkeys/passkey-sign-in.js';
+import { finishPasskeyRegistration, startPasskeyRegistration } from '../commands/passkeys/register-passkey.js';
+import type { AdminContext } from '../context.js';
+import { presentAuthPayload } from '../presenters/auth.js';
+import { presentPasskey } from '../presenters/passkey.js';
+import { unauthenticated } from '../schema/errors.js';
+import { AuthPayloadType } from '../types/auth.type.js';
+import { PasskeyType } from '../types/passkey.type.js';
+import { codePoints, isPlainText, parseId } from '../validation/fields.js';
+import { parseInput } from '../validation/parse-input.js';
+
+const PASSKEY_NAME_MAX_LENGTH = 100;
+
+const passkeyName = z
+  .string()
+  .trim()
+  .refine(isPlainText, 'must not contain control characters')
+  .refine(
+    (value) => codePoints(value) >= 1 && codePoints(value) <= PASSKEY_NAME_MAX_LENGTH,
+    `must be between 1 and ${PASSKEY_NAME_MAX_LENGTH} characters`,
+  );
+
+/** The signed-in member's id (the permission table keeps API tokens out of these operations). */
+function signedIn({ principal }: AdminContext): string {
+  if (principal?.kind !== 'admin') {
+    throw unauthenticated();
+  }
+  return principal.adminId;
+}
+
+function relyingPartyOf(context: AdminContext) {
+  return relyingParty(context.deps.services.config.publicAdminUrl, context.origin);
+}
+
+@Resolver()
+export class PasskeyResolver {
+  @Authorized()
+  @Query(() => [PasskeyType], { description: "The signed-in member's passkeys, oldest first." })
+  async passkeys(@Ctx() context: AdminContext): Promise<PasskeyType[]> {
+    return (await listPasskeys(context.em, signedIn(context))).map(presentPasskey);
+  }
+
+  @Authorized()
+  @Mutation(() => GraphQLJSONObject, {
+    description:
+      'Options for `navigator.credentials.create` (hand them to @simplewebauthn/browser `startRegistration`); the challenge in them lasts five minutes.',
+  })
+  async startPasskeyRegistration(@Ctx() context: AdminContext): Promise<Record<string, unknown>> {
+    return { ...(await startPasskeyRegistration(context.em, relyingPartyOf(context), signedIn(context))) };
+  }
+
+  @Authorized()
+  @Mutation(() => PasskeyType, { description: "Stores the passkey the browser made: its answer to startPasskeyRegistration's options." })
+  async finishPasskeyRegistration(
+    @Arg('name', () => String) name: string,
+    @Arg('response', () => GraphQLJSONObject) response: Record<string, unknown>,
+    @Ctx() context: AdminContext,
+  ): Promise<PasskeyType> {
+    const checkedName = parseInput(passkeyName, name, 'name');
+    const passkey = await finishPasskeyRegistration(
+      context.em,
+      relyingPartyOf(context),
+      signedIn(context),
+      checkedName,
+      response,
+    );
+    return presentPasskey(passkey);
+  }
+
+  @Authorized()
+  @Mutation(() => PasskeyType, { description: 'Renames one of your passkeys.' })
+  async renamePasskey(
+    @Arg('id', () => ID) id: string,
+    @Arg('name', () => String) name: string,
+    @Ctx() context: AdminContext,
+  ): Promise<PasskeyType> {
+    const passkey = await renamePasskey(
+      context.em,
+      signedIn(context),
+      parseId(id, 'id'),
+      parseInput(passkeyName, name, 'name'),
+    );
+    return presentPasskey(passkey);
+  }
+
+  @Authorized()
+  @Mutation(() => Boolean, { description: 'Removes one of your passkeys: it signs in no more.' })
+  async removePasskey(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<boolean> {
+    await removePasskey(context.em, signedIn(context), parseId(id, 'id'));
+    return true;
+  }
+
+  @Mutation(() => GraphQLJSONObject, {
+    description:
+      'Needs no token. Options for `navigator.credentials.get` (@simplewebauthn/browser `startAuthentication`). Without `challenge`, any passkey of this site signs in alone; with the `extensions.challenge` of a `login` answered with SECOND_FACTOR_REQUIRED, only that member\'s passkeys, as the second factor.',
+  })
+  async startPasskeySignIn(
+    @Arg('challenge', () => String, { nullable: true }) challenge: string | null | undefined,
+    @Ctx() context: AdminContext,
+  ): Promise<Record<string, unknown>> {
+    const request = { secondFactorChallenge: challenge ?? null, clientAddress: context.clientAddress };
+    return { ...(await startPasskeySignIn(context.em, context.deps, relyingPartyOf(context), request)) };
+  }
+
+  @Mutation(() => AuthPayloadType, {
+    description:
+      'Needs no token. Signs in with the browser\'s answer to startPasskeySignIn\'s options (and the same `challenge`, when it was given). Sets the session cookie as `login` does.',
+  })
+  async finishPasskeySignIn(
+    @Arg('response', () => GraphQLJSONObject) response: Record<string, unknown>,
+    @Arg('challenge', () => String, { nullable: true }) challenge: string | null | undefined,
+    @Ctx() context: AdminContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<AuthPayloadType> {
+    const { em, deps, clientAddress, requestId, session } = context;
+    const outcome: PasskeySignInOutcome = { member: null, method: null };
+    try {
+      const loggedIn = await finishPasskeySignIn(
+        em,
+        deps,
+        relyingPartyOf(context),
+        { response, secondFactorChallenge: challenge ?? null, clientAddress, requestId },
+        outcome,
+      );
+      session.set(loggedIn.session.secret, loggedIn.session.expiresAt);
+      return presentAuthPayload(loggedIn.issued);
+    } finally {
+      const { member, method } = outcome;
+      noteAudit(context.auditNotes, info, {
+        ...(member === null
+          ? {}
+          : { actor: { kind: method === null ? 'anonymous' : 'admin', id: member.id, name: member.email } }),
+        details: { method: method ?? (challenge ? 'password+passkey' : 'passkey') },
+      });
+    }
+  }
+}
