@@ -65,7 +65,9 @@ export class PasskeyResolver {
   }
 
   @Authorized()
-  @Mutation(() => PasskeyType, { description: "Stores the passkey the browser made: its answer to startPasskeyRegistration's options." })
+  @Mutation(() => PasskeyType, {
+    description: "Stores the passkey the browser made: its answer to startPasskeyRegistration's options.",
+  })
   async finishPasskeyRegistration(
     @Arg('name', () => String) name: string,
     @Arg('response', () => GraphQLJSONObject) response: Record<string, unknown>,
@@ -107,7 +109,7 @@ export class PasskeyResolver {
 
   @Mutation(() => GraphQLJSONObject, {
     description:
-      'Needs no token. Options for `navigator.credentials.get` (@simplewebauthn/browser `startAuthentication`). Without `challenge`, any passkey of this site signs in alone; with the `extensions.challenge` of a `login` answered with SECOND_FACTOR_REQUIRED, only that member\'s passkeys, as the second factor.',
+      "Needs no token. Options for `navigator.credentials.get` (@simplewebauthn/browser `startAuthentication`). Without `challenge`, any passkey of this site signs in alone; with the `extensions.challenge` of a `login` answered with SECOND_FACTOR_REQUIRED, only that member's passkeys, as the second factor.",
   })
   async startPasskeySignIn(
     @Arg('challenge', () => String, { nullable: true }) challenge: string | null | undefined,
@@ -119,7 +121,7 @@ export class PasskeyResolver {
 
   @Mutation(() => AuthPayloadType, {
     description:
-      'Needs no token. Signs in with the browser\'s answer to startPasskeySignIn\'s options (and the same `challenge`, when it was given). Sets the session cookie as `login` does.',
+      "Needs no token. Signs in with the browser's answer to startPasskeySignIn's options (and the same `challenge`, when it was given). Sets the session cookie as `login` does.",
   })
   async finishPasskeySignIn(
     @Arg('response', () => GraphQLJSONObject) response: Record<string, unknown>,

@@ -59,7 +59,10 @@ export class FormFieldInput {
   })
   maxLength?: number | null;
 
-  @InputField(() => [String], formFieldShape.choices, { nullable: true, description: 'CHOICE only: the accepted values.' })
+  @InputField(() => [String], formFieldShape.choices, {
+    nullable: true,
+    description: 'CHOICE only: the accepted values.',
+  })
   choices?: string[] | null;
 }
 

@@ -5,7 +5,10 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { z } from 'zod';
 
-const base64url = z.string().max(16384).regex(/^[A-Za-z0-9_-]*$/);
+const base64url = z
+  .string()
+  .max(16384)
+  .regex(/^[A-Za-z0-9_-]*$/);
 
 const clientExtensionResults = z.record(z.string(), z.unknown()).default({});
 

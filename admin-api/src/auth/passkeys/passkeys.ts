@@ -32,7 +32,12 @@ export function descriptors(passkeys: readonly Passkey[]) {
  * Records a sign-in's counter, only if the stored one is still the one the signature was checked
  * against: of two sign-ins with one response, or with a cloned authenticator, one wins.
  */
-export async function recordPasskeyUse(em: Em, passkey: Passkey, newCounter: number, now = new Date()): Promise<boolean> {
+export async function recordPasskeyUse(
+  em: Em,
+  passkey: Passkey,
+  newCounter: number,
+  now = new Date(),
+): Promise<boolean> {
   const updated = await em.nativeUpdate(
     PasskeySchema,
     { id: passkey.id, counter: passkey.counter },

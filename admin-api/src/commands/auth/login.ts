@@ -89,7 +89,10 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
 
 /** What may follow a right password: a code (with recovery codes) and, with a passkey registered, a passkey. */
 async function secondFactorMethods(em: Em, admin: AdminUser): Promise<SecondFactorKind[]> {
-  return [...(hasSecondFactor(admin) ? (['totp'] as const) : []), ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : [])];
+  return [
+    ...(hasSecondFactor(admin) ? (['totp'] as const) : []),
+    ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : []),
+  ];
 }
 
 /** A session and a bearer token for a member who proved who they are. */
