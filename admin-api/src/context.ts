@@ -43,8 +43,11 @@ export interface AdminDeps {
 export interface AdminContext {
   requestId: string;
   clientAddress: string;
-  /** The origin this request was made to (through a trusted proxy's X-Forwarded-* headers): passkeys' fallback when PUBLIC_ADMIN_URL is unset. */
-  origin: string;
+  /**
+   * The origin this request was made to (through a trusted proxy's X-Forwarded-* headers): passkeys'
+   * relying party when PUBLIC_ADMIN_URL is unset. Not Koa's `ctx.origin`, which is the Origin header.
+   */
+  requestOrigin: string;
   authorization: string | undefined;
   /** The console's HttpOnly session cookie (used when no Authorization header is sent). */
   session: SessionCookie;
@@ -63,7 +66,7 @@ export function createContextFunction(
   return async ({ ctx }) => ({
     requestId: ctx.state.requestId,
     clientAddress: ctx.ip,
-    origin: ctx.origin,
+    requestOrigin: `${ctx.protocol}://${ctx.host}`,
     authorization: ctx.get('authorization') || undefined,
     session: sessionCookie(ctx, deps.services.config.publicAdminUrl),
     em: deps.services.db.em.fork(),

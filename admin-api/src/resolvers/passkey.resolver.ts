@@ -44,7 +44,7 @@ function signedIn({ principal }: AdminContext): string {
 }
 
 function relyingPartyOf(context: AdminContext) {
-  return relyingParty(context.deps.services.config.publicAdminUrl, context.origin);
+  return relyingParty(context.deps.services.config.publicAdminUrl, context.requestOrigin);
 }
 
 @Resolver()
