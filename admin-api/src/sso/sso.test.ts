@@ -2,6 +2,8 @@
 // as a browser would: Intake's start route, the provider's authorization endpoint and its (auto-
 // approving) login and consent steps, then Intake's callback with the code. Every refusal is a
 // redirect to the sign-in page with its reason, an audit entry, and no secret in any log line.
+import { hashInvitationToken } from '@intake/shared/delivery';
+import { findInvitation } from '../queries/members/find-invitation.js';
 import { jest } from '@jest/globals';
 import { AdminUserSchema, AuditEntrySchema, type MemberRole, type MemberStatus } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
@@ -215,13 +217,23 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
     });
   });
 
-  it('lets an invited member in, which makes them active', async () => {
+  it('lets an invited member in, which makes them active and their invitation link used', async () => {
     const id = await addMember(refusingServices, 'ivy@example.org', 'member', 'invited');
+    const link = 'an-invitation-link-token-for-ivy';
+    await refusingServices.db.em
+      .fork()
+      .nativeUpdate(
+        AdminUserSchema,
+        { id },
+        { invitationTokenHash: hashInvitationToken(link), invitationExpiresAt: new Date(Date.now() + 3_600_000) },
+      );
     const { answer, browser } = await attempt(refusing, ['ivy', { email: 'ivy@example.org', email_verified: true }]);
     expect(answer.status).toBe(200);
     expect(await me(refusing, browser)).toEqual({ email: 'ivy@example.org', role: 'member' });
     const member = await refusingServices.db.em.fork().findOneOrFail(AdminUserSchema, { id });
     expect(member.status).toBe('active');
+    // The link says "used", not "revoked", to whoever opens it later.
+    expect((await findInvitation(refusingServices.db.em.fork(), link)).state).toBe('USED');
     expect((await lastSsoEntry(refusingServices))?.details).toEqual({ method: 'oidc', joined: 'activated' });
   });
 

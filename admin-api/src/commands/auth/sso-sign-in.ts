@@ -78,8 +78,10 @@ export async function ssoSignIn(
   } else if (member.status === 'disabled') {
     throw new SsoSignInError('sso_member_disabled');
   } else if (member.status === 'invited') {
-    // The provider proved the invitee controls the invited address: that accepts the invitation.
+    // The provider proved the invitee controls the invited address: that accepts the invitation,
+    // and its link then says "used" to whoever opens it.
     member.status = 'active';
+    member.invitationUsedAt = new Date();
     await em.flush();
     joined = 'activated';
   }
