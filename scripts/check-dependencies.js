@@ -6,6 +6,8 @@
 //   production code   needs `dependencies`
 //   tests and test helpers (*.test.ts, src/test/)   `dependencies` or `devDependencies`, the
 //                     workspace's or the root's (the test tooling is declared once, at the root)
+//   type-only imports (`import type`)   `dependencies` or `devDependencies`: erased at compile time,
+//                     so nothing installs them (the command line's generated GraphQL documents)
 //   development-only workspaces (no `dependencies`: test-files, tests, bench)   `devDependencies`
 //   the site-backend client (`client`)   nothing: its production code imports Node built-ins only,
 //                     so the packed tarball runs without installing anything (docs/client.md)
@@ -69,6 +71,24 @@ const SERVICES = new Set(['@intake/gateway', '@intake/admin-api', '@intake/worke
 const WITHOUT_RUNTIME_DEPENDENCIES = new Set(['@intake/client']);
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
 
+/** Specifiers a file imports or re-exports only as types (`import type`, `export type`): erased by tsc. */
+function typeOnlySpecifiers(file, text) {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest);
+  const typeOnly = new Set();
+  const valued = new Set();
+  for (const statement of source.statements) {
+    if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || !statement.moduleSpecifier) {
+      continue;
+    }
+    const specifier = statement.moduleSpecifier.text;
+    const isTypeOnly = ts.isImportDeclaration(statement)
+      ? statement.importClause?.isTypeOnly === true
+      : statement.isTypeOnly;
+    (isTypeOnly ? typeOnly : valued).add(specifier);
+  }
+  return new Set([...typeOnly].filter((specifier) => !valued.has(specifier)));
+}
+
 const isTestFile = (file) => /\.test\.tsx?$/.test(file) || /[\\/]src[\\/]test[\\/]/.test(file);
 
 const problems = [];
@@ -99,7 +119,9 @@ for (const workspace of rootPackage.workspaces) {
   const scanned = workspace === 'migrations' ? workspace : `${workspace}/src`;
   const files = sourceFiles(path.join(root, scanned));
   for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    const text = readFileSync(file, 'utf8');
+    const { importedFiles } = ts.preProcessFile(text, true, true);
+    const typeOnly = typeOnlySpecifiers(file, text);
     for (const { fileName: specifier } of importedFiles) {
       const name = packageOf(specifier);
       if (!name || name === pkg.name) {
@@ -108,7 +130,7 @@ for (const workspace of rootPackage.workspaces) {
       used.add(name);
       const declared =
         dependencies.has(name) ||
-        ((developmentOnly || isTestFile(file)) && devDependencies.has(name)) ||
+        ((developmentOnly || isTestFile(file) || typeOnly.has(specifier)) && devDependencies.has(name)) ||
         (isTestFile(file) && rootDevDependencies.has(name));
       if (!declared) {
         const where = isTestFile(file) || developmentOnly ? 'dependencies or devDependencies' : 'dependencies';

@@ -1,5 +1,8 @@
 // The admin API over GraphQL: one POST /graphql per operation with the API token as a bearer token.
 // Errors carry the API's own messages and codes, so the command line prints them as they are.
+// Documents are the typed ones GraphQL Code Generator makes from the `.graphql` files under src/
+// (cli/codegen.ts): the text to send, carrying the types of its variables and of its answer.
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 
 export interface GraphQLErrorBody {
   message: string;
@@ -25,7 +28,14 @@ export interface Connection {
   token: string;
 }
 
-export type Variables = Record<string, unknown>;
+/** A generated document (src/gql/graphql.ts): its text, typed with its answer and its variables. */
+export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & {
+  toString(): string;
+};
+
+/** No variables to pass when the operation declares none (or only optional ones). */
+type VariablesArgument<TVariables> =
+  Record<string, never> extends TVariables ? [variables?: TVariables] : [variables: TVariables];
 
 /** The endpoint for an admin URL given with or without its /graphql path. */
 export function graphqlEndpoint(url: string): string {
@@ -48,7 +58,10 @@ export function describeErrors(errors: GraphQLErrorBody[]): string {
 export class AdminClient {
   constructor(readonly connection: Connection) {}
 
-  async request<T>(query: string, variables: Variables = {}): Promise<T> {
+  async request<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables>,
+    ...[variables]: VariablesArgument<TVariables>
+  ): Promise<TResult> {
     let response: Response;
     try {
       response = await fetch(graphqlEndpoint(this.connection.url), {
@@ -58,14 +71,14 @@ export class AdminClient {
           accept: 'application/json',
           authorization: `Bearer ${this.connection.token}`,
         },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
       });
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
       throw new ApiError(`Cannot reach ${this.connection.url}${cause}`, []);
     }
     const text = await response.text();
-    let body: { data?: T | null; errors?: GraphQLErrorBody[] };
+    let body: { data?: TResult | null; errors?: GraphQLErrorBody[] };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {

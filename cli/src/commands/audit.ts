@@ -2,21 +2,9 @@
 // (administrator login only; an API token gets FORBIDDEN from the API).
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { type Command, Option } from 'commander';
-import { Q, type AuditLogExport, type AuditVerification } from '../api/operations.js';
+import { AuditLogDocument, type AuditOutcome, ExportAuditLogDocument, VerifyAuditLogDocument } from '../gql/graphql.js';
 import { contextOf, optionsOf } from '../context.js';
 import { EXIT } from '../errors.js';
-
-interface AuditPage {
-  auditLog: {
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: {
-      node: { at: string; actor: { kind: string; name: string }; action: string; outcome: string } & Record<
-        string,
-        unknown
-      >;
-    }[];
-  };
-}
 
 export function registerAudit(program: Command): void {
   const audit = program
@@ -39,11 +27,12 @@ export function registerAudit(program: Command): void {
         action: options.action,
         objectType: options.objectType,
         objectId: options.objectId,
-        outcome: options.outcome,
+        // One of the choices commander has checked.
+        outcome: options.outcome as AuditOutcome | undefined,
         from: options.from,
         to: options.to,
       };
-      const { auditLog } = await client.request<AuditPage>(Q.auditLog, {
+      const { auditLog } = await client.request(AuditLogDocument, {
         first: Number(options.first),
         after: options.after,
         filter,
@@ -71,7 +60,7 @@ function registerVerify(audit: Command): void {
     .description("Walk the audit log's chain; exit 1 at the first entry changed, removed or moved")
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
-      const { verifyAuditLog: found } = await client.request<{ verifyAuditLog: AuditVerification }>(Q.verifyAuditLog);
+      const { verifyAuditLog: found } = await client.request(VerifyAuditLogDocument);
       out.record(found, () => {
         process.stdout.write(
           found.valid
@@ -94,7 +83,7 @@ function registerExport(audit: Command): void {
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
       const { file } = optionsOf<{ file?: string }>(command);
-      const { exportAuditLog: exported } = await client.request<{ exportAuditLog: AuditLogExport }>(Q.exportAuditLog);
+      const { exportAuditLog: exported } = await client.request(ExportAuditLogDocument);
       if (!file) {
         process.stdout.write(exported.content.endsWith('\n') ? exported.content : `${exported.content}\n`);
         return;

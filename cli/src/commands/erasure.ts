@@ -1,19 +1,10 @@
 // intake erasure preview|erase <value>: the submissions holding a person's value (a data subject's
 // request), listed first, erased after a confirmation (docs/submissions.md#erasure-on-request).
 import type { Command } from 'commander';
-import { Q } from '../api/operations.js';
+import { EraseSubmissionsDocument, ErasureCandidatesDocument } from '../gql/graphql.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { UsageError } from '../errors.js';
-
-interface Candidate {
-  id: string;
-  createdAt: string;
-  spam: boolean;
-  siteName: string;
-  formName: string;
-  matchingFields: string[];
-}
 
 const COLUMNS = ['id', 'createdAt', 'siteName', 'formName', 'matchingFields', 'spam'];
 
@@ -25,10 +16,7 @@ export function registerErasure(program: Command): void {
     .description('The submissions holding the value (an e-mail address, a phone number): where, and in which fields')
     .action(async (value: string, _options, command: Command) => {
       const { client, out } = await contextOf(command);
-      out.list(
-        (await client.request<{ erasureCandidates: Candidate[] }>(Q.erasureCandidates, { value })).erasureCandidates,
-        COLUMNS,
-      );
+      out.list((await client.request(ErasureCandidatesDocument, { value })).erasureCandidates, COLUMNS);
     });
 
   erasure
@@ -37,7 +25,7 @@ export function registerErasure(program: Command): void {
     .option('-y, --yes', 'do not ask')
     .action(async (value: string, _options, command: Command) => {
       const { client, out } = await contextOf(command);
-      const { erasureCandidates } = await client.request<{ erasureCandidates: Candidate[] }>(Q.erasureCandidates, {
+      const { erasureCandidates } = await client.request(ErasureCandidatesDocument, {
         value,
       });
       if (erasureCandidates.length === 0) {
@@ -56,9 +44,9 @@ export function registerErasure(program: Command): void {
       if (!(await confirmed(question, optionsOf<{ yes?: boolean }>(command).yes))) {
         throw new UsageError('Cancelled: nothing erased');
       }
-      const { eraseSubmissions } = await client.request<{
-        eraseSubmissions: { erasedIds: string[]; notFoundIds: string[]; fileCount: number; deliveryCount: number };
-      }>(Q.eraseSubmissions, { ids: erasureCandidates.map((candidate) => candidate.id) });
+      const { eraseSubmissions } = await client.request(EraseSubmissionsDocument, {
+        ids: erasureCandidates.map((candidate) => candidate.id),
+      });
       out.done(
         `Erased ${eraseSubmissions.erasedIds.length} submission(s), ${eraseSubmissions.fileCount} file(s), ${eraseSubmissions.deliveryCount} deliver${eraseSubmissions.deliveryCount === 1 ? 'y' : 'ies'}`,
         eraseSubmissions,

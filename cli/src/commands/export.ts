@@ -8,7 +8,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { type Command, Option } from 'commander';
 import ora from 'ora';
 import { type AdminClient, ApiError } from '../api/client.js';
-import { Q } from '../api/operations.js';
+import { CreateExportDocument, SubmissionCountDocument, type SubmissionExportFormat } from '../gql/graphql.js';
 import { contextOf, optionsOf } from '../context.js';
 import { progressText, RecordCounter } from './export-progress.js';
 import { addFilterOptions, filterOf, type FilterOptions } from './filters.js';
@@ -26,7 +26,7 @@ function size(bytes: number): string {
 /** How many submissions the export will hold, for the progress line (the same view and filter). */
 async function totalOf(client: AdminClient, options: ExportOptions): Promise<number | undefined> {
   try {
-    const { submissions } = await client.request<{ submissions: { totalCount: number } }>(Q.submissionCount, {
+    const { submissions } = await client.request(SubmissionCountDocument, {
       formId: options.form,
       spam: Boolean(options.spam),
       filter: filterOf(options),
@@ -49,15 +49,12 @@ export function registerExport(program: Command): void {
     const { client, out } = await contextOf(command);
     const options = optionsOf<ExportOptions>(command);
     const filter = filterOf(options);
-    const { createSubmissionExport } = await client.request<{ createSubmissionExport: { url: string } }>(
-      Q.createExport,
-      {
-        formId: options.form,
-        format: options.format.toUpperCase(),
-        filter,
-        spam: Boolean(options.spam),
-      },
-    );
+    const { createSubmissionExport } = await client.request(CreateExportDocument, {
+      formId: options.form,
+      format: options.format.toUpperCase() as SubmissionExportFormat,
+      filter,
+      spam: Boolean(options.spam),
+    });
     const response = await fetch(createSubmissionExport.url);
     if (!response.ok || !response.body) {
       throw new ApiError(`The export link answered HTTP ${response.status}`, [], response.status);

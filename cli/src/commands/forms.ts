@@ -1,6 +1,13 @@
 // intake forms …: list, show, create, update, delete.
 import { type Command, Option } from 'commander';
-import { Q, type Form, type UpdateFormInput } from '../api/operations.js';
+import type { UpdateFormInput } from '../api/operations.js';
+import {
+  CreateFormDocument,
+  DeleteFormDocument,
+  FormDocument,
+  FormsDocument,
+  UpdateFormDocument,
+} from '../gql/graphql.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -40,12 +47,12 @@ export function registerForms(program: Command): void {
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
       const { site } = optionsOf<{ site: string }>(command);
-      out.list((await client.request<{ forms: Form[] }>(Q.forms, { siteId: site })).forms, COLUMNS);
+      out.list((await client.request(FormsDocument, { siteId: site })).forms, COLUMNS);
     });
 
   forms.command('show <id>').action(async (id: string, _options, command: Command) => {
     const { client, out } = await contextOf(command);
-    const { form } = await client.request<{ form: Form | null }>(Q.form, { id });
+    const { form } = await client.request(FormDocument, { id });
     if (!form) {
       throw new NotFoundError(`No form ${id}`);
     }
@@ -60,7 +67,7 @@ export function registerForms(program: Command): void {
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
       const options = optionsOf<{ site: string; name: string; notify?: string[] }>(command);
-      const { createForm } = await client.request<{ createForm: Form }>(Q.createForm, {
+      const { createForm } = await client.request(CreateFormDocument, {
         input: { siteId: options.site, name: options.name, notifyEmails: options.notify },
       });
       out.record(createForm, () =>
@@ -102,7 +109,7 @@ export function registerForms(program: Command): void {
         maxLinks: orNull(options.maxLinks),
         duplicateWindowSeconds: orNull(options.duplicateWindow),
       };
-      out.record((await client.request<{ updateForm: Form }>(Q.updateForm, { id, input })).updateForm);
+      out.record((await client.request(UpdateFormDocument, { id, input })).updateForm);
     });
 
   forms
@@ -114,7 +121,7 @@ export function registerForms(program: Command): void {
       if (!(await confirmed(`Delete form ${id}?`, optionsOf<{ yes?: boolean }>(command).yes))) {
         throw new UsageError('Cancelled');
       }
-      const { deleteForm } = await client.request<{ deleteForm: boolean }>(Q.deleteForm, { id });
+      const { deleteForm } = await client.request(DeleteFormDocument, { id });
       if (!deleteForm) {
         throw new NotFoundError(`No form ${id}`);
       }

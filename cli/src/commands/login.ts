@@ -2,15 +2,11 @@
 import { password } from '@inquirer/prompts';
 import type { Command } from 'commander';
 import { AdminClient } from '../api/client.js';
-import { Q } from '../api/operations.js';
+import { MeDocument } from '../gql/graphql.js';
 import { configPath, readConfig, writeConfig } from '../config/profiles.js';
 import { interactive } from '../confirm.js';
 import { contextOf, optionsOf, outputOf, type GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
-
-interface Me {
-  me: { id: string; email: string; name: string; role: string };
-}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -40,7 +36,7 @@ export function registerLogin(program: Command): void {
       if (!token) {
         throw new UsageError('Give the API token on standard input (--token-stdin) or in INTAKE_TOKEN');
       }
-      const { me } = await new AdminClient({ url, token }).request<Me>(Q.me);
+      const { me } = await new AdminClient({ url, token }).request(MeDocument);
       const config = await readConfig();
       config.profiles[profile] = { url, token };
       config.current ??= profile;
@@ -103,7 +99,7 @@ export function registerLogin(program: Command): void {
     .description('The member behind the token')
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
-      const { me } = await client.request<Me>(Q.me);
+      const { me } = await client.request(MeDocument);
       out.record({ ...me, url: client.connection.url });
     });
 }

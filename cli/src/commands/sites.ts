@@ -1,17 +1,20 @@
 // intake sites …: list, show, create, update, delete, token, rotate-token.
 import type { Command } from 'commander';
-import { Q, type Site } from '../api/operations.js';
+import {
+  CreateSiteDocument,
+  DeleteSiteDocument,
+  RotateSiteTokenDocument,
+  SiteApiViewDocument,
+  type SiteApiViewFieldsFragment,
+  SiteDocument,
+  SitesDocument,
+  UpdateSiteDocument,
+} from '../gql/graphql.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
 
 const COLUMNS = ['id', 'name', 'domain', 'formCount', 'submissionsLast7Days'];
-
-interface SiteApiView {
-  siteId: string;
-  token: string;
-  forms: { id: string; name: string; code: string; endpointUrl: string }[];
-}
 
 export function registerSites(program: Command): void {
   const sites = program.command('sites').description('Sites and their tokens');
@@ -21,12 +24,12 @@ export function registerSites(program: Command): void {
     .description('Live sites, oldest first')
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
-      out.list((await client.request<{ sites: Site[] }>(Q.sites)).sites, COLUMNS);
+      out.list((await client.request(SitesDocument)).sites, COLUMNS);
     });
 
   sites.command('show <id>').action(async (id: string, _options, command: Command) => {
     const { client, out } = await contextOf(command);
-    const { site } = await client.request<{ site: Site | null }>(Q.site, { id });
+    const { site } = await client.request(SiteDocument, { id });
     if (!site) {
       throw new NotFoundError(`No site ${id}`);
     }
@@ -40,7 +43,7 @@ export function registerSites(program: Command): void {
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
       const { name, domain } = optionsOf<{ name: string; domain?: string }>(command);
-      out.record((await client.request<{ createSite: Site }>(Q.createSite, { input: { name, domain } })).createSite);
+      out.record((await client.request(CreateSiteDocument, { input: { name, domain } })).createSite);
     });
 
   sites
@@ -58,7 +61,7 @@ export function registerSites(program: Command): void {
       if (options.domain !== undefined) {
         input.domain = options.domain === false ? null : options.domain;
       }
-      out.record((await client.request<{ updateSite: Site }>(Q.updateSite, { id, input })).updateSite);
+      out.record((await client.request(UpdateSiteDocument, { id, input })).updateSite);
     });
 
   sites
@@ -70,14 +73,14 @@ export function registerSites(program: Command): void {
       if (!(await confirmed(`Delete site ${id} and its forms?`, optionsOf<{ yes?: boolean }>(command).yes))) {
         throw new UsageError('Cancelled');
       }
-      const { deleteSite } = await client.request<{ deleteSite: boolean }>(Q.deleteSite, { id });
+      const { deleteSite } = await client.request(DeleteSiteDocument, { id });
       if (!deleteSite) {
         throw new NotFoundError(`No site ${id}`);
       }
       out.done(`Site ${id} deleted`, { id, deleted: true });
     });
 
-  const printView = (view: SiteApiView, out: Awaited<ReturnType<typeof contextOf>>['out']) =>
+  const printView = (view: SiteApiViewFieldsFragment, out: Awaited<ReturnType<typeof contextOf>>['out']) =>
     out.record(view, () => {
       process.stdout.write(`token: ${view.token}\n`);
       for (const form of view.forms) {
@@ -90,7 +93,7 @@ export function registerSites(program: Command): void {
     .description("The site's token (for its backend) and its forms' endpoints")
     .action(async (id: string, _options, command: Command) => {
       const { client, out } = await contextOf(command);
-      printView((await client.request<{ siteApiView: SiteApiView }>(Q.siteApiView, { siteId: id })).siteApiView, out);
+      printView((await client.request(SiteApiViewDocument, { siteId: id })).siteApiView, out);
     });
 
   sites
@@ -107,9 +110,6 @@ export function registerSites(program: Command): void {
       ) {
         throw new UsageError('Cancelled');
       }
-      printView(
-        (await client.request<{ rotateSiteToken: SiteApiView }>(Q.rotateSiteToken, { siteId: id })).rotateSiteToken,
-        out,
-      );
+      printView((await client.request(RotateSiteTokenDocument, { siteId: id })).rotateSiteToken, out);
     });
 }

@@ -1,18 +1,10 @@
 // intake submissions …: list (with the search filters), show, delete.
 import type { Command } from 'commander';
-import { Q, type Submission } from '../api/operations.js';
+import { DeleteSubmissionDocument, SubmissionDocument, SubmissionsDocument } from '../gql/graphql.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { addFilterOptions, filterOf, type FilterOptions } from './filters.js';
-
-interface Page {
-  submissions: {
-    totalCount: number;
-    pageInfo: { hasNextPage: boolean; endCursor: string | null };
-    edges: { node: Submission }[];
-  };
-}
 
 export function registerSubmissions(program: Command): void {
   const submissions = program.command('submissions').description("A form's submissions");
@@ -27,7 +19,7 @@ export function registerSubmissions(program: Command): void {
   ).action(async (_options, command: Command) => {
     const { client, out } = await contextOf(command);
     const options = optionsOf<FilterOptions & { form: string; first: string; after?: string }>(command);
-    const { submissions: page } = await client.request<Page>(Q.submissions, {
+    const { submissions: page } = await client.request(SubmissionsDocument, {
       formId: options.form,
       first: Number(options.first),
       after: options.after,
@@ -50,7 +42,7 @@ export function registerSubmissions(program: Command): void {
 
   submissions.command('show <id>').action(async (id: string, _options, command: Command) => {
     const { client, out } = await contextOf(command);
-    const { submission } = await client.request<{ submission: Submission | null }>(Q.submission, { id });
+    const { submission } = await client.request(SubmissionDocument, { id });
     if (!submission) {
       throw new NotFoundError(`No submission ${id}`);
     }
@@ -66,7 +58,7 @@ export function registerSubmissions(program: Command): void {
       if (!(await confirmed(`Delete submission ${id} with its files?`, optionsOf<{ yes?: boolean }>(command).yes))) {
         throw new UsageError('Cancelled');
       }
-      const { deleteSubmission } = await client.request<{ deleteSubmission: boolean }>(Q.deleteSubmission, { id });
+      const { deleteSubmission } = await client.request(DeleteSubmissionDocument, { id });
       if (!deleteSubmission) {
         throw new NotFoundError(`No submission ${id}`);
       }

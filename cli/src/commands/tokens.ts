@@ -1,7 +1,12 @@
 // intake tokens …: API tokens (list, show, create, revoke). A token cannot be changed once made:
 // revoke it and create another.
 import { type Command, Option } from 'commander';
-import { Q, type ApiToken } from '../api/operations.js';
+import {
+  type ApiTokenLevel,
+  ApiTokensDocument,
+  CreateApiTokenDocument,
+  RevokeApiTokenDocument,
+} from '../gql/graphql.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -11,7 +16,7 @@ const list = (value: string, previous: string[] = []) => [...previous, value];
 
 interface CreateOptions {
   name: string;
-  level?: string;
+  level?: ApiTokenLevel;
   site?: string[];
   expiresInDays?: string;
   expiresAt?: string;
@@ -23,14 +28,12 @@ export function registerTokens(program: Command): void {
 
   tokens.command('list').action(async (_options, command: Command) => {
     const { client, out } = await contextOf(command);
-    out.list((await client.request<{ apiTokens: ApiToken[] }>(Q.apiTokens)).apiTokens, COLUMNS);
+    out.list((await client.request(ApiTokensDocument)).apiTokens, COLUMNS);
   });
 
   tokens.command('show <id>').action(async (id: string, _options, command: Command) => {
     const { client, out } = await contextOf(command);
-    const token = (await client.request<{ apiTokens: ApiToken[] }>(Q.apiTokens)).apiTokens.find(
-      (item) => item.id === id,
-    );
+    const token = (await client.request(ApiTokensDocument)).apiTokens.find((item) => item.id === id);
     if (!token) {
       throw new NotFoundError(`No live API token ${id}`);
     }
@@ -56,10 +59,7 @@ export function registerTokens(program: Command): void {
         expiresAt: options.expiresAt,
         noExpiry: options.expiry === false ? true : undefined,
       };
-      const { createApiToken } = await client.request<{ createApiToken: { token: string; apiToken: ApiToken } }>(
-        Q.createApiToken,
-        { name: options.name, scope },
-      );
+      const { createApiToken } = await client.request(CreateApiTokenDocument, { name: options.name, scope });
       out.record(createApiToken, () =>
         process.stdout.write(
           `API token ${createApiToken.apiToken.id} (${createApiToken.apiToken.level}, ends ${createApiToken.apiToken.expiresAt ?? 'never'})\n` +
@@ -78,7 +78,7 @@ export function registerTokens(program: Command): void {
       if (!(await confirmed(`Revoke API token ${id}?`, optionsOf<{ yes?: boolean }>(command).yes))) {
         throw new UsageError('Cancelled');
       }
-      const { revokeApiToken } = await client.request<{ revokeApiToken: boolean }>(Q.revokeApiToken, { id });
+      const { revokeApiToken } = await client.request(RevokeApiTokenDocument, { id });
       if (!revokeApiToken) {
         throw new NotFoundError(`No live API token ${id}`);
       }

@@ -1,6 +1,15 @@
 // intake webhooks …: list, show, create, update, delete, rotate-secret, test.
 import { type Command, Option } from 'commander';
-import { Q, type Webhook } from '../api/operations.js';
+import type { Webhook } from '../api/operations.js';
+import {
+  CreateWebhookDocument,
+  DeleteWebhookDocument,
+  RotateWebhookSecretDocument,
+  SendTestWebhookDocument,
+  UpdateWebhookDocument,
+  WebhookDocument,
+  WebhooksDocument,
+} from '../gql/graphql.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
@@ -26,12 +35,12 @@ export function registerWebhooks(program: Command): void {
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
       const { form } = optionsOf<{ form: string }>(command);
-      out.list((await client.request<{ webhooks: Webhook[] }>(Q.webhooks, { formId: form })).webhooks, COLUMNS);
+      out.list((await client.request(WebhooksDocument, { formId: form })).webhooks, COLUMNS);
     });
 
   webhooks.command('show <id>').action(async (id: string, _options, command: Command) => {
     const { client, out } = await contextOf(command);
-    const { webhook } = await client.request<{ webhook: Webhook | null }>(Q.webhook, { id });
+    const { webhook } = await client.request(WebhookDocument, { id });
     if (!webhook) {
       throw new NotFoundError(`No webhook ${id}`);
     }
@@ -46,10 +55,9 @@ export function registerWebhooks(program: Command): void {
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
       const options = optionsOf<{ form: string; url: string; description?: string }>(command);
-      const { createWebhook } = await client.request<{ createWebhook: { secret: string; webhook: Webhook } }>(
-        Q.createWebhook,
-        { input: { formId: options.form, url: options.url, description: options.description } },
-      );
+      const { createWebhook } = await client.request(CreateWebhookDocument, {
+        input: { formId: options.form, url: options.url, description: options.description },
+      });
       printWithSecret(out, createWebhook);
     });
 
@@ -67,7 +75,7 @@ export function registerWebhooks(program: Command): void {
         description: options.description,
         enabled: options.enable ? true : options.disable ? false : undefined,
       };
-      out.record((await client.request<{ updateWebhook: Webhook }>(Q.updateWebhook, { id, input })).updateWebhook);
+      out.record((await client.request(UpdateWebhookDocument, { id, input })).updateWebhook);
     });
 
   webhooks
@@ -78,7 +86,7 @@ export function registerWebhooks(program: Command): void {
       if (!(await confirmed(`Delete webhook ${id} and its delivery log?`, optionsOf<{ yes?: boolean }>(command).yes))) {
         throw new UsageError('Cancelled');
       }
-      const { deleteWebhook } = await client.request<{ deleteWebhook: boolean }>(Q.deleteWebhook, { id });
+      const { deleteWebhook } = await client.request(DeleteWebhookDocument, { id });
       if (!deleteWebhook) {
         throw new NotFoundError(`No webhook ${id}`);
       }
@@ -96,9 +104,7 @@ export function registerWebhooks(program: Command): void {
       ) {
         throw new UsageError('Cancelled');
       }
-      const { rotateWebhookSecret } = await client.request<{
-        rotateWebhookSecret: { secret: string; webhook: Webhook };
-      }>(Q.rotateWebhookSecret, { id });
+      const { rotateWebhookSecret } = await client.request(RotateWebhookSecretDocument, { id });
       printWithSecret(out, rotateWebhookSecret);
     });
 
@@ -107,6 +113,6 @@ export function registerWebhooks(program: Command): void {
     .description('Queue a webhook.test event, due at once')
     .action(async (id: string, _options, command: Command) => {
       const { client, out } = await contextOf(command);
-      out.record((await client.request<{ sendTestWebhook: object }>(Q.sendTestWebhook, { id })).sendTestWebhook);
+      out.record((await client.request(SendTestWebhookDocument, { id })).sendTestWebhook);
     });
 }

@@ -5,7 +5,23 @@
 // site that declares `forms`, the webhooks of a form that declares `webhooks`, the grants on a site
 // that declares `members`. Sites the file does not name, and lists it leaves out, are never touched.
 import type { AdminClient } from '../api/client.js';
-import { Q, type Form, type GrantLevel, type Limits, type Member, type Site, type Webhook } from '../api/operations.js';
+import type { Form, GrantLevel, Limits, Member, Site } from '../api/operations.js';
+import {
+  CreateFormDocument,
+  CreateSiteDocument,
+  CreateWebhookDocument,
+  DeleteFormDocument,
+  DeleteWebhookDocument,
+  FormsDocument,
+  LimitsDocument,
+  MembersDocument,
+  SitesDocument,
+  UpdateFormDocument,
+  UpdateMemberGrantsDocument,
+  UpdateSiteDocument,
+  UpdateWebhookDocument,
+  WebhooksDocument,
+} from '../gql/graphql.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { UsageError } from '../errors.js';
 import type { FieldChange } from './field-change.js';
@@ -96,7 +112,7 @@ class Planner {
         address,
         fields: [{ field: 'name', to: spec.name }, ...(domain === undefined ? [] : [{ field: 'domain', to: domain }])],
         run: async ({ client }) => {
-          const { createSite } = await client.request<{ createSite: Site }>(Q.createSite, {
+          const { createSite } = await client.request(CreateSiteDocument, {
             input: { name: spec.name, ...(domain ? { domain } : {}) },
           });
           ref.id = createSite.id;
@@ -108,13 +124,15 @@ class Planner {
         kind: 'site',
         address,
         fields: [{ field: 'domain', from: current.domain, to: domain }],
-        run: ({ client }) => client.request(Q.updateSite, { id: current.id, input: { domain } }),
+        run: async ({ client }) => {
+          await client.request(UpdateSiteDocument, { id: current.id, input: { domain } });
+        },
       });
     }
 
     if (spec.forms) {
       const forms = current
-        ? byName((await this.client.request<{ forms: Form[] }>(Q.forms, { siteId: current.id })).forms, 'forms')
+        ? byName((await this.client.request(FormsDocument, { siteId: current.id })).forms, 'forms')
         : new Map<string, Form>();
       for (const formSpec of spec.forms) {
         await this.form(spec.name, ref, formSpec, forms.get(formSpec.name));
@@ -128,7 +146,9 @@ class Planner {
               kind: 'form',
               address: `form ${quote(spec.name)} / ${quote(form.name)}`,
               fields: [],
-              run: ({ client }) => client.request(Q.deleteForm, { id: form.id }),
+              run: async ({ client }) => {
+                await client.request(DeleteFormDocument, { id: form.id });
+              },
             });
           }
         }
@@ -155,15 +175,13 @@ class Planner {
         address,
         fields: [{ field: 'name', to: spec.name }, ...settings.fields],
         run: async (state) => {
-          const { createForm } = await state.client.request<{ createForm: Form }>(Q.createForm, {
-            input: { siteId: siteRef.id, name: spec.name },
+          const { createForm } = await state.client.request(CreateFormDocument, {
+            input: { siteId: siteRef.id!, name: spec.name },
           });
           ref.id = createForm.id;
           let form = createForm;
           if (Object.keys(settings.input).length > 0) {
-            form = (
-              await state.client.request<{ updateForm: Form }>(Q.updateForm, { id: form.id, input: settings.input })
-            ).updateForm;
+            form = (await state.client.request(UpdateFormDocument, { id: form.id, input: settings.input })).updateForm;
           }
           await afterUpdate(state, form);
           state.forms.push({
@@ -190,7 +208,7 @@ class Planner {
           address,
           fields: settings.fields,
           run: async (state) => {
-            const { updateForm } = await state.client.request<{ updateForm: Form }>(Q.updateForm, {
+            const { updateForm } = await state.client.request(UpdateFormDocument, {
               id: current.id,
               input: settings.input,
             });
@@ -205,9 +223,7 @@ class Planner {
   }
 
   private async webhooks(formAddress: string, siteName: string, spec: FormSpec, formRef: Ref, form: Form | undefined) {
-    const existing = form
-      ? (await this.client.request<{ webhooks: Webhook[] }>(Q.webhooks, { formId: form.id })).webhooks
-      : [];
+    const existing = form ? (await this.client.request(WebhooksDocument, { formId: form.id })).webhooks : [];
     const byUrl = new Map(existing.map((hook) => [hrefOf(hook.url), hook]));
     for (const hook of spec.webhooks ?? []) {
       const current = byUrl.get(hrefOf(hook.url));
@@ -223,17 +239,18 @@ class Planner {
             ...(hook.enabled === undefined ? [] : [{ field: 'enabled', to: hook.enabled }]),
           ],
           run: async (state) => {
-            const { createWebhook } = await state.client.request<{
-              createWebhook: { secret: string; webhook: Webhook };
-            }>(Q.createWebhook, {
+            const { createWebhook } = await state.client.request(CreateWebhookDocument, {
               input: {
-                formId: formRef.id,
+                formId: formRef.id!,
                 url: hook.url,
                 ...(hook.description ? { description: hook.description } : {}),
               },
             });
             if (hook.enabled === false) {
-              await state.client.request(Q.updateWebhook, { id: createWebhook.webhook.id, input: { enabled: false } });
+              await state.client.request(UpdateWebhookDocument, {
+                id: createWebhook.webhook.id,
+                input: { enabled: false },
+              });
             }
             state.webhookSecrets.push({
               site: siteName,
@@ -262,7 +279,9 @@ class Planner {
           kind: 'webhook',
           address,
           fields,
-          run: ({ client }) => client.request(Q.updateWebhook, { id: current.id, input }),
+          run: async ({ client }) => {
+            await client.request(UpdateWebhookDocument, { id: current.id, input });
+          },
         });
       }
     }
@@ -275,7 +294,9 @@ class Planner {
             kind: 'webhook',
             address: `webhook ${formAddress} / ${hook.url}`,
             fields: [],
-            run: ({ client }) => client.request(Q.deleteWebhook, { id: hook.id }),
+            run: async ({ client }) => {
+              await client.request(DeleteWebhookDocument, { id: hook.id });
+            },
           });
         }
       }
@@ -284,7 +305,7 @@ class Planner {
 
   private async memberGrants(spec: SiteSpec, siteRef: Ref, site: Site | undefined): Promise<void> {
     if (!this.members) {
-      this.members = (await this.client.request<{ members: Member[] }>(Q.members)).members;
+      this.members = (await this.client.request(MembersDocument)).members;
       for (const member of this.members) {
         this.grants.set(member.id, new Map(member.grants.map((grant) => [grant.site.id, grant.level])));
       }
@@ -298,7 +319,7 @@ class Planner {
       } else {
         grants.delete(siteRef.id!);
       }
-      await state.client.request(Q.updateMemberGrants, {
+      await state.client.request(UpdateMemberGrantsDocument, {
         id: member.id,
         grants: [...grants].map(([siteId, grantLevel]) => ({ siteId, level: grantLevel })),
       });
@@ -347,10 +368,7 @@ export async function makePlan(
   fingerprints: SecretFingerprints,
   prune: boolean,
 ): Promise<Plan> {
-  const [{ sites }, { limits }] = await Promise.all([
-    client.request<{ sites: Site[] }>(Q.sites),
-    client.request<{ limits: Limits }>(Q.limits),
-  ]);
+  const [{ sites }, { limits }] = await Promise.all([client.request(SitesDocument), client.request(LimitsDocument)]);
   const existing = byName(sites, 'sites');
   const planner = new Planner(client, limits, fingerprints, prune);
   for (const spec of file.sites) {
