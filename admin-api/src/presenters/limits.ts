@@ -5,14 +5,14 @@ import { DEFAULT_ALLOWED_MIME_TYPES, MIME_TYPE_BY_EXTENSION, type KnownMimeType 
 import { DEFAULT_CAPTCHA_RESPONSE_FIELDS, DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
 import type { CaptchaProviderEnum } from '../types/form.type.js';
 import type { LimitsType } from '../types/limits.type.js';
-import { NOTIFY_EMAILS_MAX } from '../validation/delivery-fields.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 import {
+  NOTIFY_EMAILS_MAX,
   BLOCKED_WORDS_MAX,
   DUPLICATE_WINDOW_MAX_SECONDS,
   HONEYPOT_FIELDS_MAX,
   MAX_LINKS_MAX,
-} from '../validation/spam-fields.js';
+} from '@intake/shared/input-fields';
 
 const LABELS: Record<KnownMimeType, string> = {
   'image/jpeg': 'JPEG image',

@@ -4,10 +4,11 @@ import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
 import type { DeclaredField } from '@intake/shared/form-shape';
 import { Float, ID, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
-import { NOTIFY_EMAILS_MAX, notifyEmails } from '../validation/delivery-fields.js';
 import { id, maxFileSize, mimeTypes, name } from '../validation/fields.js';
 import { InputField } from '../validation/input-type.js';
 import {
+  NOTIFY_EMAILS_MAX,
+  notifyEmails,
   BLOCKED_WORD_MAX_LENGTH,
   BLOCKED_WORDS_MAX,
   blockedWords,
@@ -19,7 +20,7 @@ import {
   minScore,
   optionalCount,
   responseField,
-} from '../validation/spam-fields.js';
+} from '@intake/shared/input-fields';
 import { formFieldShape, formFields } from '../validation/form-fields.js';
 import { CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 

@@ -1,12 +1,12 @@
 import { RETENTION_DAYS_MAX } from '@intake/shared/lifecycle';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
-import { NOTIFY_EMAILS_MAX } from '../validation/delivery-fields.js';
 import {
+  NOTIFY_EMAILS_MAX,
   BLOCKED_WORDS_MAX,
   DUPLICATE_WINDOW_MAX_SECONDS,
   HONEYPOT_FIELDS_MAX,
   MAX_LINKS_MAX,
-} from '../validation/spam-fields.js';
+} from '@intake/shared/input-fields';
 import { CaptchaProviderEnum } from './form.type.js';
 
 @ObjectType('FileType', { description: 'One of the file types a form may accept.' })

@@ -5,11 +5,14 @@ import { domainToASCII } from 'node:url';
 import { isKnownMimeType } from '@intake/shared/mime-types';
 import { isUuid } from '@intake/shared/site-token';
 import { REFUSAL_COUNT_RETENTION_DAYS } from '@intake/shared/statistics';
+import { codePoints, fail, wholeNumber } from '@intake/shared/input-fields';
 import { z } from 'zod';
 import { EMAIL_MAX_LENGTH } from '../queries/auth/find-admin.js';
 import { parseInput } from './parse-input.js';
 
-export const NAME_MAX_LENGTH = 200;
+// Declared with the command line's setup file (@intake/shared/input-fields); re-exported for the inputs here.
+export { codePoints, fail, isPlainText, name, NAME_MAX_LENGTH, wholeNumber } from '@intake/shared/input-fields';
+
 export const DOMAIN_MAX_LENGTH = 253;
 export const PASSWORD_MIN_LENGTH = 12;
 // scrypt hashes any length, but an unbounded password is free work for an attacker.
@@ -22,49 +25,15 @@ export const STATISTICS_DAYS_DEFAULT = 30;
 /** As many days as the refusal counts are kept. */
 export const STATISTICS_DAYS_MAX = REFUSAL_COUNT_RETENTION_DAYS;
 
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 const DOMAIN_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 // Whatever turns a host into a URL: scheme, path, port, credentials, query, fragment, spaces.
 const NOT_IN_HOST = /[\s/\\:@?#%[\]]/;
-
-/** Length in Unicode code points, as PostgreSQL's varchar(n) counts. */
-export function codePoints(value: string): number {
-  return [...value].length;
-}
-
-/** Well-formed Unicode without control characters. */
-export function isPlainText(value: string): boolean {
-  return value.isWellFormed() && !CONTROL_CHARACTERS.test(value);
-}
-
-/** Fails a transform with a problem (the field is named by parseInput). */
-export function fail(context: z.RefinementCtx, message: string): never {
-  context.addIssue({ code: 'custom', message });
-  return z.NEVER;
-}
-
-/** A whole number in a range, with one message for every way of missing it. */
-export function wholeNumber(min: number, max: number, message = `must be between ${min} and ${max}`) {
-  return z
-    .number({ error: message })
-    .refine((value) => Number.isSafeInteger(value) && value >= min && value <= max, message);
-}
 
 /** A UUID (any version), returned in lower case. */
 export const id = z
   .string()
   .refine((value) => isUuid(value), 'must be a UUID')
   .transform((value) => value.toLowerCase());
-
-/** A display name: trimmed, 1..200 characters, no control characters. */
-export const name = z
-  .string({ error: 'is required' })
-  .trim()
-  .refine(isPlainText, 'must not contain control characters')
-  .refine(
-    (value) => codePoints(value) >= 1 && codePoints(value) <= NAME_MAX_LENGTH,
-    `must be between 1 and ${NAME_MAX_LENGTH} characters`,
-  );
 
 /**
  * A site's domain: a bare host name such as `example.com`, stored in lower case (international

@@ -11,8 +11,7 @@ import {
 } from '@intake/shared/form-shape';
 import { z } from 'zod';
 import { FieldTypeEnum } from '../types/form.type.js';
-import { codePoints, isPlainText } from './fields.js';
-import { FIELD_NAME_MAX_LENGTH } from './spam-fields.js';
+import { codePoints, FIELD_NAME_MAX_LENGTH, isPlainText } from '@intake/shared/input-fields';
 
 // The gateway refuses these keys in any body (validate-body.ts), so a field of that name could never be sent.
 const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);

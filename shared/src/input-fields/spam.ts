@@ -1,6 +1,6 @@
-// zod schemas of a form's spam protection settings; null turns a part off.
+// zod schemas of a form's spam protection settings, and their bounds; null turns a part off.
 import { z } from 'zod';
-import { fail, isPlainText, wholeNumber } from './fields.js';
+import { fail, isPlainText, wholeNumber } from './text.js';
 
 export const HONEYPOT_FIELDS_MAX = 20;
 export const FIELD_NAME_MAX_LENGTH = 100;
