@@ -35,15 +35,19 @@ const STEPS = {
     command: [process.execPath, path.join(root, 'scripts/print-schema.js')],
   },
   cli: {
-    // codegen (from the printed schema and the .graphql operations), then `tsc -b` of the command line,
-    // which is therefore not among the root tsconfig's references: its sources import src/gql.
+    // codegen (from the printed schema and the .graphql operations), then `tsc -b` of the command line
+    // (which is therefore not among the root tsconfig's references: its sources import src/gql), then
+    // the copy of the shared field declarations its tarball carries.
     inputs: [
       'cli/src',
       'cli/bin',
+      'cli/scripts',
       'cli/codegen.ts',
       'cli/tsconfig.json',
       'cli/package.json',
       'docs/schema.graphql',
+      // The compiled field declarations it copies into cli/dist (cli/scripts/copy-shared.js).
+      'shared/dist',
       'package-lock.json',
     ],
     outputs: ['cli/dist'],

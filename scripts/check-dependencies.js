@@ -56,9 +56,18 @@ function sourceFiles(dir) {
   return files;
 }
 
-/** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; undefined for relative and built-in. */
+/**
+ * `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; undefined for relative and built-in, and
+ * for the workspace's own subpath imports (`#…`, its package.json "imports": the command line's copy
+ * of the shared field declarations).
+ */
 function packageOf(specifier) {
-  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) {
+  if (
+    specifier.startsWith('.') ||
+    specifier.startsWith('/') ||
+    specifier.startsWith('node:') ||
+    specifier.startsWith('#')
+  ) {
     return undefined;
   }
   const parts = specifier.split('/');

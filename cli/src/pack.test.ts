@@ -3,7 +3,7 @@
 // admin API. Dependencies come from the npm cache (--prefer-offline), so the run needs no network
 // once `npm install` has run in the checkout.
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -42,7 +42,16 @@ describe('npm pack', () => {
     }[];
     const files = packed[0]!.files.map((file) => file.path);
     expect(files).toEqual(
-      expect.arrayContaining(['package.json', 'bin/intake.js', 'dist/main.js', 'dist/setup/plan.js']),
+      expect.arrayContaining([
+        'package.json',
+        'bin/intake.js',
+        'dist/main.js',
+        'dist/setup/plan.js',
+        // The typed GraphQL documents, and the field declarations shared with the admin API (copied in:
+        // @intake/shared is not installed with it).
+        'dist/gql/graphql.js',
+        'dist/shared/input-fields/index.js',
+      ]),
     );
     expect(files.filter((file) => file.startsWith('src/') || /\.test\.|tsbuildinfo|dist\/test\//.test(file))).toEqual(
       [],
@@ -82,5 +91,11 @@ describe('npm pack', () => {
     expect(json(created)).toMatchObject({ name: 'Packed' });
     const listed = await runCli(['sites', 'list', '-o', 'json'], { bin, cwd: scratch, env: world.env });
     expect(json(listed).map((site: { name: string }) => site.name)).toEqual(['Packed']);
+    // The setup file's schema, built from the shared field declarations, as the clone prints it.
+    const schema = await runCli(['schema'], { bin, cwd: scratch });
+    expect(schema.code).toBe(0);
+    expect(JSON.parse(schema.stdout)).toEqual(
+      JSON.parse(await readFile(path.join(CLI_ROOT, '../docs/intake-config.schema.json'), 'utf8')),
+    );
   });
 });

@@ -3,11 +3,31 @@
 // test keeps the two equal. Bounds the API checks itself (e-mail count, file size limit, URL rules)
 // are left to it, so its own words reach the user; this catches the shape and names.
 // Objects are strict: an unknown key is a mistake in the file, never ignored.
+// The bounds are the admin API's own declarations (@intake/shared/input-fields, which its inputs
+// check with). Its schemas themselves are not reused: they normalise (trim, deduplicate, [] to null)
+// in transforms and refinements that a JSON Schema cannot show, and plan compares and prints the
+// file as written; here the same bounds are declared as JSON Schema keywords editors can check.
+import {
+  CHOICE_MAX_LENGTH,
+  CHOICES_MAX,
+  DESCRIPTION_MAX_LENGTH,
+  DUPLICATE_WINDOW_MAX_SECONDS,
+  FIELD_MAX_LENGTH_MAX,
+  FIELD_NAME_MAX_LENGTH,
+  MAX_LINKS_MAX,
+  NAME_MAX_LENGTH,
+  RETENTION_DAYS_MAX,
+  RETENTION_DAYS_MIN,
+} from '#shared/input-fields';
 import { z } from 'zod';
 
 export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
-const name = z.string().min(1).max(200).describe('1 to 200 characters; the stable name this object is matched by');
+const name = z
+  .string()
+  .min(1)
+  .max(NAME_MAX_LENGTH)
+  .describe(`1 to ${NAME_MAX_LENGTH} characters; the stable name this object is matched by`);
 const stringList = (description: string) => z.array(z.string().min(1)).nullable().describe(description);
 const count = (min: number, max: number, description: string) =>
   z.number().int().min(min).max(max).nullable().describe(description);
@@ -19,7 +39,12 @@ const captcha = z
       .string()
       .regex(ENV_REFERENCE, 'must be ${env:NAME}: secrets come from the environment, never from the file')
       .describe("The provider's secret key, as ${env:NAME}: read from the environment, never printed"),
-    responseField: z.string().min(1).max(100).optional().describe("The field of the visitor's answer"),
+    responseField: z
+      .string()
+      .min(1)
+      .max(FIELD_NAME_MAX_LENGTH)
+      .optional()
+      .describe("The field of the visitor's answer"),
     minScore: z.number().min(0).max(1).optional().describe('reCAPTCHA v3: the lowest accepted score'),
     unavailableAsSpam: z.boolean().optional().describe('Provider unreachable: store as spam instead of 503'),
   })
@@ -28,7 +53,7 @@ const captcha = z
 const webhook = z
   .strictObject({
     url: z.string().url().describe('http:// or https://; the webhook is matched by this URL within its form'),
-    description: z.string().max(500).nullable().optional(),
+    description: z.string().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
     enabled: z.boolean().optional(),
   })
   .describe("A signed HTTP endpoint for the form's events (the API generates its signing secret)");
@@ -37,21 +62,25 @@ const webhook = z
 // (choices only on CHOICE, no maxLength on NUMBER) are the API's, so its words reach the user.
 const declaredField = z
   .strictObject({
-    name: z.string().min(1).max(100).describe('The key in the body; the field is matched by this name'),
+    name: z
+      .string()
+      .min(1)
+      .max(FIELD_NAME_MAX_LENGTH)
+      .describe('The key in the body; the field is matched by this name'),
     type: z.enum(['TEXT', 'EMAIL', 'NUMBER', 'BOOLEAN', 'CHOICE', 'LIST']),
     required: z.boolean().optional().describe('The field must be sent; left out: false'),
     maxLength: z
       .number()
       .int()
       .min(1)
-      .max(16384)
+      .max(FIELD_MAX_LENGTH_MAX)
       .nullable()
       .optional()
       .describe('TEXT, EMAIL and LIST (per item): at most this many characters'),
     choices: z
-      .array(z.string().min(1).max(200))
+      .array(z.string().min(1).max(CHOICE_MAX_LENGTH))
       .min(1)
-      .max(100)
+      .max(CHOICES_MAX)
       .nullable()
       .optional()
       .describe('CHOICE only: the accepted values'),
@@ -65,11 +94,19 @@ const form = z
     allowedMimeTypes: stringList('A subset of the 12 default types; null: the defaults').optional(),
     maxFileSize: z.number().int().min(1).nullable().optional().describe('Bytes per file; null: MAX_FILE_SIZE'),
     notifyEmails: z.array(z.email()).nullable().optional().describe('Addresses e-mailed about every submission'),
-    retentionDays: count(1, 3650, 'Days a submission is kept; null: for ever').optional(),
+    retentionDays: count(
+      RETENTION_DAYS_MIN,
+      RETENTION_DAYS_MAX,
+      'Days a submission is kept; null: for ever',
+    ).optional(),
     honeypotFields: stringList('Fields that make a submission spam when filled; null or []: off').optional(),
-    maxLinks: count(0, 1000, 'More links than this is spam; null: off').optional(),
+    maxLinks: count(0, MAX_LINKS_MAX, 'More links than this is spam; null: off').optional(),
     blockedWords: stringList('Words or phrases that make a submission spam; null or []: off').optional(),
-    duplicateWindowSeconds: count(1, 2592000, 'Seconds in which the same content is stored once; null: off').optional(),
+    duplicateWindowSeconds: count(
+      1,
+      DUPLICATE_WINDOW_MAX_SECONDS,
+      'Seconds in which the same content is stored once; null: off',
+    ).optional(),
     captcha: captcha.nullable().optional(),
     fields: z
       .array(declaredField)
