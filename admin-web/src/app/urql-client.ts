@@ -4,7 +4,13 @@ import { Client, cacheExchange, fetchExchange, mapExchange, type Operation } fro
 import { hasErrorCode } from '../lib/api-errors';
 
 // Operations whose UNAUTHENTICATED answer is their own result (a wrong password), not a lost session.
-const SESSIONLESS_OPERATIONS = new Set(['SignIn', 'VerifySecondFactor', 'SignOut']);
+const SESSIONLESS_OPERATIONS = new Set([
+  'SignIn',
+  'VerifySecondFactor',
+  'StartPasskeySignIn',
+  'FinishPasskeySignIn',
+  'SignOut',
+]);
 
 function operationName(operation: Operation): string | undefined {
   for (const definition of operation.query.definitions) {

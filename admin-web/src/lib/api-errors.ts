@@ -31,6 +31,13 @@ export function errorExtension(error: CombinedError | undefined, code: ApiErrorC
   return typeof value === 'string' ? value : null;
 }
 
+/** The strings of a list in the `extensions` of the first error with `code` (SECOND_FACTOR_REQUIRED's `methods`). */
+export function errorExtensionList(error: CombinedError | undefined, code: ApiErrorCode, key: string): string[] {
+  const found = (error?.graphQLErrors ?? []).find((graphQLError) => graphQLError.extensions?.code === code);
+  const value: unknown = found?.extensions?.[key];
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+}
+
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,6 +1,6 @@
 // Each member's own page: who they are (name, which they change here; e-mail and role, which owners
-// and admins change), their password, and their own API tokens, with a warning when one ends
-// within a week.
+// and admins change), their password, their passkeys, and their own API tokens, with a warning when
+// one ends within a week.
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useMemo } from 'react';
@@ -16,6 +16,7 @@ import { decodeStoredText } from '../../lib/decode-stored-text';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '../../lib/roles';
 import { endWarning } from '../../lib/token-ends';
 import { ChangePasswordSection } from './change-password-section';
+import { PasskeysSection } from './passkeys-section';
 
 function ProfileSection({ email, name, role }: { email: string; name: string; role: keyof typeof ROLE_LABELS }) {
   const [{ fetching, error }, updateAccount] = useMutation(UpdateAccountDocument);
@@ -108,6 +109,8 @@ export function AccountPage() {
           {data ? <ProfileSection email={data.me.email} name={data.me.name} role={data.me.role} /> : null}
           <ChangePasswordSection />
         </SimpleGrid>
+
+        <PasskeysSection />
 
         <Stack gap="sm" component="section" aria-labelledby="tokens-heading">
           <Group justify="space-between" wrap="wrap">

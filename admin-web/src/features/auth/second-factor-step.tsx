@@ -1,21 +1,31 @@
-// The step after the password for a member with two-factor sign-in: the API answered the password
-// with a challenge (SECOND_FACTOR_REQUIRED), and this form sends it with the app's code or a
-// recovery code. The password is no longer held anywhere on the page.
-import { Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+// The step after the password for a member with a second factor: the API answered the password with
+// a challenge (SECOND_FACTOR_REQUIRED) and the methods this member has. A code (the app's, or a
+// recovery code) is sent with the challenge; a passkey answers a ceremony started with it. With only
+// a passkey, it is the one action. The password is no longer held anywhere on the page.
+import { Alert, Anchor, Button, Divider, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
 import { VerifySecondFactorDocument } from '../../gql/graphql';
+import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
+import { PasskeyFailureAlert, PasskeySignInButton, usePasskeySignIn } from './passkey-sign-in';
+
+/** What may follow this member's password: a code (app or recovery) and/or a passkey. */
+export interface SecondFactorMethods {
+  code: boolean;
+  passkey: boolean;
+}
 
 interface SecondFactorStepProps {
   challenge: string;
+  methods: SecondFactorMethods;
   onSignedIn(): Promise<void>;
   /** Back to e-mail and password (a challenge ends after 5 minutes or 5 wrong codes). */
   onStartOver(): void;
 }
 
-export function SecondFactorStep({ challenge, onSignedIn, onStartOver }: SecondFactorStepProps) {
+function CodeForm({ challenge, onSignedIn }: Pick<SecondFactorStepProps, 'challenge' | 'onSignedIn'>) {
   const [recovery, setRecovery] = useState(false);
   const [{ fetching, error }, verify] = useMutation(VerifySecondFactorDocument);
   const form = useForm({
@@ -36,9 +46,6 @@ export function SecondFactorStep({ challenge, onSignedIn, onStartOver }: SecondF
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Title order={1} size="h2">
-          Two-factor sign-in
-        </Title>
         <Text size="sm">
           {recovery
             ? 'Enter one of your recovery codes. Each works once.'
@@ -70,10 +77,47 @@ export function SecondFactorStep({ challenge, onSignedIn, onStartOver }: SecondF
         >
           {recovery ? 'Use a code from the app' : 'Use a recovery code'}
         </Anchor>
-        <Anchor component="button" type="button" size="sm" c="dimmed" onClick={onStartOver}>
-          Start over
-        </Anchor>
       </Stack>
     </form>
+  );
+}
+
+export function SecondFactorStep({ challenge, methods, onSignedIn, onStartOver }: SecondFactorStepProps) {
+  const [supported] = useState(browserSupportsWebAuthn);
+  const passkey = usePasskeySignIn(challenge, onSignedIn);
+  const offerPasskey = methods.passkey && supported;
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        Two-factor sign-in
+      </Title>
+      {methods.code ? <CodeForm challenge={challenge} onSignedIn={onSignedIn} /> : null}
+      {offerPasskey ? (
+        <>
+          {methods.code ? (
+            <Divider label="or" />
+          ) : (
+            <Text size="sm">
+              Confirm it is you with one of your passkeys: your device asks for its PIN, face or fingerprint.
+            </Text>
+          )}
+          <PasskeyFailureAlert failure={passkey.failure} />
+          <PasskeySignInButton
+            label="Use a passkey"
+            variant={methods.code ? 'default' : 'filled'}
+            pending={passkey.pending}
+            onClick={() => void passkey.run()}
+          />
+        </>
+      ) : null}
+      {!methods.code && !offerPasskey ? (
+        <Alert color="yellow" role="status">
+          Your second factor is a passkey, and this browser cannot use passkeys. Sign in from a browser that can.
+        </Alert>
+      ) : null}
+      <Anchor component="button" type="button" size="sm" c="dimmed" onClick={onStartOver}>
+        Start over
+      </Anchor>
+    </Stack>
   );
 }

@@ -2,8 +2,9 @@
 // so the bearer token in the same answer never reaches the page's scripts. With single sign-on
 // configured, a link to the provider comes first (a page navigation: the admin API's start route
 // redirects to the provider, whose answer comes back to the callback and then to the console). A
-// member with two-factor sign-in gets a challenge instead: the password is cleared and the code step
-// takes over.
+// member with two-factor sign-in gets a challenge instead: the password is cleared and the second
+// factor's step takes over. Where the browser supports WebAuthn, a passkey signs in alone, without
+// e-mail or password.
 import { Alert, Button, Center, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -13,8 +14,10 @@ import { useSessionControl, safeNextPath } from '../../app/session';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
 import { SignInDocument, SignInOptionsDocument } from '../../gql/graphql';
-import { errorExtension, hasErrorCode } from '../../lib/api-errors';
-import { SecondFactorStep } from './second-factor-step';
+import { errorExtension, errorExtensionList, hasErrorCode } from '../../lib/api-errors';
+import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
+import { PasskeyFailureAlert, PasskeySignInButton, usePasskeySignIn } from './passkey-sign-in';
+import { SecondFactorStep, type SecondFactorMethods } from './second-factor-step';
 import { ssoErrorMessage } from './sso-errors';
 
 export function SignInPage() {
@@ -31,7 +34,8 @@ export function SignInPage() {
   const ssoHref =
     sso === null ? null : next === null ? sso.startPath : `${sso.startPath}?next=${encodeURIComponent(next)}`;
   const sessionLost = (location.state as { sessionLost?: boolean } | null)?.sessionLost === true;
-  const [challenge, setChallenge] = useState<string | null>(null);
+  const [secondFactor, setSecondFactor] = useState<{ challenge: string; methods: SecondFactorMethods } | null>(null);
+  const [passkeys] = useState(browserSupportsWebAuthn);
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
@@ -49,6 +53,7 @@ export function SignInPage() {
     resetClient();
     await navigate(safeNextPath(searchParams.get('next')), { replace: true });
   };
+  const passkeySignIn = usePasskeySignIn(null, signedIn);
 
   const submit = form.onSubmit(async (values) => {
     const result = await signIn({ email: values.email.trim(), password: values.password });
@@ -56,15 +61,31 @@ export function SignInPage() {
     if (result.data?.login) {
       await signedIn();
     } else if (hasErrorCode(result.error, 'SECOND_FACTOR_REQUIRED')) {
-      setChallenge(errorExtension(result.error, 'SECOND_FACTOR_REQUIRED', 'challenge'));
+      const challenge = errorExtension(result.error, 'SECOND_FACTOR_REQUIRED', 'challenge');
+      const methods = errorExtensionList(result.error, 'SECOND_FACTOR_REQUIRED', 'methods');
+      if (challenge !== null) {
+        // An API from before passkeys sends no methods: a code was the only second factor then.
+        setSecondFactor({
+          challenge,
+          methods: {
+            code: methods.length === 0 || methods.includes('totp'),
+            passkey: methods.includes('passkey'),
+          },
+        });
+      }
     }
   });
 
-  if (challenge !== null) {
+  if (secondFactor !== null) {
     return (
       <Center mih="100vh" p="md" component="main">
         <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
-          <SecondFactorStep challenge={challenge} onSignedIn={signedIn} onStartOver={() => setChallenge(null)} />
+          <SecondFactorStep
+            challenge={secondFactor.challenge}
+            methods={secondFactor.methods}
+            onSignedIn={signedIn}
+            onStartOver={() => setSecondFactor(null)}
+          />
         </Paper>
       </Center>
     );
@@ -118,6 +139,17 @@ export function SignInPage() {
             </Button>
           </Stack>
         </form>
+        {passkeys ? (
+          <Stack mt="md">
+            <Divider label="or without a password" />
+            <PasskeyFailureAlert failure={passkeySignIn.failure} />
+            <PasskeySignInButton
+              label="Sign in with a passkey"
+              pending={passkeySignIn.pending}
+              onClick={() => void passkeySignIn.run()}
+            />
+          </Stack>
+        ) : null}
       </Paper>
     </Center>
   );

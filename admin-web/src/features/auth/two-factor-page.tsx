@@ -1,9 +1,11 @@
 // Two-factor sign-in for the signed-in member: set it up (QR code, the secret written out for
 // password managers, a first code), see the recovery codes once, or turn it off with a code. A
-// member the team's policy holds lands here after signing in and can go on once it is set up.
-import { Alert, Box, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+// member the team's policy holds lands here after signing in and can go on once it is set up, or
+// once they add a passkey instead (a passkey is a second factor too; the account page lists them).
+import { Alert, Anchor, Box, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { CopyButton } from '../../components/copy-button';
 import { ErrorAlert } from '../../components/error-alert';
@@ -15,6 +17,9 @@ import {
   StartTwoFactorEnrolmentDocument,
   TwoFactorStatusDocument,
 } from '../../gql/graphql';
+import { paths } from '../../lib/paths';
+import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
+import { AddPasskeyButton } from '../../components/add-passkey';
 import { RecoveryCodes } from './recovery-codes';
 
 // The member's state changes with these mutations: every cached `me` is asked again.
@@ -153,6 +158,43 @@ function TurnOff() {
   );
 }
 
+/**
+ * Passkeys as the other second factor: added right here while the team's policy holds the member
+ * (the account page is closed to them until then), else a pointer to the account page's list.
+ */
+function PasskeyAlternative({ held }: { held: boolean }) {
+  const [supported] = useState(browserSupportsWebAuthn);
+  if (!held) {
+    return (
+      <Text size="sm" c="dimmed" mt="md" maw={640}>
+        Passkeys are a second factor too, and sign you in without a password: manage them on{' '}
+        <Anchor component={Link} to={paths.account} size="sm">
+          your account page
+        </Anchor>
+        .
+      </Text>
+    );
+  }
+  return (
+    <Paper withBorder p="lg" maw={640} mt="md" component="section" aria-labelledby="passkey-alternative-heading">
+      <Stack align="flex-start">
+        <Title order={2} size="h4" id="passkey-alternative-heading">
+          Or add a passkey
+        </Title>
+        <Text>
+          A passkey on this device or a security key also meets the team's rule: your device checks it is you with its
+          PIN, face or fingerprint, and you can then sign in with it alone.
+        </Text>
+        {supported ? (
+          <AddPasskeyButton variant="default" />
+        ) : (
+          <Text size="sm">This browser cannot make passkeys: set up the app above, or use a browser that can.</Text>
+        )}
+      </Stack>
+    </Paper>
+  );
+}
+
 export function TwoFactorPage() {
   const [{ data, error }] = useQuery({ query: TwoFactorStatusDocument });
   // Held here, not in the enrolment: once confirmed, the member has a second factor and the page
@@ -164,7 +206,7 @@ export function TwoFactorPage() {
       <PageHeader title="Two-factor sign-in" />
       {me?.twoFactorRequired ? (
         <Alert color="blue" title="Your team requires two-factor sign-in" mb="md" maw={640} role="status">
-          Set it up to go on: until then, this is the only page open to you.
+          Set it up, or add a passkey, to go on: until then, this is the only page open to you.
         </Alert>
       ) : null}
       <Paper withBorder p="lg" maw={640}>
@@ -179,6 +221,7 @@ export function TwoFactorPage() {
           )
         ) : null}
       </Paper>
+      {me && !me.twoFactorEnabled && codes === null ? <PasskeyAlternative held={me.twoFactorRequired} /> : null}
     </>
   );
 }
