@@ -41,7 +41,7 @@ describeConsole('console: the audit log', () => {
     await page.goto(`${env.url}/sign-in`);
     await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('wrong password 123');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByText(/Invalid e-mail or password/).waitFor();
     await signIn(page, env.url);
 

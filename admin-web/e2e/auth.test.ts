@@ -45,13 +45,13 @@ describeConsole('console: signing in and out', () => {
     await atBothWidths(page, () => checkAccessibility(page, 'sign-in page'));
     await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not the password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid e-mail or password' }).waitFor();
     await checkAccessibility(page, 'sign-in page with an error');
     expect(await sessionCookie(env.context)).toBeUndefined();
 
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expectHeading(page, 'Sites');
     await page.getByText(ADMIN_EMAIL).first().waitFor();
     // The cookie carries the session; the page's scripts cannot read it.
@@ -100,7 +100,7 @@ describeConsole('console: signing in and out', () => {
     await checkAccessibility(page, 'sign-in after a lost session');
     await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expectHeading(page, 'Sites');
     expect(new URL(page.url()).pathname).toBe('/sites');
 
@@ -160,7 +160,7 @@ describeConsole('console: signing in and out', () => {
     await expectHeading(page, 'Sign in');
     await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('alert').filter({ hasText: 'Invalid e-mail or password' }).waitFor();
     await signIn(page, env.url, { password: newPassword });
     await page.close();

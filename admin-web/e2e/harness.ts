@@ -237,7 +237,7 @@ export async function signIn(
   await page.goto(`${url}${start}`);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expectHeading(page, heading);
 }
 

@@ -87,7 +87,7 @@ describeConsole('console: hints for a newcomer', () => {
 
   it('a locked-out sign-in says when to try again', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     const email = 'someone@example.com';
     let retryAfter: unknown;
     for (let attempt = 0; attempt < 12 && retryAfter === undefined; attempt += 1) {
@@ -102,7 +102,7 @@ describeConsole('console: hints for a newcomer', () => {
 
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('wrong password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Too many attempts' });
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/Try again in \d+ minutes? \(at \d{1,2}:\d{2}/);

@@ -68,7 +68,7 @@ describeConsole('console: two-factor sign-in', () => {
     await page.goto(`${env.url}/sign-in`);
     await page.getByRole('textbox', { name: 'Email' }).fill(person.email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   }
 
   beforeAll(async () => {
