@@ -2,7 +2,7 @@
 // between the API's start and finish. The account page and the two-factor page (where the team's
 // policy holds a member without a second factor) both offer it, so it lives here. A passkey counts
 // as a second factor, so `me` is asked again after one is added: a held member is let go.
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -89,6 +89,7 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
             key={form.key('name')}
             {...form.getInputProps('name')}
           />
+          <Text size="sm">Next, your browser asks where to keep it and for your PIN, face or fingerprint.</Text>
           <MessageAlert message={failure} title="Could not add the passkey" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>

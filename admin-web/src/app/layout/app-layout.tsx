@@ -32,6 +32,12 @@ const NAV_ITEMS: readonly { to: string; label: string; icon: typeof IconKey; per
   { to: paths.twoFactor, label: 'Two-factor sign-in', icon: IconShieldLock, permission: 'account' },
 ];
 
+/** The item of the open page: the longest path the location is or is under (`/account/two-factor` is not `/account`). */
+function currentItem(pathname: string): string | undefined {
+  const under = NAV_ITEMS.filter((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
+  return under.sort((a, b) => b.to.length - a.to.length)[0]?.to;
+}
+
 export function AppLayout() {
   const me = useMe();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -108,7 +114,7 @@ export function AppLayout() {
             label={item.label}
             variant="filled"
             leftSection={<item.icon size={18} aria-hidden />}
-            active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)}
+            active={item.to === currentItem(location.pathname)}
           />
         ))}
         <Text size="xs" c="dimmed" mt="auto" hiddenFrom="sm">

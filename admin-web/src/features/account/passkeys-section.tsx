@@ -110,12 +110,13 @@ function PasskeyRow({
   return (
     <Table.Tr>
       <Table.Th scope="row" fw="normal">
-        <Group gap="xs" wrap="nowrap">
+        {/* On a phone the name column is as narrow as its longest word: the badge goes under the name. */}
+        <Group gap={6} wrap="wrap">
           <Text span size="sm">
             {decodeStoredText(passkey.name)}
           </Text>
           {passkey.backedUp ? (
-            <Badge variant="light" tt="none">
+            <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
               Synced
             </Badge>
           ) : null}
