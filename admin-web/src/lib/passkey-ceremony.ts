@@ -25,10 +25,14 @@ export async function answerRegistration(options: Record<string, unknown>): Prom
   return { ...(await startRegistration({ optionsJSON })) };
 }
 
-/** The DOMException's name behind a WebAuthnError (which keeps it as `cause`), or the error's own. */
+/**
+ * The DOMException's name behind a WebAuthnError (which keeps it as `cause`), or the error's own. Read
+ * as a property: a DOMException from another realm (a frame, a test's global) is no `instanceof Error`.
+ */
 function domName(error: unknown): string {
-  const cause = error instanceof WebAuthnError ? error.cause : error;
-  return cause instanceof Error ? cause.name : '';
+  const cause: unknown = error instanceof WebAuthnError ? error.cause : error;
+  const name: unknown = typeof cause === 'object' && cause !== null ? (cause as { name?: unknown }).name : undefined;
+  return typeof name === 'string' ? name : '';
 }
 
 /** Why the browser's side of a ceremony failed, in words for the person at it. */
