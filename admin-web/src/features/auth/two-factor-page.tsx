@@ -168,7 +168,7 @@ function PasskeyAlternative({ held }: { held: boolean }) {
     return (
       <Text size="sm" c="dimmed" mt="md" maw={640}>
         Passkeys are a second factor too, and sign you in without a password: manage them on{' '}
-        <Anchor component={Link} to={paths.account} size="sm">
+        <Anchor component={Link} to={paths.account} size="sm" underline="always">
           your account page
         </Anchor>
         .
