@@ -116,7 +116,7 @@ function PasskeyRow({
             {decodeStoredText(passkey.name)}
           </Text>
           {passkey.backedUp ? (
-            <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
+            <Badge variant="light" tt="none" style={{ flexShrink: 0, minWidth: 'max-content' }}>
               Synced
             </Badge>
           ) : null}
