@@ -273,7 +273,7 @@ async function main() {
     await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
     await shoot('sign-in');
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(ADMIN_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await heading('Sites');
     await page.getByRole('row', { name: /Acme Shop/ }).waitFor();
     await shoot('sites');
