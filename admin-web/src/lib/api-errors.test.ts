@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { CombinedError } from '@urql/core';
 import { GraphQLError } from 'graphql';
-import { describeError, fieldErrors, hasErrorCode } from './api-errors.js';
+import { describeError, errorExtensionList, fieldErrors, hasErrorCode } from './api-errors.js';
 
 function apiError(message: string, extensions: Record<string, unknown>): CombinedError {
   return new CombinedError({ graphQLErrors: [new GraphQLError(message, { extensions })] });
@@ -67,5 +67,19 @@ describe('describeError', () => {
       true,
     );
     expect(hasErrorCode(undefined, 'UNAUTHENTICATED')).toBe(false);
+  });
+});
+
+describe('errorExtensionList', () => {
+  it("reads SECOND_FACTOR_REQUIRED's methods, keeping only strings, and answers none when absent", () => {
+    const required = (methods: unknown) =>
+      apiError('Second factor required', { code: 'SECOND_FACTOR_REQUIRED', challenge: 'c', methods });
+    expect(errorExtensionList(required(['totp', 'passkey']), 'SECOND_FACTOR_REQUIRED', 'methods')).toEqual([
+      'totp',
+      'passkey',
+    ]);
+    expect(errorExtensionList(required(['passkey', 7]), 'SECOND_FACTOR_REQUIRED', 'methods')).toEqual(['passkey']);
+    expect(errorExtensionList(required(undefined), 'SECOND_FACTOR_REQUIRED', 'methods')).toEqual([]);
+    expect(errorExtensionList(undefined, 'SECOND_FACTOR_REQUIRED', 'methods')).toEqual([]);
   });
 });
