@@ -18,6 +18,7 @@ import { SubmissionExportResolver } from '../resolvers/submission-export.resolve
 import { SubmissionConnectionResolver } from '../resolvers/submission-connection.resolver.js';
 import { SubmissionFieldsResolver } from '../resolvers/submission-fields.resolver.js';
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
+import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../resolvers/passkey-count.resolver.js';
 import { PasskeyResolver } from '../resolvers/passkey.resolver.js';
 import { TwoFactorResolver } from '../resolvers/two-factor.resolver.js';
 import { WebhookResolver } from '../resolvers/webhook.resolver.js';
@@ -46,6 +47,8 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SsoResolver,
       TwoFactorResolver,
       PasskeyResolver,
+      AccountPasskeyCountResolver,
+      MemberPasskeyCountResolver,
       AccountResolver,
     ],
     authChecker,

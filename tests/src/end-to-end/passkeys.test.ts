@@ -186,6 +186,16 @@ describeWithRealPart(
         ownerToken,
       );
       expect(listed.data!.passkeys).toEqual([{ name: 'Work laptop', lastUsedAt: expect.any(String) }]);
+      // A second factor, though not a TOTP one: `me` and the member list say so.
+      const me = await gql<{ me: { twoFactorEnabled: boolean; passkeyCount: number } }>(
+        '{ me { twoFactorEnabled passkeyCount } members { email passkeyCount } }',
+        {},
+        ownerToken,
+      );
+      expect(me.data).toEqual({
+        me: { twoFactorEnabled: false, passkeyCount: 1 },
+        members: [{ email: ADMIN.email, passkeyCount: 1 }],
+      });
     });
 
     it('refuses a malformed registration answer as bad input, and names the passkeys held to exclude them', async () => {

@@ -16,7 +16,8 @@ export function SignInPolicyCard() {
     return error ? <ErrorAlert error={error} title="Could not load the sign-in policy" /> : null;
   }
   const required = data.teamPolicy.requireSecondFactor;
-  const blocked = !required && !data.me.twoFactorEnabled;
+  // A passkey is a second factor too: an owner with one may require it of everyone.
+  const blocked = !required && !data.me.twoFactorEnabled && data.me.passkeyCount === 0;
   return (
     <Paper withBorder p="lg" maw={640} mt="lg">
       <Stack gap="sm">
