@@ -14,14 +14,21 @@ import { expect, jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
 import { createDeliveryWorker } from '@intake/worker';
-import { createTestServices, describeWithRealPart, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  createTestServices,
+  describeWithRealPart,
+  graphqlRequest,
+  type GraphQLResult,
+} from '@intake/shared/test';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const SESSION_COOKIE = 'intake_session';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 export const CONSOLE_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
 
 /** Widths the console is checked at: a desktop and a small phone. */
@@ -92,17 +99,6 @@ export interface ConsoleEnvironment {
   sql(query: string, params?: unknown[]): Promise<unknown>;
   close(): Promise<void>;
 }
-
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export interface ConsoleOptions {
   /** Runs the delivery worker beside the services, as `npm start` does (webhooks, e-mails). */

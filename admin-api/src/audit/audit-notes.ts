@@ -22,3 +22,21 @@ export function noteAudit(notes: AuditNotes, info: Pick<GraphQLResolveInfo, 'pat
     details: { ...before?.details, ...note.details },
   });
 }
+
+/**
+ * The note of a sign-in step that names no e-mail (a code, a passkey): the member it was for, once
+ * known, as the actor (`anonymous` while nobody proved to be them), and the method.
+ */
+export function noteSignInAttempt(
+  notes: AuditNotes,
+  info: Pick<GraphQLResolveInfo, 'path'>,
+  member: { id: string; email: string } | null,
+  { succeeded, method }: { succeeded: boolean; method: string },
+): void {
+  noteAudit(notes, info, {
+    ...(member === null
+      ? {}
+      : { actor: { kind: succeeded ? 'admin' : 'anonymous', id: member.id, name: member.email } }),
+    details: { method },
+  });
+}

@@ -5,7 +5,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
-import { noteAudit } from '../audit/audit-notes.js';
+import { noteSignInAttempt } from '../audit/audit-notes.js';
 import { listPasskeys } from '../auth/passkeys/passkeys.js';
 import { relyingParty } from '../auth/passkeys/relying-party.js';
 import { removePasskey, renamePasskey } from '../commands/passkeys/manage-passkeys.js';
@@ -142,12 +142,9 @@ export class PasskeyResolver {
       session.set(loggedIn.session.secret, loggedIn.session.expiresAt);
       return presentAuthPayload(loggedIn.issued);
     } finally {
-      const { member, method } = outcome;
-      noteAudit(context.auditNotes, info, {
-        ...(member === null
-          ? {}
-          : { actor: { kind: method === null ? 'anonymous' : 'admin', id: member.id, name: member.email } }),
-        details: { method: method ?? (challenge ? 'password+passkey' : 'passkey') },
+      noteSignInAttempt(context.auditNotes, info, outcome.member, {
+        succeeded: outcome.method !== null,
+        method: outcome.method ?? (challenge ? 'password+passkey' : 'passkey'),
       });
     }
   }

@@ -3,7 +3,7 @@
 // type String, which the audit log never copies; the sign-in method is noted for it instead.
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { noteAudit } from '../audit/audit-notes.js';
+import { noteSignInAttempt } from '../audit/audit-notes.js';
 import { updateTeamPolicy } from '../commands/team-policy/update-team-policy.js';
 import { confirmTwoFactor } from '../commands/two-factor/confirm-two-factor.js';
 import { disableTwoFactor, regenerateRecoveryCodes } from '../commands/two-factor/disable-two-factor.js';
@@ -58,11 +58,9 @@ export class TwoFactorResolver {
       return presentAuthPayload(loggedIn.issued);
     } finally {
       const { member, method } = outcome;
-      noteAudit(context.auditNotes, info, {
-        ...(member === null
-          ? {}
-          : { actor: { kind: method === null ? 'anonymous' : 'admin', id: member.id, name: member.email } }),
-        details: { method: method === null ? 'password+code' : METHOD_NAMES[method] },
+      noteSignInAttempt(context.auditNotes, info, member, {
+        succeeded: method !== null,
+        method: method === null ? 'password+code' : METHOD_NAMES[method],
       });
     }
   }

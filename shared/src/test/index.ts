@@ -13,3 +13,4 @@ export * from './real-part.js';
 export * from './redis.js';
 export * from './raw-request.js';
 export * from './audit-signing.js';
+export * from './chromium.js';

@@ -9,23 +9,19 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
-import { createTestServices, describeWithRealPart, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
+import {
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
+  createTestServices,
+  describeWithRealPart,
+  graphqlRequest,
+  type GraphQLResult,
+} from '@intake/shared/test';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 
 jest.setTimeout(120_000);
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ADMIN = { email: 'admin@example.com', password: 'a long enough admin password' };
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const require = createRequire(import.meta.url);
 // The package exports no path to its browser bundle: it sits beside `script/`, its CommonJS entry.

@@ -12,31 +12,27 @@ const base64url = z
 
 const clientExtensionResults = z.record(z.string(), z.unknown()).default({});
 
-const registrationResponse = z.object({
-  id: base64url.min(1),
-  rawId: base64url.min(1),
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults,
-  response: z.object({
-    clientDataJSON: base64url.min(1),
-    attestationObject: base64url.min(1),
-    transports: z.array(z.string().max(32)).max(10).optional(),
-  }),
+/** A credential's answer as @simplewebauthn/browser sends it; `response` is what the ceremony adds. */
+function credentialAnswer<Shape extends z.ZodRawShape>(response: Shape) {
+  return z.object({
+    id: base64url.min(1),
+    rawId: base64url.min(1),
+    type: z.literal('public-key'),
+    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+    clientExtensionResults,
+    response: z.object({ clientDataJSON: base64url.min(1), ...response }),
+  });
+}
+
+const registrationResponse = credentialAnswer({
+  attestationObject: base64url.min(1),
+  transports: z.array(z.string().max(32)).max(10).optional(),
 });
 
-const authenticationResponse = z.object({
-  id: base64url.min(1),
-  rawId: base64url.min(1),
-  type: z.literal('public-key'),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults,
-  response: z.object({
-    clientDataJSON: base64url.min(1),
-    authenticatorData: base64url.min(1),
-    signature: base64url.min(1),
-    userHandle: base64url.optional(),
-  }),
+const authenticationResponse = credentialAnswer({
+  authenticatorData: base64url.min(1),
+  signature: base64url.min(1),
+  userHandle: base64url.optional(),
 });
 
 const clientData = z.object({ challenge: z.string().max(512) });
