@@ -1,5 +1,5 @@
 import { createTestDatabase, testDriverName, type TestDatabase } from '../test/database.js';
-import { executePrepared, numberPlaceholders, preparedStatement } from './prepared-statement.js';
+import { executePrepared, numberPlaceholders, preparedStatement, queryPrepared } from './prepared-statement.js';
 
 // Seen from inside: the session's own prepared statements are listed in pg_prepared_statements, so
 // this statement inserts one row when it runs prepared under its name and none when it runs unnamed.
@@ -7,6 +7,11 @@ const SEES_ITSELF = preparedStatement(
   'intake_test_sees_itself',
   `insert into prepared_statement_test (id)
     select ?::int from pg_prepared_statements where name = 'intake_test_sees_itself'`,
+);
+
+const INSERT_RETURNING = preparedStatement(
+  'intake_test_insert_returning',
+  'insert into prepared_statement_test (id) select unnest(?::int[]) returning id',
 );
 
 const INSERT_IF = preparedStatement(
@@ -60,5 +65,11 @@ describe(`prepared statements on ${testDriverName()}`, () => {
   it('raises the database error of a failing execution, and runs again after it', async () => {
     await expect(executePrepared(testDb.db, INSERT_IF, [1, true])).rejects.toMatchObject({ code: '23505' });
     expect(await executePrepared(testDb.db, INSERT_IF, [4, true])).toBe(1);
+  });
+
+  it('answers the rows of a statement with RETURNING', async () => {
+    const rows = await queryPrepared<{ id: number }>(testDb.db, INSERT_RETURNING, ['{200,201}']);
+    expect(rows.map((row) => row.id).sort()).toEqual([200, 201]);
+    expect(await queryPrepared(testDb.db, INSERT_RETURNING, ['{}'])).toEqual([]);
   });
 });

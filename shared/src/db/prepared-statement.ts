@@ -32,7 +32,11 @@ export function preparedStatement(name: string, text: string): PreparedStatement
 }
 
 interface PooledClient {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rowCount: number | null }>;
+  query(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rowCount: number | null; rows: unknown[] }>;
   release(): void;
 }
 
@@ -51,6 +55,24 @@ const preparedOnPglite = new WeakMap<object, Map<string, Promise<void>>>();
 
 /** Runs the statement with `values`; returns the number of rows it affected. Errors as the driver raises them. */
 export async function executePrepared(db: Database, statement: PreparedStatement, values: unknown[]): Promise<number> {
+  return (await runPrepared(db, statement, values, 'run')).rowCount;
+}
+
+/** Runs the statement with `values`; returns the rows it answers (a SELECT, or RETURNING). */
+export async function queryPrepared<Row extends object>(
+  db: Database,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<Row[]> {
+  return (await runPrepared(db, statement, values, 'all')).rows as Row[];
+}
+
+async function runPrepared(
+  db: Database,
+  statement: PreparedStatement,
+  values: unknown[],
+  method: 'run' | 'all',
+): Promise<{ rowCount: number; rows: unknown[] }> {
   const connection = db.driver.getConnection();
   if (connection instanceof PostgreSqlConnection) {
     // The guarded pool (pool-guard.ts): a failure to connect is marked as an outage.
@@ -58,15 +80,19 @@ export async function executePrepared(db: Database, statement: PreparedStatement
     const client = await pool.connect();
     try {
       const result = await client.query({ name: statement.name, text: statement.numberedText, values });
-      return result.rowCount ?? 0;
+      return { rowCount: result.rowCount ?? 0, rows: result.rows };
     } finally {
       client.release();
     }
   }
   if (connection instanceof PgliteConnection) {
     await prepareOnPglite(connection, statement);
+    if (method === 'all') {
+      const rows = await connection.execute<unknown[]>(statement.executeText, values, 'all');
+      return { rowCount: rows.length, rows };
+    }
     const result = await connection.execute<{ affectedRows: number }>(statement.executeText, values, 'run');
-    return result.affectedRows;
+    return { rowCount: result.affectedRows, rows: [] };
   }
   throw new Error('executePrepared: unsupported database driver');
 }
