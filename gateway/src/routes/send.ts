@@ -65,7 +65,7 @@ export function sendRouter(
   captcha: CaptchaStage,
 ): Router<IntakeState, IntakeCustomContext> {
   const router = new Router<IntakeState, IntakeCustomContext>();
-  const steps = { services, pipeline, store: submissionStore(services.db) };
+  const steps = { services, pipeline, store: submissionStore(services.db, services.config.submissionGroup) };
   router.post(
     '/api/v1/send/:code',
     authFailureLimit(rateLimits.authFailures),

@@ -6,7 +6,14 @@
 // even when the news has not reached this process yet. On the single-statement path the check rides
 // inside the INSERT itself: no extra round trip.
 import { randomUUID } from 'node:crypto';
-import { executePrepared, preparedStatement, type Database, type Em, type PreparedStatement } from '@intake/shared/db';
+import {
+  executePrepared,
+  preparedStatement,
+  queryPrepared,
+  type Database,
+  type Em,
+  type PreparedStatement,
+} from '@intake/shared/db';
 import type { Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 
@@ -123,6 +130,94 @@ export async function insertSingleStatementIfAccepting(
   } catch (error) {
     throw db.driver.convertException(error as Error);
   }
+}
+
+// The group commit's statement (group-committer.ts): many submissions and their file rows in one
+// statement, hence one transaction. The rows travel as two JSON documents, so one prepared statement
+// serves every group size. Each row keeps its own guard, and ON CONFLICT DO NOTHING skips a row whose
+// Idempotency-Key is taken (by a committed submission or an earlier row of the group) instead of
+// failing the statement: the rows not returned were not written, and are written alone after, by
+// the single-row path, which knows how to answer them (refusal, replay, key freed).
+const GROUP_INSERT = preparedStatement(
+  'intake_insert_submission_group',
+  `with "given" as (
+    select * from jsonb_to_recordset(?::jsonb) as g("id" uuid, "form_id" uuid, "control_code" text, "data" jsonb,
+      "sanitized_fields" jsonb, "created_at" timestamptz, "idempotency_key" text, "spam_reason" text, "receipt" text)
+  ), "submission" as (
+    insert into "submissions"
+      ("id", "form_id", "data", "sanitized_fields", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash", "receipt")
+    select g."id", g."form_id", g."data", g."sanitized_fields", g."created_at", g."idempotency_key",
+      g."spam_reason" is not null, g."spam_reason", null, g."receipt"
+    from "given" g
+    where exists (select 1 from "forms" f join "sites" s on s."id" = f."site_id"
+      where f."id" = g."form_id" and f."enabled" and f."deleted_at" is null and s."deleted_at" is null
+        and s."control_code" = g."control_code")
+    on conflict do nothing
+    returning "id"
+  ), "file" as (
+    insert into "stored_files"
+      ("id", "submission_id", "position", "field", "name", "mime_type", "size", "sha256", "storage_key", "created_at")
+    select f."id", f."submission_id", f."position", f."field", f."name", f."mime_type", f."size", f."sha256",
+      f."storage_key", f."created_at"
+    from jsonb_to_recordset(?::jsonb) as f("id" uuid, "submission_id" uuid, "position" int, "field" text, "name" text,
+      "mime_type" text, "size" int, "sha256" text, "storage_key" text, "created_at" timestamptz)
+    join "submission" s on s."id" = f."submission_id"
+  )
+  select "id" from "submission"`,
+);
+
+/** A submission of a group, with the control code of the token it came with (checked by the guard). */
+export interface GroupedSubmission {
+  row: SingleStatementSubmission;
+  site: Site;
+}
+
+/**
+ * The group in one statement: for each submission, its file rows' ids when it was written, or null
+ * when it was not (refused by the guard, or its Idempotency-Key taken). A throw means nothing of the
+ * group was written; errors are converted as from a flush.
+ */
+export async function insertGroupIfAccepting(
+  db: Database,
+  group: readonly GroupedSubmission[],
+): Promise<(InsertedSubmission | null)[]> {
+  const fileIds = group.map(({ row }) => row.files.map(() => randomUUID()));
+  const submissions = group.map(({ row, site }) => ({
+    id: row.id,
+    form_id: row.formId,
+    control_code: site.controlCode,
+    data: row.data,
+    sanitized_fields: row.sanitizedFields,
+    created_at: row.createdAt.toISOString(),
+    idempotency_key: row.idempotencyKey,
+    spam_reason: row.spamReason,
+    receipt: row.receipt,
+  }));
+  const files = group.flatMap(({ row }, index) =>
+    row.files.map((file, position) => ({
+      id: fileIds[index]![position],
+      submission_id: row.id,
+      position,
+      field: file.field,
+      name: file.name,
+      mime_type: file.mimeType,
+      size: file.size,
+      sha256: file.sha256,
+      storage_key: file.storageKey,
+      created_at: row.createdAt.toISOString(),
+    })),
+  );
+  let written: { id: string }[];
+  try {
+    written = await queryPrepared<{ id: string }>(db, GROUP_INSERT, [
+      JSON.stringify(submissions),
+      JSON.stringify(files),
+    ]);
+  } catch (error) {
+    throw db.driver.convertException(error as Error);
+  }
+  const writtenIds = new Set(written.map(({ id }) => id));
+  return group.map(({ row }, index) => (writtenIds.has(row.id) ? { fileIds: fileIds[index]! } : null));
 }
 
 /** The same check as a query, for the path that writes several rows in one transaction. */

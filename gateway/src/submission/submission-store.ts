@@ -4,7 +4,9 @@
 //
 // - One statement, when the submission and its file rows are all there is to write (no duplicate
 //   filter, no delivery): the guarded INSERT, prepared once per connection, without entities. The
-//   busiest path (docs/operations.md, "The write path").
+//   busiest path (docs/operations.md, "The write path"). Writes of concurrent requests on this path
+//   are committed in groups (group-committer.ts, docs/performance.md "Group commit"): a row the
+//   group did not write (refused, or its Idempotency-Key taken) is then written alone, as before.
 // - One transaction otherwise: the acceptance check, the submission, its file rows and its
 //   deliveries (the outbox) commit together; with a duplicate filter, under an advisory lock on the
 //   form and content, so identical submissions in flight at once are stored once.
@@ -18,10 +20,21 @@ import type { Database, Em } from '@intake/shared/db';
 import { enabledWebhookIds, enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import { FormSchema, StoredFileSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
+import { isOutage } from '@intake/shared/outage';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SpamReason } from '../spam/content-rules.js';
 import type { DuplicateFilter } from '../spam/spam-verdict.js';
-import { insertSingleStatementIfAccepting, isStillAccepting, refusalOf, type FileRow } from './guarded-insert.js';
+import { GroupCommitter, type GroupCounts, type GroupSettings } from './group-committer.js';
+import {
+  insertGroupIfAccepting,
+  insertSingleStatementIfAccepting,
+  isStillAccepting,
+  refusalOf,
+  type FileRow,
+  type GroupedSubmission,
+  type InsertedSubmission,
+  type SingleStatementSubmission,
+} from './guarded-insert.js';
 import { findDuplicate, findReplay } from './idempotency.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
@@ -68,22 +81,63 @@ export interface SubmissionStore {
   write(record: SubmissionRecord): Promise<WriteOutcome>;
   /** The first submission of the same content within the window, looked up before any file is stored. */
   findDuplicate(form: Form, filter: DuplicateFilter): Promise<SubmissionAnswer | undefined>;
+  /** How the one-statement writes were grouped so far (tests, the bench). */
+  readonly groupCounts: GroupCounts;
 }
 
 /** A write frees an expired Idempotency-Key and tries again at most this often. */
 const WRITES_PER_KEY_CLASH = 3;
 
-export function submissionStore(db: Database): SubmissionStore {
+/** Writes grouped when the gateway's configuration does not say otherwise (SUBMISSION_GROUP_*). */
+const DEFAULT_GROUPING: GroupSettings = { maxRows: 64, windowMs: 0 };
+
+/** The one-statement insert of a submission: its file ids, or null when the form or site refused it. */
+type InsertOne = (row: SingleStatementSubmission, site: Site) => Promise<InsertedSubmission | null>;
+
+export function submissionStore(db: Database, grouping: GroupSettings = DEFAULT_GROUPING): SubmissionStore {
+  const committer = new GroupCommitter((group: readonly GroupedSubmission[]) => writeGroup(db, group), grouping);
+  const insertOne: InsertOne = async (row, site) => {
+    const settled = await committer.write({ row, site });
+    // Not written by its group: alone, the statement says why (a refusal, a key clash to answer).
+    return settled === WRITE_ALONE ? insertSingleStatementIfAccepting(db, row, site) : settled.inserted;
+  };
   return {
-    write: (record) => writeSubmission(db, record),
+    write: (record) => writeSubmission(db, insertOne, record),
     findDuplicate: (form, filter) => findDuplicate(db.em.fork(), form, filter.contentHash, filter.windowSeconds),
+    groupCounts: committer.counts,
   };
 }
 
-async function writeSubmission(db: Database, record: SubmissionRecord): Promise<WriteOutcome> {
+const WRITE_ALONE = 'write alone';
+type Settled = { inserted: InsertedSubmission | null } | typeof WRITE_ALONE;
+
+/**
+ * One group's write. A group of one is today's single statement, its errors its own. A larger
+ * group is one statement; the rows it did not write, or all of them when it failed for any reason
+ * but an outage (a row the database rejects must not fail its neighbours), are written alone after.
+ * An outage fails the whole group: nothing of it was written (or, the connection lost at the
+ * commit, the outcome is unknown, as for a single row).
+ */
+async function writeGroup(db: Database, group: readonly GroupedSubmission[]): Promise<Settled[]> {
+  if (group.length === 1) {
+    const { row, site } = group[0]!;
+    return [{ inserted: await insertSingleStatementIfAccepting(db, row, site) }];
+  }
+  try {
+    const inserted = await insertGroupIfAccepting(db, group);
+    return inserted.map((written) => (written === null ? WRITE_ALONE : { inserted: written }));
+  } catch (error) {
+    if (isOutage(error)) {
+      throw error;
+    }
+    return group.map(() => WRITE_ALONE);
+  }
+}
+
+async function writeSubmission(db: Database, insertOne: InsertOne, record: SubmissionRecord): Promise<WriteOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeWithCurrentWebhooks(db, record);
+      return await writeWithCurrentWebhooks(db, insertOne, record);
     } catch (error) {
       const key = record.idempotencyKey;
       if (!(error instanceof UniqueConstraintViolationException) || key === null) {
@@ -111,12 +165,16 @@ async function writeSubmission(db: Database, record: SubmissionRecord): Promise<
  * here: its delivery row then breaks the webhook's foreign key and the transaction rolls back.
  * Once, the webhooks are read afresh instead.
  */
-async function writeWithCurrentWebhooks(db: Database, record: SubmissionRecord): Promise<WriteOutcome> {
+async function writeWithCurrentWebhooks(
+  db: Database,
+  insertOne: InsertOne,
+  record: SubmissionRecord,
+): Promise<WriteOutcome> {
   try {
-    return await writeOnce(db, record);
+    return await writeOnce(db, insertOne, record);
   } catch (error) {
     if (record.webhookIds && record.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
-      return writeOnce(db, { ...record, webhookIds: undefined });
+      return writeOnce(db, insertOne, { ...record, webhookIds: undefined });
     }
     throw error;
   }
@@ -127,7 +185,7 @@ async function writeWithCurrentWebhooks(db: Database, record: SubmissionRecord):
  * transaction when it would have deliveries), so its answer does not come sooner: a bot learns
  * nothing from the timing.
  */
-async function writeOnce(db: Database, record: SubmissionRecord): Promise<WriteOutcome> {
+async function writeOnce(db: Database, insertOne: InsertOne, record: SubmissionRecord): Promise<WriteOutcome> {
   // Made on first use: the one-statement path needs no EntityManager (a fork costs CPU on the
   // busiest path).
   let em: Em | undefined;
@@ -135,16 +193,19 @@ async function writeOnce(db: Database, record: SubmissionRecord): Promise<WriteO
   const webhookIds = record.webhookIds ?? (await enabledWebhookIds(fork(), record.form.id));
   const wouldDeliver = webhookIds.length > 0 || (record.form.notifyEmails ?? []).length > 0;
   if (record.duplicateFilter === null && !wouldDeliver) {
-    return writeSingleStatement(db, record, fork);
+    return writeSingleStatement(insertOne, record, fork);
   }
   return writeInTransaction(fork(), record, webhookIds);
 }
 
 /** The submission and its file rows in one guarded statement, without entities. */
-async function writeSingleStatement(db: Database, record: SubmissionRecord, fork: () => Em): Promise<WriteOutcome> {
+async function writeSingleStatement(
+  insertOne: InsertOne,
+  record: SubmissionRecord,
+  fork: () => Em,
+): Promise<WriteOutcome> {
   const { form, site, files } = record;
-  const inserted = await insertSingleStatementIfAccepting(
-    db,
+  const inserted = await insertOne(
     {
       id: record.id,
       createdAt: record.createdAt,

@@ -30,6 +30,7 @@ describe('parseConfig', () => {
         gatewayPort: 3000,
         adminPort: 4000,
         gatewayProcesses: 1,
+        submissionGroup: { maxRows: 64, windowMs: 0 },
         databaseUrl: undefined,
         limits: {
           maxFileSize: 10485760,

@@ -133,6 +133,7 @@ export function parseConfig(raw: RawEnvironment): Config {
     gatewayPort: env.GATEWAY_PORT,
     adminPort: env.ADMIN_PORT,
     gatewayProcesses: env.GATEWAY_PROCESSES,
+    submissionGroup: { maxRows: env.SUBMISSION_GROUP_MAX, windowMs: env.SUBMISSION_GROUP_WINDOW_MS },
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     apiKey: env.API_KEY,

@@ -85,6 +85,16 @@ export const environmentSchema = z.object({
    * DATABASE_URL, and REDIS_URL while a rate limit is on, so the processes share their counts.
    */
   GATEWAY_PROCESSES: positiveInt.max(64).default(1),
+  /**
+   * Most submissions the gateway writes in one statement and commit (group commit,
+   * docs/performance.md); 1 writes each alone.
+   */
+  SUBMISSION_GROUP_MAX: positiveInt.max(1000).default(64),
+  /**
+   * How long a group that waited behind another may stay open for more writes; 0: none. A lone
+   * request on an idle gateway never waits for it.
+   */
+  SUBMISSION_GROUP_WINDOW_MS: nonNegativeInt.max(100).default(0),
   /** Set: rate limits are shared by every gateway process through that Redis. */
   REDIS_URL: optionalText,
   /** Prefix of every Redis key, so deployments (and test runs) sharing one Redis do not collide. */

@@ -51,6 +51,8 @@ export interface Config {
   adminPort: number;
   /** Processes of `npm run start:gateway` (node:cluster, one port). */
   gatewayProcesses: number;
+  /** Group commit of submissions (docs/performance.md): most rows per group, and a group's window. */
+  submissionGroup: { maxRows: number; windowMs: number };
   /** Absolute. */
   dataDir: string;
   databaseUrl: string | undefined;
