@@ -50,7 +50,7 @@ async function transactionsOf(services: Services, ids: readonly string[]): Promi
 const storedId = (written: WriteOutcome) => (written.outcome === 'stored' ? written.answer.id : written.outcome);
 
 describe('group commit of submissions', () => {
-  let services: Services;
+  let services: Awaited<ReturnType<typeof createTestServices>>;
   let site: Site;
 
   beforeAll(async () => {
