@@ -2,7 +2,7 @@
 // Intake figure with its ratio to its ceiling and its target.
 import type { FixedCosts } from './fixed-costs.js';
 import type { InsertFigure } from './insert-ceiling.js';
-import type { IntakeInsertFigures } from './intake-insert.js';
+import type { GroupedFigure, IntakeInsertFigures } from './intake-insert.js';
 import type { UploadCost, UploadCosts } from './upload-costs.js';
 import type { ProcessCountFigure } from './gateway-processes.js';
 import type { LoadFigure } from './load.js';
@@ -268,12 +268,21 @@ function printThroughputFloor(results: RequestPathResults): void {
     (ceilings.koaJson.cpuMicrosPerRequest ?? 0) + fixedCosts.tokenCheckMicros + fixedCosts.accessLineMicros;
   const share = (value: number, raw: InsertFigure) =>
     `${fixed(raw.perSecond > 0 ? (value / raw.perSecond) * 100 : 0)} %`;
-  const rowOf = (database: string, raw: InsertFigure, intake: InsertFigure, atMost: number | null) => {
+  const rowOf = (
+    database: string,
+    raw: InsertFigure,
+    intake: InsertFigure,
+    grouped: GroupedFigure | undefined,
+    atMost: number | null,
+  ) => {
     const plain = intakeCase(results, 'JSON, 3 plain fields', database);
     return {
       database,
       'raw insert/s': fixed(raw.perSecond),
       "Intake's INSERT/s": `${fixed(intake.perSecond)} (${share(intake.perSecond, raw)})`,
+      'grouped, 20 callers/s (rows per commit)': grouped
+        ? `${fixed(grouped.perSecond)} (${share(grouped.perSecond, raw)}; ${grouped.rowsPerGroup.toFixed(1)})`
+        : '',
       'CPU µs per INSERT, this process': fixed(intake.cpuMicrosPerInsert),
       'at most, with bare Koa, token check, access line':
         atMost === null ? '' : `${fixed(atMost)}/s (${share(atMost, raw)})`,
@@ -287,7 +296,7 @@ function printThroughputFloor(results: RequestPathResults): void {
       'prepared, into the migrated schema; same callers as the raw inserts)',
   );
   console.table([
-    rowOf('postgresql', ceilings.postgresInsert, intakeInserts.postgresql, null),
-    rowOf('pglite', ceilings.pgliteInsert, intakeInserts.pglite, pgliteAtMost),
+    rowOf('postgresql', ceilings.postgresInsert, intakeInserts.postgresql, intakeInserts.grouped.postgresql, null),
+    rowOf('pglite', ceilings.pgliteInsert, intakeInserts.pglite, intakeInserts.grouped.pglite, pgliteAtMost),
   ]);
 }
