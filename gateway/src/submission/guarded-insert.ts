@@ -14,6 +14,7 @@ import {
   type Em,
   type PreparedStatement,
 } from '@intake/shared/db';
+import { SUBMISSION_CREATED } from '@intake/shared/delivery';
 import type { Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 
@@ -132,8 +133,8 @@ export async function insertSingleStatementIfAccepting(
   }
 }
 
-// The group commit's statement (group-committer.ts): many submissions and their file rows in one
-// statement, hence one transaction. The rows travel as two JSON documents, so one prepared statement
+// The group commit's statement (group-committer.ts): many submissions, their file rows and their
+// deliveries (the outbox) in one statement, hence one transaction. The rows travel as two JSON documents, so one prepared statement
 // serves every group size. Each row keeps its own guard, and ON CONFLICT DO NOTHING skips a row whose
 // Idempotency-Key is taken (by a committed submission or an earlier row of the group) instead of
 // failing the statement: the rows not returned were not written, and are written alone after, by
@@ -162,14 +163,28 @@ const GROUP_INSERT = preparedStatement(
     from jsonb_to_recordset(?::jsonb) as f("id" uuid, "submission_id" uuid, "position" int, "field" text, "name" text,
       "mime_type" text, "size" int, "sha256" text, "storage_key" text, "created_at" timestamptz)
     join "submission" s on s."id" = f."submission_id"
+  ), "delivery" as (
+    insert into "deliveries"
+      ("id", "channel", "form_id", "webhook_id", "submission_id", "event_type", "recipients", "next_attempt_at",
+        "created_at", "updated_at")
+    select d."id", d."channel", d."form_id", d."webhook_id", d."submission_id", d."event_type", d."recipients",
+      d."created_at", d."created_at", d."created_at"
+    from jsonb_to_recordset(?::jsonb) as d("id" uuid, "channel" text, "form_id" uuid, "webhook_id" uuid,
+      "submission_id" uuid, "event_type" text, "recipients" text[], "created_at" timestamptz)
+    join "submission" s on s."id" = d."submission_id"
   )
   select "id" from "submission"`,
 );
+
+/** An outbox row of a grouped submission: one per enabled webhook, one for the form's e-mails. */
+export type DeliveryRow = { channel: 'webhook'; webhookId: string } | { channel: 'email'; recipients: string[] };
 
 /** A submission of a group, with the control code of the token it came with (checked by the guard). */
 export interface GroupedSubmission {
   row: SingleStatementSubmission;
   site: Site;
+  /** Written with the submission, in the same statement. */
+  deliveries: readonly DeliveryRow[];
 }
 
 /**
@@ -207,11 +222,24 @@ export async function insertGroupIfAccepting(
       created_at: row.createdAt.toISOString(),
     })),
   );
+  const deliveries = group.flatMap(({ row, deliveries: rows }) =>
+    rows.map((delivery) => ({
+      id: randomUUID(),
+      channel: delivery.channel,
+      form_id: row.formId,
+      webhook_id: delivery.channel === 'webhook' ? delivery.webhookId : null,
+      submission_id: row.id,
+      event_type: SUBMISSION_CREATED,
+      recipients: delivery.channel === 'email' ? delivery.recipients : null,
+      created_at: row.createdAt.toISOString(),
+    })),
+  );
   let written: { id: string }[];
   try {
     written = await queryPrepared<{ id: string }>(db, GROUP_INSERT, [
       JSON.stringify(submissions),
       JSON.stringify(files),
+      JSON.stringify(deliveries),
     ]);
   } catch (error) {
     throw db.driver.convertException(error as Error);

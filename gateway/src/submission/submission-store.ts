@@ -2,14 +2,16 @@
 // and whose files are stored, and answers with the outcome; the SQL, the choice of path and the
 // retries stay in here (the statements themselves in guarded-insert.ts):
 //
-// - One statement, when the submission and its file rows are all there is to write (no duplicate
-//   filter, no delivery): the guarded INSERT, prepared once per connection, without entities. The
-//   busiest path (docs/operations.md, "The write path"). Writes of concurrent requests on this path
-//   are committed in groups (group-committer.ts, docs/performance.md "Group commit"): a row the
-//   group did not write (refused, or its Idempotency-Key taken) is then written alone, as before.
-// - One transaction otherwise: the acceptance check, the submission, its file rows and its
-//   deliveries (the outbox) commit together; with a duplicate filter, under an advisory lock on the
-//   form and content, so identical submissions in flight at once are stored once.
+// - Group commit, when there is no duplicate filter: the submission, its file rows and its
+//   deliveries (the outbox) in one guarded statement, without entities, shared with the writes of
+//   concurrent requests (group-committer.ts, docs/performance.md "Group commit"). A lone write
+//   without deliveries is the one-row guarded INSERT, prepared once per connection: the busiest
+//   path (docs/operations.md, "The write path"). A row its group did not write (refused, its
+//   Idempotency-Key taken, a webhook deleted meanwhile) is written alone after, by the one-row
+//   statement, or by the transaction below when it has deliveries: that path knows how to answer it.
+// - One transaction: the acceptance check, the submission, its file rows and its deliveries commit
+//   together; with a duplicate filter, under an advisory lock on the form and content, so identical
+//   submissions in flight at once are stored once.
 //
 // Retries: a webhook deleted a moment ago (the cache still lists it) breaks the delivery row's
 // foreign key, and the write runs again with the webhooks read afresh; a clash on the
@@ -31,6 +33,7 @@ import {
   isStillAccepting,
   refusalOf,
   type FileRow,
+  type DeliveryRow,
   type GroupedSubmission,
   type InsertedSubmission,
   type SingleStatementSubmission,
@@ -91,18 +94,18 @@ const WRITES_PER_KEY_CLASH = 3;
 /** Writes grouped when the gateway's configuration does not say otherwise (SUBMISSION_GROUP_*). */
 const DEFAULT_GROUPING: GroupSettings = { maxRows: 64, windowMs: 0 };
 
-/** The one-statement insert of a submission: its file ids, or null when the form or site refused it. */
-type InsertOne = (row: SingleStatementSubmission, site: Site) => Promise<InsertedSubmission | null>;
+/** A submission for the group commit; `wouldDeliver` also for spam, which gets no delivery rows. */
+interface GroupEntry extends GroupedSubmission {
+  wouldDeliver: boolean;
+}
+
+/** The group commit's answer for one submission. */
+type WriteGrouped = (entry: GroupEntry) => Promise<Settled>;
 
 export function submissionStore(db: Database, grouping: GroupSettings = DEFAULT_GROUPING): SubmissionStore {
-  const committer = new GroupCommitter((group: readonly GroupedSubmission[]) => writeGroup(db, group), grouping);
-  const insertOne: InsertOne = async (row, site) => {
-    const settled = await committer.write({ row, site });
-    // Not written by its group: alone, the statement says why (a refusal, a key clash to answer).
-    return settled === WRITE_ALONE ? insertSingleStatementIfAccepting(db, row, site) : settled.inserted;
-  };
+  const committer = new GroupCommitter((group: readonly GroupEntry[]) => writeGroup(db, group), grouping);
   return {
-    write: (record) => writeSubmission(db, insertOne, record),
+    write: (record) => writeSubmission(db, (entry) => committer.write(entry), record),
     findDuplicate: (form, filter) => findDuplicate(db.em.fork(), form, filter.contentHash, filter.windowSeconds),
     groupCounts: committer.counts,
   };
@@ -112,14 +115,15 @@ const WRITE_ALONE = 'write alone';
 type Settled = { inserted: InsertedSubmission | null } | typeof WRITE_ALONE;
 
 /**
- * One group's write. A group of one is today's single statement, its errors its own. A larger
- * group is one statement; the rows it did not write, or all of them when it failed for any reason
- * but an outage (a row the database rejects must not fail its neighbours), are written alone after.
- * An outage fails the whole group: nothing of it was written (or, the connection lost at the
- * commit, the outcome is unknown, as for a single row).
+ * One group's write. A lone submission without deliveries is today's single statement, its errors
+ * its own. Otherwise one statement for the group; the rows it did not write, or all of them when
+ * it failed for any reason but an outage (a row the database rejects, a webhook deleted meanwhile:
+ * one row must not fail its neighbours), are written alone after. An outage fails the whole group:
+ * nothing of it was written (or, the connection lost at the commit, the outcome is unknown, as for
+ * a single row).
  */
-async function writeGroup(db: Database, group: readonly GroupedSubmission[]): Promise<Settled[]> {
-  if (group.length === 1) {
+async function writeGroup(db: Database, group: readonly GroupEntry[]): Promise<Settled[]> {
+  if (group.length === 1 && !group[0]!.wouldDeliver) {
     const { row, site } = group[0]!;
     return [{ inserted: await insertSingleStatementIfAccepting(db, row, site) }];
   }
@@ -134,10 +138,14 @@ async function writeGroup(db: Database, group: readonly GroupedSubmission[]): Pr
   }
 }
 
-async function writeSubmission(db: Database, insertOne: InsertOne, record: SubmissionRecord): Promise<WriteOutcome> {
+async function writeSubmission(
+  db: Database,
+  writeGrouped: WriteGrouped,
+  record: SubmissionRecord,
+): Promise<WriteOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeWithCurrentWebhooks(db, insertOne, record);
+      return await writeWithCurrentWebhooks(db, writeGrouped, record);
     } catch (error) {
       const key = record.idempotencyKey;
       if (!(error instanceof UniqueConstraintViolationException) || key === null) {
@@ -167,67 +175,87 @@ async function writeSubmission(db: Database, insertOne: InsertOne, record: Submi
  */
 async function writeWithCurrentWebhooks(
   db: Database,
-  insertOne: InsertOne,
+  writeGrouped: WriteGrouped,
   record: SubmissionRecord,
 ): Promise<WriteOutcome> {
   try {
-    return await writeOnce(db, insertOne, record);
+    return await writeOnce(db, writeGrouped, record);
   } catch (error) {
     if (record.webhookIds && record.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
-      return writeOnce(db, insertOne, { ...record, webhookIds: undefined });
+      return writeOnce(db, writeGrouped, { ...record, webhookIds: undefined });
     }
     throw error;
   }
 }
 
 /**
- * The choice of path. Spam gets no delivery but takes the path a good submission would (one
- * transaction when it would have deliveries), so its answer does not come sooner: a bot learns
- * nothing from the timing.
+ * The choice of path. Spam gets no delivery but takes the path a good submission would (the same
+ * group statement, or one transaction when the good one would be written alone with deliveries), so
+ * its answer does not come sooner: a bot learns nothing from the timing.
  */
-async function writeOnce(db: Database, insertOne: InsertOne, record: SubmissionRecord): Promise<WriteOutcome> {
+async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: SubmissionRecord): Promise<WriteOutcome> {
   // Made on first use: the one-statement path needs no EntityManager (a fork costs CPU on the
   // busiest path).
   let em: Em | undefined;
   const fork = () => (em ??= db.em.fork());
   const webhookIds = record.webhookIds ?? (await enabledWebhookIds(fork(), record.form.id));
-  const wouldDeliver = webhookIds.length > 0 || (record.form.notifyEmails ?? []).length > 0;
-  if (record.duplicateFilter === null && !wouldDeliver) {
-    return writeSingleStatement(insertOne, record, fork);
+  if (record.duplicateFilter !== null) {
+    return writeInTransaction(fork(), record, webhookIds);
   }
-  return writeInTransaction(fork(), record, webhookIds);
+  const { form, site } = record;
+  const wouldDeliver = webhookIds.length > 0 || (form.notifyEmails ?? []).length > 0;
+  const row: SingleStatementSubmission = {
+    id: record.id,
+    createdAt: record.createdAt,
+    formId: form.id,
+    data: record.data,
+    sanitizedFields: record.sanitizedFields,
+    idempotencyKey: record.idempotencyKey,
+    spamReason: record.spamReason ?? null,
+    receipt: record.receipt,
+    files: record.files,
+  };
+  const deliveries = record.spamReason === undefined ? deliveryRows(form, webhookIds) : [];
+  const settled = await writeGrouped({ row, site, deliveries, wouldDeliver });
+  if (settled !== WRITE_ALONE) {
+    return outcomeOf(record, settled.inserted, fork);
+  }
+  // Not written by its group: alone, the path that says why (a refusal, a key clash to answer, a
+  // webhook deleted meanwhile).
+  if (wouldDeliver) {
+    return writeInTransaction(fork(), record, webhookIds);
+  }
+  return outcomeOf(record, await insertSingleStatementIfAccepting(db, row, site), fork);
 }
 
-/** The submission and its file rows in one guarded statement, without entities. */
-async function writeSingleStatement(
-  insertOne: InsertOne,
+/** The outbox rows of a good submission, as enqueueSubmissionDeliveries makes them in a transaction. */
+function deliveryRows(form: Form, webhookIds: readonly string[]): DeliveryRow[] {
+  const rows: DeliveryRow[] = webhookIds.map((webhookId) => ({ channel: 'webhook', webhookId }));
+  const recipients = form.notifyEmails ?? [];
+  if (recipients.length > 0) {
+    rows.push({ channel: 'email', recipients: [...recipients] });
+  }
+  return rows;
+}
+
+/** The answer of a write without entities: its rows as written, or why the form or site refused it. */
+async function outcomeOf(
   record: SubmissionRecord,
+  inserted: InsertedSubmission | null,
   fork: () => Em,
 ): Promise<WriteOutcome> {
-  const { form, site, files } = record;
-  const inserted = await insertOne(
-    {
-      id: record.id,
-      createdAt: record.createdAt,
-      formId: form.id,
-      data: record.data,
-      sanitizedFields: record.sanitizedFields,
-      idempotencyKey: record.idempotencyKey,
-      spamReason: record.spamReason ?? null,
-      receipt: record.receipt,
-      files,
-    },
-    site,
-  );
   if (inserted === null) {
-    return { outcome: 'refused', refusal: await refusalOf(fork(), form.id, site) };
+    return { outcome: 'refused', refusal: await refusalOf(fork(), record.form.id, record.site) };
   }
   return {
     outcome: 'stored',
     answer: {
       id: record.id,
       createdAt: record.createdAt.toISOString(),
-      files: files.map(({ storageKey: _key, ...file }, position) => ({ id: inserted.fileIds[position]!, ...file })),
+      files: record.files.map(({ storageKey: _key, ...file }, position) => ({
+        id: inserted.fileIds[position]!,
+        ...file,
+      })),
       receipt: record.receipt,
     },
   };
