@@ -47,6 +47,9 @@ describeWithRealPart(
     let origin: string;
     let ownerToken: string;
     const authenticators: string[] = [];
+    /** Every WebAuthn challenge the API handed out, and every log line it wrote. */
+    const challenges = new Set<string>();
+    const logLines: string[] = [];
 
     function gql<T = any>(query: string, variables: Json = {}, token?: string): Promise<GraphQLResult<T>> {
       return graphqlRequest<T>(origin, query, variables, token);
@@ -91,6 +94,7 @@ describeWithRealPart(
     async function register(token: string, name: string): Promise<{ id: string; name: string }> {
       const started = await gql<{ startPasskeyRegistration: Json }>('mutation { startPasskeyRegistration }', {}, token);
       expect(started.errors).toBeUndefined();
+      challenges.add(started.data!.startPasskeyRegistration.challenge as string);
       const response = await page.evaluate(
         (optionsJSON) => (globalThis as any).SimpleWebAuthnBrowser.startRegistration({ optionsJSON }),
         started.data!.startPasskeyRegistration,
@@ -111,6 +115,7 @@ describeWithRealPart(
         { challenge },
       );
       expect(started.errors).toBeUndefined();
+      challenges.add(started.data!.startPasskeySignIn.challenge as string);
       return page.evaluate(
         (optionsJSON) => (globalThis as any).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON }),
         started.data!.startPasskeySignIn,
@@ -134,7 +139,10 @@ describeWithRealPart(
     }
 
     beforeAll(async () => {
-      services = await createTestServices({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+      services = await createTestServices(
+        { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug' },
+        { logDestination: { write: (line: string) => logLines.push(line) } },
+      );
       await ensureAdmin(services);
       admin = await startAdmin(services);
       origin = admin.url.replace('127.0.0.1', 'localhost');
@@ -307,8 +315,15 @@ describeWithRealPart(
         expect.arrayContaining(['passkey', 'password+passkey']),
       );
       expect(signIns.some((entry) => entry.outcome === 'FAILURE')).toBe(true);
-      const stored = JSON.stringify(await services.db.em.fork().execute('select details from audit_log'));
-      expect(stored).not.toMatch(/clientDataJSON|attestationObject|signature|challenge"/);
+      const stored = JSON.stringify(await services.db.em.fork().execute('select * from audit_log'));
+      expect(stored).not.toMatch(/clientDataJSON|attestationObject|signature"|challenge"/);
+      // Neither the audit log nor any log line (at debug level) holds a challenge the API handed out.
+      expect(challenges.size).toBeGreaterThan(5);
+      const logged = logLines.join('');
+      expect(logLines.length).toBeGreaterThan(20);
+      for (const challenge of challenges) {
+        expect([stored.includes(challenge), logged.includes(challenge)]).toEqual([false, false]);
+      }
     });
   },
 );
