@@ -3,6 +3,7 @@
 // evaluated in the page) runs the ceremonies as the console does. The page is the console's own
 // origin, reached as `localhost` (WebAuthn refuses IP addresses), and the GraphQL calls go to the
 // same origin, so the relying party is the request's own origin. Runs on both databases.
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -294,6 +295,15 @@ describeWithRealPart(
         {},
         ownerToken,
       );
+    });
+
+    it("refuses an answer whose user handle names another member than the passkey's own", async () => {
+      await use(phone);
+      const response = await answerSignIn();
+      const answer = response.response as Json;
+      expect(answer.userHandle).toEqual(expect.any(String));
+      answer.userHandle = Buffer.from(randomUUID().replaceAll('-', ''), 'hex').toString('base64url');
+      expect(codes(await finishSignIn(response))).toEqual(['UNAUTHENTICATED']);
     });
 
     it('refuses a passkey whose signature counter went backwards (a cloned authenticator)', async () => {

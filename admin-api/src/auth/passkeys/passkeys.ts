@@ -45,3 +45,8 @@ export async function recordPasskeyUse(
   );
   return updated === 1;
 }
+
+/** The WebAuthn user handle of a member: their id's 16 bytes, so an authenticator keeps one passkey per member. */
+export function userHandleOf(adminId: string): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(Buffer.from(adminId.replaceAll('-', ''), 'hex'));
+}

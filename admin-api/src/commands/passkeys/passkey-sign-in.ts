@@ -16,7 +16,13 @@ import {
 } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from '../../auth/passkeys/passkey-challenges.js';
 import { answeredChallenge, parseAuthenticationResponse } from '../../auth/passkeys/passkey-response.js';
-import { asCredential, descriptors, listPasskeys, recordPasskeyUse } from '../../auth/passkeys/passkeys.js';
+import {
+  asCredential,
+  descriptors,
+  listPasskeys,
+  recordPasskeyUse,
+  userHandleOf,
+} from '../../auth/passkeys/passkeys.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { findChallenge, useChallenge } from '../../auth/two-factor/challenges.js';
 import type { AdminDeps } from '../../context.js';
@@ -91,7 +97,12 @@ async function checkClaims(
     return null;
   }
   const admin = await em.findOne(AdminUserSchema, { id: passkey.admin.id, status: 'active' });
-  if (admin === null) {
+  // The user handle, when the authenticator sends one, must name the passkey's own member.
+  const handle = response.response.userHandle;
+  if (
+    admin === null ||
+    (handle !== undefined && handle !== Buffer.from(userHandleOf(admin.id)).toString('base64url'))
+  ) {
     return null;
   }
   if (request.secondFactorChallenge === null) {

@@ -13,7 +13,7 @@ import {
 } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from '../../auth/passkeys/passkey-challenges.js';
 import { answeredChallenge, parseRegistrationResponse } from '../../auth/passkeys/passkey-response.js';
-import { descriptors, listPasskeys } from '../../auth/passkeys/passkeys.js';
+import { descriptors, listPasskeys, userHandleOf } from '../../auth/passkeys/passkeys.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { badUserInput, unauthenticated } from '../../schema/errors.js';
 
@@ -41,8 +41,7 @@ export async function startPasskeyRegistration(
     rpID: relyingParty.id,
     userName: admin.email,
     userDisplayName: admin.name || admin.email,
-    // The member's id as the user handle: an authenticator keeps one passkey per member and site.
-    userID: new Uint8Array(Buffer.from(admin.id.replaceAll('-', ''), 'hex')),
+    userID: userHandleOf(admin.id),
     challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),
     attestationType: 'none',
     excludeCredentials: descriptors(existing),
