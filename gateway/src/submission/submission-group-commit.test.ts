@@ -235,15 +235,14 @@ describe('group commit of submissions', () => {
     ];
     const [, ...written] = await Promise.all([lead, ...group].map((submission) => store.write(submission)));
 
-    expect(written.map((outcome) => (outcome.outcome === 'refused' ? outcome.refusal.code : outcome.outcome))).toEqual([
-      'stored',
-      'stored',
-      'form_forbidden',
-      'stored',
-      'replay',
-    ]);
+    const outcomes = written.map((outcome) => (outcome.outcome === 'refused' ? outcome.refusal.code : outcome.outcome));
+    expect(outcomes.slice(0, 3)).toEqual(['stored', 'stored', 'form_forbidden']);
+    // The two rows with one key are written alone once the group's statement broke: whichever
+    // comes first is stored, the other answered with it.
+    expect(outcomes.slice(3).sort()).toEqual(['replay', 'stored']);
+    const storedWithKey = outcomes[3] === 'stored' ? 3 : 4;
     const em = services.db.em.fork();
-    for (const position of [0, 1, 3]) {
+    for (const position of [0, 1, storedWithKey]) {
       const deliveries = await em.find(DeliverySchema, { submission: group[position]!.id });
       expect(deliveries.map((delivery) => delivery.webhook?.id)).toEqual([webhook.id]);
     }
