@@ -1,5 +1,6 @@
 // What a bench server child and the bench runner say to each other over the IPC channel.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 
 /** Child → runner, once listening: where it is and what a request needs (tokens, form code). */
 export interface ReadyMessage {
@@ -12,7 +13,20 @@ export interface ReadyMessage {
  * Runner → child: report memory (optionally after a full GC, optionally starting a new peak
  * window), or stop.
  */
-export type RunnerMessage = { type: 'memory'; id: number; gc: boolean; resetPeak: boolean } | { type: 'stop' };
+export type RunnerMessage =
+  | { type: 'memory'; id: number; gc: boolean; resetPeak: boolean }
+  | { type: 'profile'; id: number; action: 'start' | 'stop' }
+  | { type: 'stop' };
+
+/**
+ * Child → runner: the profiler started (`profile` absent) or stopped, with the V8 CPU profile of
+ * the main thread since the start.
+ */
+export interface ProfileMessage {
+  type: 'profile';
+  id: number;
+  profile?: unknown;
+}
 
 /** Child → runner: the answer to a memory request. Bytes. */
 export interface MemoryMessage {
@@ -24,6 +38,8 @@ export interface MemoryMessage {
   heapUsed: number;
   /** CPU time (user + system) the process used since it started, in microseconds. */
   cpuMicros: number;
+  /** The same, of the main thread alone (the one a CPU profile samples). */
+  mainThreadCpuMicros: number;
 }
 
 /**
@@ -55,6 +71,32 @@ function cpuMicros(): number {
   return user + system;
 }
 
+function mainThreadCpuMicros(): number {
+  const { user, system } = process.threadCpuUsage();
+  return user + system;
+}
+
+/** node:inspector's sampling profiler in this process, started and stopped by the runner. */
+function profiler(): (action: 'start' | 'stop') => Promise<unknown> {
+  let session: Session | undefined;
+  return async (action) => {
+    if (action === 'start') {
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      // 250 µs: a few thousand samples in a short window, at a cost the bench's figures never see
+      // (the profiled window is not a measured one).
+      await session.post('Profiler.setSamplingInterval', { interval: 250 });
+      await session.post('Profiler.start');
+      return undefined;
+    }
+    const { profile } = await session!.post('Profiler.stop');
+    session!.disconnect();
+    session = undefined;
+    return profile;
+  };
+}
+
 export interface ServedChild {
   url: string;
   details?: Record<string, string>;
@@ -80,9 +122,17 @@ export async function serveInChild(start: () => Promise<ServedChild>): Promise<v
     // Whatever handle a library left open, a stopped bench server must not linger.
     process.exit(0);
   };
+  const profile = profiler();
   process.on('message', (message: RunnerMessage) => {
     if (message.type === 'stop') {
       void stop();
+      return;
+    }
+    if (message.type === 'profile') {
+      void profile(message.action).then((result) => {
+        const reply: ProfileMessage = { type: 'profile', id: message.id, ...(result ? { profile: result } : {}) };
+        process.send?.(reply);
+      });
       return;
     }
     if (message.gc) {
@@ -99,6 +149,7 @@ export async function serveInChild(start: () => Promise<ServedChild>): Promise<v
       peakRss: peak,
       heapUsed: process.memoryUsage().heapUsed,
       cpuMicros: cpuMicros(),
+      mainThreadCpuMicros: mainThreadCpuMicros(),
     };
     process.send?.(reply);
   });

@@ -4,7 +4,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { MemoryMessage, ReadyMessage, RunnerMessage } from './child-protocol.js';
+import type { MemoryMessage, ProfileMessage, ReadyMessage, RunnerMessage } from './child-protocol.js';
 
 export interface BenchServer {
   url: string;
@@ -17,7 +17,11 @@ export interface BenchServer {
   memory(options?: {
     gc?: boolean;
     resetPeak?: boolean;
-  }): Promise<{ rss: number; peakRss: number; heapUsed: number; cpuMicros: number }>;
+  }): Promise<{ rss: number; peakRss: number; heapUsed: number; cpuMicros: number; mainThreadCpuMicros: number }>;
+  /** Starts node:inspector's CPU profiler in the server process (main thread). */
+  startProfile(): Promise<void>;
+  /** Stops it: the V8 CPU profile since the start. */
+  stopProfile(): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -73,6 +77,18 @@ export async function startBenchServer(entry: string, options: StartOptions = {}
   const ready = await waitForReady(child, options.startTimeoutMs ?? 60_000);
   let nextId = 0;
   const send = (message: RunnerMessage) => child.send(message);
+  const askProfile = (action: 'start' | 'stop') =>
+    new Promise<unknown>((resolve) => {
+      const id = ++nextId;
+      const onMessage = (message: ProfileMessage) => {
+        if (message.type === 'profile' && message.id === id) {
+          child.off('message', onMessage);
+          resolve(message.profile);
+        }
+      };
+      child.on('message', onMessage);
+      send({ type: 'profile', id, action });
+    });
   return {
     url: ready.url,
     details: ready.details,
@@ -88,12 +104,17 @@ export async function startBenchServer(entry: string, options: StartOptions = {}
               peakRss: message.peakRss,
               heapUsed: message.heapUsed,
               cpuMicros: message.cpuMicros,
+              mainThreadCpuMicros: message.mainThreadCpuMicros,
             });
           }
         };
         child.on('message', onMessage);
         send({ type: 'memory', id, gc, resetPeak });
       }),
+    startProfile: async () => {
+      await askProfile('start');
+    },
+    stopProfile: () => askProfile('stop'),
     stop: () => stopChild(child, () => send({ type: 'stop' })),
   };
 }

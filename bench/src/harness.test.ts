@@ -4,9 +4,10 @@
 import { jest } from '@jest/globals';
 import { serverEntry, startBenchServer } from './child-server.js';
 import { measureFixedCosts } from './fixed-costs.js';
-import { measureLoad } from './load.js';
+import { measureLoad, measureLone, percentile } from './load.js';
 import { PLAIN_FIELDS, pngUpload } from './payloads.js';
 import { packageOf, summarise } from './profile-summary.js';
+import { splitByStage, type CpuProfile } from './request-stages.js';
 
 jest.setTimeout(60_000);
 
@@ -52,6 +53,38 @@ describe('bench harness', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it('times a lone client one request at a time, and profiles the server in its process', async () => {
+    const server = await startBenchServer(serverEntry('bare-koa'));
+    try {
+      const request = {
+        url: `${server.url}/`,
+        headers: { 'content-type': PLAIN_FIELDS.contentType },
+        body: PLAIN_FIELDS.body,
+        connections: 1,
+      };
+      await server.startProfile();
+      const lone = await measureLone(request, 50, 5);
+      const profile = (await server.stopProfile()) as CpuProfile;
+      expect(lone).toMatchObject({ requests: 50, failures: 0 });
+      expect(lone.p50).toBeGreaterThan(0);
+      expect(lone.p99).toBeGreaterThanOrEqual(lone.p50);
+      expect(splitByStage(profile).totalMicros + splitByStage(profile).idleMicros).toBeGreaterThan(0);
+      const memory = await server.memory();
+      expect(memory.mainThreadCpuMicros).toBeGreaterThan(0);
+      expect(memory.mainThreadCpuMicros).toBeLessThanOrEqual(memory.cpuMicros);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('takes percentiles by nearest rank', () => {
+    const values = Array.from({ length: 100 }, (_, index) => index + 1);
+    expect(percentile(values, 0.5)).toBe(50);
+    expect(percentile(values, 0.99)).toBe(99);
+    expect(percentile([7], 0.99)).toBe(7);
+    expect(percentile([], 0.5)).toBeNaN();
   });
 
   it('refuses to load anything but loopback', async () => {

@@ -1,6 +1,7 @@
 // The load generator of `npm run bench`: autocannon against a loopback URL for a bounded time,
 // after an unmeasured warm-up (JIT, connection pools). The server under test always runs in another
 // process (see child-server.ts), so the generator never competes with it for one event loop.
+import http from 'node:http';
 import autocannon from 'autocannon';
 
 export const LOAD_GENERATOR = 'autocannon';
@@ -32,6 +33,8 @@ export interface LoadFigure {
    * in µs (set when the server runs as a bench child, see request-path.ts).
    */
   cpuMicrosPerRequest?: number;
+  /** The same, of the server's main thread alone. */
+  mainThreadCpuMicrosPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -117,4 +120,68 @@ export async function measureLoad(request: LoadRequest, options: LoadOptions): P
     failures: answered - good + result.errors,
     unexpectedStatuses,
   };
+}
+
+/** The value below which a share `q` (0 to 1) of the sorted values lie (nearest rank). */
+export function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) {
+    return NaN;
+  }
+  const rank = Math.ceil(q * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export interface LoneFigure {
+  /** Milliseconds, from the first byte sent to the whole answer read. */
+  p50: number;
+  p99: number;
+  requests: number;
+  failures: number;
+}
+
+/**
+ * A lone client on an idle server: `count` requests one after another on one kept-alive
+ * connection, each sent when the previous answer is read, timed to the microsecond (autocannon's
+ * latencies are whole milliseconds). The first `warmup` are not counted.
+ */
+export async function measureLone(request: LoadRequest, count: number, warmup = 20): Promise<LoneFigure> {
+  assertLoopback(request.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const body = typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+  const once = () =>
+    new Promise<number>((resolve, reject) => {
+      const started = process.hrtime.bigint();
+      const sent = http.request(
+        request.url,
+        { method: 'POST', agent, headers: { ...request.headers, 'content-length': String(body.length) } },
+        (answer) => {
+          answer.resume();
+          answer.on('end', () =>
+            resolve(answer.statusCode === 201 ? Number(process.hrtime.bigint() - started) / 1e6 : -1),
+          );
+          answer.on('error', reject);
+        },
+      );
+      sent.on('error', reject);
+      sent.end(body);
+    });
+  const latencies: number[] = [];
+  let failures = 0;
+  try {
+    for (let index = 0; index < warmup + count; index += 1) {
+      const ms = await once().catch(() => -1);
+      if (index < warmup) {
+        continue;
+      }
+      if (ms < 0) {
+        failures += 1;
+      } else {
+        latencies.push(ms);
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), requests: latencies.length, failures };
 }

@@ -106,6 +106,7 @@ export function printRequestPath(results: RequestPathResults): void {
       value: figure.mbPerSecond !== undefined ? `${fixed(figure.mbPerSecond)} MB/s` : `${fixed(figure.perSecond)}/s`,
       'p50 ms': fixed(figure.p50, 1),
       'p99 ms': fixed(figure.p99, 1),
+      'lone p50 / p99 ms': figure.lone ? `${fixed(figure.lone.p50, 2)} / ${fixed(figure.lone.p99, 2)}` : '',
       'RSS MB (start → peak)':
         figure.peakRssMb === undefined ? '' : `${fixed(figure.startRssMb ?? 0)} → ${fixed(figure.peakRssMb)}`,
       ceiling: `${figure.ceiling} ${fixed(figure.ceilingValue)}`,
@@ -120,6 +121,7 @@ export function printRequestPath(results: RequestPathResults): void {
       met: figure.met === null ? '' : figure.met ? 'yes' : 'NO',
     })),
   );
+  printStages(results);
   printPlainJsonFloor(results);
   printThroughputFloor(results);
   printPngFloor(results);
@@ -163,6 +165,51 @@ export function printRequestPath(results: RequestPathResults): void {
       met: figure.met ? 'yes' : 'NO',
     })),
   );
+}
+
+/**
+ * Each profiled case's CPU per request split into its stages (request-stages.ts): the main
+ * thread's CPU by the profile's samples, the other threads as one row; the rows add up to the
+ * measured CPU per request of the Intake table.
+ */
+function printStages(results: RequestPathResults): void {
+  const cases = results.intake.filter((figure) => figure.stages !== undefined);
+  if (cases.length === 0) {
+    return;
+  }
+  const column = (figure: IntakeFigure, micros: number) =>
+    `${fixed(micros, 1)} (${fixed(figure.stages!.totalMicros > 0 ? (micros / figure.stages!.totalMicros) * 100 : 0)} %)`;
+  const stageNames = cases[0]!.stages!.perRequest.map((row) => row.stage);
+  const rows = [
+    ...stageNames.map((stage) => ({
+      stage,
+      ...Object.fromEntries(
+        cases.map((figure) => [
+          figure.case,
+          column(figure, figure.stages!.perRequest.find((row) => row.stage === stage)?.micros ?? 0),
+        ]),
+      ),
+    })),
+    {
+      stage: 'other threads: GC helpers, libuv file-system pool',
+      ...Object.fromEntries(cases.map((figure) => [figure.case, column(figure, figure.stages!.otherThreadsMicros)])),
+    },
+    {
+      stage: 'total: CPU µs/req of the Intake table',
+      ...Object.fromEntries(cases.map((figure) => [figure.case, column(figure, figure.stages!.totalMicros)])),
+    },
+  ];
+  console.log(
+    "Where each request's CPU goes (PostgreSQL; µs per request and share; main thread split by a CPU profile " +
+      'of the same load, taken after the measured run; see docs/performance.md)',
+  );
+  console.table(rows);
+  for (const figure of cases) {
+    const files = figure.stages!.otherFiles.map(({ file, micros }) => `${file} ${fixed(micros, 1)}`).join(', ');
+    if (files !== '') {
+      console.log(`  other, ${figure.case}: ${files}`);
+    }
+  }
 }
 
 interface FloorPart {

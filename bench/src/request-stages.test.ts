@@ -47,11 +47,23 @@ describe('request stages from a CPU profile', () => {
       profileOf([
         // A socket write called by the insert is the insert's, though Koa is further up.
         {
-          frames: [koa, ['write', `file://${root}/gateway/dist/submission/guarded-insert.js`], ['writeGeneric', 'node:net'], ['writeBuffer', '']],
+          frames: [
+            koa,
+            ['write', `file://${root}/gateway/dist/submission/guarded-insert.js`],
+            ['writeGeneric', 'node:net'],
+            ['writeBuffer', ''],
+          ],
           micros: 300,
         },
         // An HMAC called by the token check is the token's.
-        { frames: [koa, ['siteToken', `file://${root}/gateway/dist/middleware/site-token.js`], ['hmac', 'node:internal/crypto/hash']], micros: 100 },
+        {
+          frames: [
+            koa,
+            ['siteToken', `file://${root}/gateway/dist/middleware/site-token.js`],
+            ['hmac', 'node:internal/crypto/hash'],
+          ],
+          micros: 100,
+        },
         { frames: [['(garbage collector)', '']], micros: 50 },
         { frames: [['(idle)', '']], micros: 1000 },
         // Nothing declared on the stack.

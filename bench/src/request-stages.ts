@@ -41,8 +41,7 @@ export const STAGES = [
 export type Stage = (typeof STAGES)[number];
 
 /** Intake's own code: compiled workspaces, matched on the path below `dist/`. */
-const intake = (workspace: 'gateway' | 'shared', below: string) =>
-  new RegExp(`/${workspace}/dist/${below}`);
+const intake = (workspace: 'gateway' | 'shared', below: string) => new RegExp(`/${workspace}/dist/${below}`);
 /** A package, wherever node_modules puts it. */
 const pkg = (...names: string[]) => new RegExp(`/node_modules/(?:${names.join('|')})/`);
 /** One of Node's own modules (`node:_http_server`, `node:internal/...`). */
@@ -51,9 +50,28 @@ const builtin = (...names: string[]) => new RegExp(`^node:(?:${names.join('|')})
 /** Which stage a source file belongs to. Order matters only where patterns overlap. */
 export const STAGE_RULES: readonly { stage: Stage; file: RegExp }[] = [
   { stage: 'body read and parse', file: intake('gateway', 'body/') },
-  { stage: 'body read and parse', file: pkg('raw-body', 'co-body', '@koa/multer', 'multer', 'busboy', 'iconv-lite', 'append-field', 'content-type', 'bytes') },
-  { stage: 'API key, form, rate limits', file: intake('gateway', 'middleware/(api-key|form-by-code|site-rate-limit|auth-failure-limit)\\.js') },
-  { stage: 'API key, form, rate limits', file: intake('gateway', '(rate-limit|site-cache/site-cache|site-cache/site-scoped-cache)') },
+  {
+    stage: 'body read and parse',
+    file: pkg(
+      'raw-body',
+      'co-body',
+      '@koa/multer',
+      'multer',
+      'busboy',
+      'iconv-lite',
+      'append-field',
+      'content-type',
+      'bytes',
+    ),
+  },
+  {
+    stage: 'API key, form, rate limits',
+    file: intake('gateway', 'middleware/(api-key|form-by-code|site-rate-limit|auth-failure-limit)\\.js'),
+  },
+  {
+    stage: 'API key, form, rate limits',
+    file: intake('gateway', '(rate-limit|site-cache/site-cache|site-cache/site-scoped-cache)'),
+  },
   { stage: 'API key, form, rate limits', file: intake('shared', 'rate-limit/') },
   { stage: 'site token', file: intake('gateway', '(middleware/site-token|site-cache/token-memo)\\.js') },
   { stage: 'site token', file: intake('shared', 'site-token/') },
@@ -65,25 +83,90 @@ export const STAGE_RULES: readonly { stage: Stage; file: RegExp }[] = [
   { stage: 'spam rules', file: intake('gateway', 'spam/') },
   { stage: 'spam rules', file: intake('shared', 'spam/') },
   { stage: 'sanitiser', file: intake('gateway', 'submission/(sanitize|sanitize-pool|purify-text)\\.js') },
-  { stage: 'sanitiser', file: pkg('jsdom', 'dompurify', 'parse5', 'piscina', 'nwsapi', 'cssstyle', 'whatwg-url', 'tr46', 'webidl-conversions') },
+  {
+    stage: 'sanitiser',
+    file: pkg(
+      'jsdom',
+      'dompurify',
+      'parse5',
+      'piscina',
+      'nwsapi',
+      'cssstyle',
+      'whatwg-url',
+      'tr46',
+      'webidl-conversions',
+    ),
+  },
   { stage: 'file checks', file: intake('gateway', 'files/') },
   { stage: 'file checks', file: pkg('file-type', 'strtok3', 'token-types', 'peek-readable', '@tokenizer/[^/]+') },
   { stage: 'storage', file: intake('shared', 'storage/') },
   { stage: 'receipt', file: intake('shared', '(receipts|signing)/') },
   { stage: 'receipt', file: pkg('jose', 'canonicalize') },
-  { stage: 'insert', file: intake('gateway', 'submission/(submission-store|guarded-insert|group-committer|one-at-a-time)\\.js') },
+  {
+    stage: 'insert',
+    file: intake('gateway', 'submission/(submission-store|guarded-insert|group-committer|one-at-a-time)\\.js'),
+  },
   { stage: 'insert', file: intake('shared', '(db|entities|outage)/') },
-  { stage: 'insert', file: pkg('pg', 'pg-protocol', 'pg-pool', 'pg-types', 'postgres-[^/]+', '@mikro-orm/[^/]+', 'kysely', 'knex', '@electric-sql/pglite') },
-  { stage: 'submission command: route, create-submission', file: intake('gateway', '(routes/send|submission/create-submission)\\.js') },
+  {
+    stage: 'insert',
+    file: pkg(
+      'pg',
+      'pg-protocol',
+      'pg-pool',
+      'pg-types',
+      'postgres-[^/]+',
+      '@mikro-orm/[^/]+',
+      'kysely',
+      'knex',
+      '@electric-sql/pglite',
+    ),
+  },
+  {
+    stage: 'submission command: route, create-submission',
+    file: intake('gateway', '(routes/send|submission/create-submission)\\.js'),
+  },
   { stage: 'answer', file: intake('gateway', 'submission/present-submission\\.js') },
   { stage: 'answer', file: builtin('_http_outgoing') },
   { stage: 'answer', file: /\/node_modules\/koa\/lib\/(response|application)\.js$/ },
   { stage: 'log and metrics', file: intake('shared', '(logger|metrics|http|statistics)/') },
   { stage: 'log and metrics', file: intake('gateway', '(metrics|statistics/)') },
-  { stage: 'log and metrics', file: pkg('pino', 'sonic-boom', 'pino-std-serializers', 'fast-redact', 'quick-format-unescaped', 'prom-client', 'tdigest', 'bintrees') },
+  {
+    stage: 'log and metrics',
+    file: pkg(
+      'pino',
+      'sonic-boom',
+      'pino-std-serializers',
+      'fast-redact',
+      'quick-format-unescaped',
+      'prom-client',
+      'tdigest',
+      'bintrees',
+    ),
+  },
   { stage: 'HTTP in, Koa and router', file: builtin('_http_server', '_http_incoming', '_http_common') },
-  { stage: 'HTTP in, Koa and router', file: pkg('koa', '@koa/router', 'koa-compose', 'path-to-regexp', 'http-errors', 'statuses', 'accepts', 'type-is', 'mime-types', 'negotiator', 'cookies', 'depd', 'on-finished', 'ee-first') },
-  { stage: 'HTTP in, Koa and router', file: intake('gateway', '(app|context|routes/|middleware/(error-handler|request-id))') },
+  {
+    stage: 'HTTP in, Koa and router',
+    file: pkg(
+      'koa',
+      '@koa/router',
+      'koa-compose',
+      'path-to-regexp',
+      'http-errors',
+      'statuses',
+      'accepts',
+      'type-is',
+      'mime-types',
+      'negotiator',
+      'cookies',
+      'depd',
+      'on-finished',
+      'ee-first',
+    ),
+  },
+  {
+    stage: 'HTTP in, Koa and router',
+    file: intake('gateway', '(app|context|routes/|middleware/(error-handler|request-id))'),
+  },
 ];
 
 /** V8's pseudo-frames: their samples are not JavaScript, but they are the process's own work. */
