@@ -191,7 +191,7 @@ function printStages(results: RequestPathResults): void {
       ),
     })),
     {
-      stage: 'other threads: GC helpers, libuv file-system pool',
+      stage: "other threads: V8's GC and compiler helpers, libuv's pool (file system, the receipt's signature)",
       ...Object.fromEntries(cases.map((figure) => [figure.case, column(figure, figure.stages!.otherThreadsMicros)])),
     },
     {

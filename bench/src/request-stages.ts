@@ -169,6 +169,12 @@ export const STAGE_RULES: readonly { stage: Stage; file: RegExp }[] = [
   },
 ];
 
+/**
+ * The bench's own work in the gateway process: the profiler handing its profile over (parsed in
+ * `node:inspector` while it still samples) and the runner's IPC. Left out like idle time.
+ */
+const BENCH_FILES = /^node:(?:inspector|inspector\/promises|internal\/child_process(?:\/serialization)?)$/;
+
 /** V8's pseudo-frames: their samples are not JavaScript, but they are the process's own work. */
 const PSEUDO_FRAMES: Record<string, Stage | 'idle'> = {
   '(garbage collector)': 'garbage collection',
@@ -187,7 +193,7 @@ export function fileLabel(url: string): string {
 }
 
 export interface StageSplit {
-  /** Sampled microseconds per stage, idle excluded. */
+  /** Sampled microseconds per stage; idle time and the bench's own work (profiler, IPC) left out. */
   micros: Map<Stage, number>;
   totalMicros: number;
   idleMicros: number;
@@ -210,7 +216,7 @@ export function splitByStage(profile: CpuProfile): StageSplit {
       return known;
     }
     const { functionName, url } = byId.get(id)!.callFrame;
-    const own = url === '' ? PSEUDO_FRAMES[functionName] : stageOfFile(url);
+    const own = url === '' ? PSEUDO_FRAMES[functionName] : BENCH_FILES.test(url) ? 'idle' : stageOfFile(url);
     const up = parent.get(id);
     const stage = own ?? (up === undefined ? 'other' : resolve(up));
     stageOfNode.set(id, stage);
