@@ -2,15 +2,8 @@
 // concurrent requests share one statement and one commit, and a row the group cannot write fails
 // alone. Rows written by one transaction share its id (xmin): that is how the test sees the groups
 // in the database itself, not only in the committer's counts.
-import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  DeliverySchema,
-  FormSchema,
-  StoredFileSchema,
-  SubmissionSchema,
-  type Form,
-  type Site,
-} from '@intake/shared/entities';
+import { randomUUID } from 'node:crypto';
+import { DeliverySchema, FormSchema, StoredFileSchema, SubmissionSchema, type Site } from '@intake/shared/entities';
 import { isOutage } from '@intake/shared/outage';
 import {
   createOutageDatabase,
@@ -21,34 +14,10 @@ import {
   makeWebhook,
 } from '@intake/shared/test';
 import type { Services } from '@intake/shared/services';
-import { submissionStore, type SubmissionRecord, type WriteOutcome } from './submission-store.js';
+import { submissionRecord } from '../test/submission-record.js';
+import { submissionStore, type WriteOutcome } from './submission-store.js';
 
-function record(site: Site, form: Form, overrides: Partial<SubmissionRecord> = {}): SubmissionRecord {
-  return {
-    id: randomUUID(),
-    createdAt: new Date(),
-    receipt: `receipt-${randomBytes(8).toString('hex')}`,
-    site,
-    form,
-    webhookIds: [],
-    data: { name: 'Ada' },
-    sanitizedFields: [],
-    idempotencyKey: null,
-    spamReason: undefined,
-    duplicateFilter: null,
-    files: [
-      {
-        field: 'cv',
-        name: 'cv.txt',
-        mimeType: 'text/plain',
-        size: 5,
-        sha256: 'a'.repeat(64),
-        storageKey: `ab/${randomBytes(20).toString('hex')}`,
-      },
-    ],
-    ...overrides,
-  };
-}
+const record = submissionRecord;
 
 /** The transaction each submission was written by (its xmin), by id; absent when not stored. */
 async function transactionsOf(services: Services, ids: readonly string[]): Promise<Map<string, string>> {

@@ -2,10 +2,11 @@
 // TEST_DATABASE_URL): one submission in, one outcome out, whichever path and retry it takes inside.
 // The HTTP tests (intake, spam protection, webhooks end to end) play the same cases through the
 // gateway; these pin the outcomes a caller of `write` relies on.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DeliverySchema, FormSchema, SiteSchema, StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
 import type { Form, Site } from '@intake/shared/entities';
 import { createTestServices, makeForm, makeSite, makeWebhook } from '@intake/shared/test';
+import { RECORD_FILE, submissionRecord } from '../test/submission-record.js';
 import { submissionStore, type SubmissionRecord, type SubmissionStore } from './submission-store.js';
 
 let services: Awaited<ReturnType<typeof createTestServices>>;
@@ -22,31 +23,7 @@ afterAll(async () => {
   await services.close();
 });
 
-const FILE = {
-  field: 'cv',
-  name: 'cv.txt',
-  mimeType: 'text/plain',
-  size: 5,
-  sha256: 'a'.repeat(64),
-};
-
-function record(form: Form, overrides: Partial<SubmissionRecord> = {}): SubmissionRecord {
-  return {
-    id: randomUUID(),
-    createdAt: new Date(),
-    receipt: `receipt-${randomBytes(8).toString('hex')}`,
-    site,
-    form,
-    webhookIds: [],
-    data: { name: 'Ada' },
-    sanitizedFields: [],
-    idempotencyKey: null,
-    spamReason: undefined,
-    duplicateFilter: null,
-    files: [{ ...FILE, storageKey: `ab/${randomBytes(20).toString('hex')}` }],
-    ...overrides,
-  };
-}
+const record = (form: Form, overrides: Partial<SubmissionRecord> = {}) => submissionRecord(site, form, overrides);
 
 async function formWith(settings: { notifyEmails?: string[]; duplicateWindowSeconds?: number }): Promise<Form> {
   const form = await makeForm(services, site);
@@ -77,7 +54,7 @@ describe('submission store', () => {
     expect(rows.submission).toMatchObject({ data: { name: 'Ada' }, sanitizedFields: ['name'], spam: false });
     expect(rows.submission!.receipt).toBe(given.receipt);
     expect(rows.submission!.createdAt.toISOString()).toBe(answer!.createdAt);
-    expect(answer!.files).toEqual([{ id: rows.files[0]!.id, ...FILE }]);
+    expect(answer!.files).toEqual([{ id: rows.files[0]!.id, ...RECORD_FILE }]);
     expect(rows.deliveries).toEqual([]);
   });
 
