@@ -1,5 +1,5 @@
 // Who makes a change to a member (their own account included), as the member commands and their
-// audit entries need it.
+// audit entries need it; and the signed-in member of the operations only a sign-in may use.
 import { requestActor } from '../audit/audit-actor.js';
 import type { ActingMember } from '../commands/members/member-rules.js';
 import type { AdminContext } from '../context.js';
@@ -22,4 +22,15 @@ export async function actingMember({
     address: clientAddress,
     requestId,
   };
+}
+
+/**
+ * The id of the member signed in (console session or admin token). The permission table keeps API
+ * tokens out of the operations that call this; anything else is UNAUTHENTICATED.
+ */
+export function signedInMemberId({ principal }: AdminContext): string {
+  if (principal?.kind !== 'admin') {
+    throw unauthenticated();
+  }
+  return principal.adminId;
 }

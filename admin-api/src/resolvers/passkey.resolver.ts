@@ -18,11 +18,11 @@ import { finishPasskeyRegistration, startPasskeyRegistration } from '../commands
 import type { AdminContext } from '../context.js';
 import { presentAuthPayload } from '../presenters/auth.js';
 import { presentPasskey } from '../presenters/passkey.js';
-import { unauthenticated } from '../schema/errors.js';
 import { AuthPayloadType } from '../types/auth.type.js';
 import { PasskeyType } from '../types/passkey.type.js';
 import { codePoints, isPlainText, parseId } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
+import { signedInMemberId } from './acting-member.js';
 
 const PASSKEY_NAME_MAX_LENGTH = 100;
 
@@ -35,14 +35,6 @@ const passkeyName = z
     `must be between 1 and ${PASSKEY_NAME_MAX_LENGTH} characters`,
   );
 
-/** The signed-in member's id (the permission table keeps API tokens out of these operations). */
-function signedIn({ principal }: AdminContext): string {
-  if (principal?.kind !== 'admin') {
-    throw unauthenticated();
-  }
-  return principal.adminId;
-}
-
 function relyingPartyOf(context: AdminContext) {
   return relyingParty(context.deps.services.config.publicAdminUrl, context.requestOrigin);
 }
@@ -52,7 +44,7 @@ export class PasskeyResolver {
   @Authorized()
   @Query(() => [PasskeyType], { description: "The signed-in member's passkeys, oldest first." })
   async passkeys(@Ctx() context: AdminContext): Promise<PasskeyType[]> {
-    return (await listPasskeys(context.em, signedIn(context))).map(presentPasskey);
+    return (await listPasskeys(context.em, signedInMemberId(context))).map(presentPasskey);
   }
 
   @Authorized()
@@ -61,7 +53,7 @@ export class PasskeyResolver {
       'Options for `navigator.credentials.create` (hand them to @simplewebauthn/browser `startRegistration`); the challenge in them lasts five minutes.',
   })
   async startPasskeyRegistration(@Ctx() context: AdminContext): Promise<Record<string, unknown>> {
-    return { ...(await startPasskeyRegistration(context.em, relyingPartyOf(context), signedIn(context))) };
+    return { ...(await startPasskeyRegistration(context.em, relyingPartyOf(context), signedInMemberId(context))) };
   }
 
   @Authorized()
@@ -77,7 +69,7 @@ export class PasskeyResolver {
     const passkey = await finishPasskeyRegistration(
       context.em,
       relyingPartyOf(context),
-      signedIn(context),
+      signedInMemberId(context),
       checkedName,
       response,
     );
@@ -93,7 +85,7 @@ export class PasskeyResolver {
   ): Promise<PasskeyType> {
     const passkey = await renamePasskey(
       context.em,
-      signedIn(context),
+      signedInMemberId(context),
       parseId(id, 'id'),
       parseInput(passkeyName, name, 'name'),
     );
@@ -103,7 +95,7 @@ export class PasskeyResolver {
   @Authorized()
   @Mutation(() => Boolean, { description: 'Removes one of your passkeys: it signs in no more.' })
   async removePasskey(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<boolean> {
-    await removePasskey(context.em, signedIn(context), parseId(id, 'id'));
+    await removePasskey(context.em, signedInMemberId(context), parseId(id, 'id'));
     return true;
   }
 

@@ -15,7 +15,7 @@ import { presentAuthPayload } from '../presenters/auth.js';
 import { presentMember } from '../presenters/member.js';
 import { findMember } from '../queries/members/list-members.js';
 import { findTeamPolicy } from '../queries/team-policy/find-team-policy.js';
-import { notFound, unauthenticated } from '../schema/errors.js';
+import { notFound } from '../schema/errors.js';
 import { AuthPayloadType } from '../types/auth.type.js';
 import { MemberType } from '../types/member.type.js';
 import {
@@ -26,15 +26,7 @@ import {
 } from '../types/two-factor.type.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
-import { actingMember } from './acting-member.js';
-
-/** The signed-in member's id (the permission table keeps API tokens out of these operations). */
-function signedIn({ principal }: AdminContext): string {
-  if (principal?.kind !== 'admin') {
-    throw unauthenticated();
-  }
-  return principal.adminId;
-}
+import { actingMember, signedInMemberId } from './acting-member.js';
 
 const METHOD_NAMES = { totp: 'password+totp', recovery_code: 'password+recovery_code' } as const;
 
@@ -71,7 +63,7 @@ export class TwoFactorResolver {
       'A new TOTP secret for the signed-in member, with its otpauth URI and QR code; pending until confirmTwoFactor.',
   })
   async startTwoFactorEnrolment(@Ctx() context: AdminContext): Promise<TwoFactorEnrolmentType> {
-    return startTwoFactorEnrolment(context.em, context.deps, signedIn(context));
+    return startTwoFactorEnrolment(context.em, context.deps, signedInMemberId(context));
   }
 
   @Authorized()
@@ -83,13 +75,13 @@ export class TwoFactorResolver {
     @Arg('code', () => String) code: string,
     @Ctx() context: AdminContext,
   ): Promise<RecoveryCodesType> {
-    return { codes: await confirmTwoFactor(context.em, context.deps, signedIn(context), code) };
+    return { codes: await confirmTwoFactor(context.em, context.deps, signedInMemberId(context), code) };
   }
 
   @Authorized()
   @Mutation(() => Boolean, { description: 'Turns two-factor sign-in off; needs a current code or a recovery code.' })
   async disableTwoFactor(@Arg('code', () => String) code: string, @Ctx() context: AdminContext): Promise<boolean> {
-    await disableTwoFactor(context.em, context.deps, signedIn(context), code);
+    await disableTwoFactor(context.em, context.deps, signedInMemberId(context), code);
     return true;
   }
 
@@ -101,7 +93,7 @@ export class TwoFactorResolver {
     @Arg('code', () => String) code: string,
     @Ctx() context: AdminContext,
   ): Promise<RecoveryCodesType> {
-    return { codes: await regenerateRecoveryCodes(context.em, context.deps, signedIn(context), code) };
+    return { codes: await regenerateRecoveryCodes(context.em, context.deps, signedInMemberId(context), code) };
   }
 
   @Authorized()

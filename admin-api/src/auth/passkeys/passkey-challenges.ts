@@ -1,16 +1,11 @@
 // WebAuthn challenges: random, handed to the browser in the ceremony's options, and answered inside
 // the signed client data. The database keeps only their sha256; a challenge is used once (taking it
 // deletes it, so two requests cannot both use it) and lives PASSKEY_CHALLENGE_TTL_SECONDS.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeyChallengeSchema, type PasskeyChallengePurpose } from '@intake/shared/entities';
+import { hashChallengeSecret, looksLikeChallengeSecret, newChallengeSecret } from '../challenge-secret.js';
 
 export const PASSKEY_CHALLENGE_TTL_SECONDS = 5 * 60;
-const CHALLENGE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-function hashChallenge(challenge: string): string {
-  return createHash('sha256').update(challenge, 'utf8').digest('hex');
-}
 
 /** A new challenge (base64url of 32 random bytes) for this purpose and, where it has one, member. */
 export async function issuePasskeyChallenge(
@@ -19,12 +14,12 @@ export async function issuePasskeyChallenge(
   adminId: string | null,
   now = new Date(),
 ): Promise<string> {
-  const challenge = randomBytes(32).toString('base64url');
+  const challenge = newChallengeSecret();
   await em.nativeDelete(PasskeyChallengeSchema, { expiresAt: { $lte: now } });
   em.create(PasskeyChallengeSchema, {
     admin: adminId === null ? null : em.getReference(AdminUserSchema, adminId),
     purpose,
-    challengeHash: hashChallenge(challenge),
+    challengeHash: hashChallengeSecret(challenge),
     expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_SECONDS * 1000),
   });
   await em.flush();
@@ -45,10 +40,10 @@ export async function takePasskeyChallenge(
   challenge: string,
   purpose: PasskeyChallengePurpose,
 ): Promise<TakenChallenge | null> {
-  if (!CHALLENGE_SHAPE.test(challenge)) {
+  if (!looksLikeChallengeSecret(challenge)) {
     return null;
   }
-  const challengeHash = hashChallenge(challenge);
+  const challengeHash = hashChallengeSecret(challenge);
   const found = await em.findOne(PasskeyChallengeSchema, {
     challengeHash,
     purpose,

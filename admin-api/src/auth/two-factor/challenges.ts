@@ -2,17 +2,12 @@
 // random challenge instead of a session, so the console can forget the password at once. The
 // database keeps only its sha256. A challenge lives CHALLENGE_TTL_SECONDS, is used once, and ends
 // after CHALLENGE_MAX_FAILURES wrong codes (the sign-in limits count them too).
-import { createHash, randomBytes } from 'node:crypto';
 import type { Em } from '@intake/shared/db';
 import { SecondFactorChallengeSchema } from '@intake/shared/entities';
+import { hashChallengeSecret, looksLikeChallengeSecret, newChallengeSecret } from '../challenge-secret.js';
 
 export const CHALLENGE_TTL_SECONDS = 5 * 60;
 export const CHALLENGE_MAX_FAILURES = 5;
-const CHALLENGE_SHAPE = /^[A-Za-z0-9_-]{43}$/;
-
-function hashChallenge(challenge: string): string {
-  return createHash('sha256').update(challenge, 'utf8').digest('hex');
-}
 
 export interface IssuedChallenge {
   challenge: string;
@@ -20,21 +15,21 @@ export interface IssuedChallenge {
 }
 
 export async function issueChallenge(em: Em, adminId: string, now = new Date()): Promise<IssuedChallenge> {
-  const challenge = randomBytes(32).toString('base64url');
+  const challenge = newChallengeSecret();
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_SECONDS * 1000);
   await em.nativeDelete(SecondFactorChallengeSchema, { admin: adminId, expiresAt: { $lte: now } });
-  em.create(SecondFactorChallengeSchema, { admin: adminId, secretHash: hashChallenge(challenge), expiresAt });
+  em.create(SecondFactorChallengeSchema, { admin: adminId, secretHash: hashChallengeSecret(challenge), expiresAt });
   await em.flush();
   return { challenge, expiresAt };
 }
 
 /** The live challenge's id and member, or null for anything else (unknown, used, expired, malformed). */
 export async function findChallenge(em: Em, challenge: string): Promise<{ id: string; adminId: string } | null> {
-  if (!CHALLENGE_SHAPE.test(challenge)) {
+  if (!looksLikeChallengeSecret(challenge)) {
     return null;
   }
   const found = await em.findOne(SecondFactorChallengeSchema, {
-    secretHash: hashChallenge(challenge),
+    secretHash: hashChallengeSecret(challenge),
     expiresAt: { $gt: new Date() },
     failedAttempts: { $lt: CHALLENGE_MAX_FAILURES },
   });
