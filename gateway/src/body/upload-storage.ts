@@ -1,25 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type multer from '@koa/multer';
-import type { ReceivedFile } from '../files/types.js';
+import { StreamedCheckPass } from '../files/streamed-checks.js';
+import type { ReceivedFile, StreamedChecks } from '../files/types.js';
 
 /** What multer reports of a file this engine stored. */
-export type UploadedFile = multer.File & { sha256?: string };
-
-/** Counts and hashes the bytes flowing through, so a file is read from the network only once. */
-class HashingCounter extends Transform {
-  readonly hash = createHash('sha256');
-  size = 0;
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    this.hash.update(chunk);
-    this.size += chunk.length;
-    callback(null, chunk);
-  }
-}
+export type UploadedFile = multer.File & { sha256?: string; streamed?: StreamedChecks };
 
 /**
  * Creates the temporary file, making its folder only when it is missing (the first upload, or after
@@ -55,7 +44,7 @@ export interface UploadStorage {
 
 /**
  * A multer storage engine that streams each upload to a random temporary file while computing its
- * sha256 and size. Every path it creates is recorded in `created`, so the request can remove them
+ * sha256 and size and taking the checks that read every byte (streamed-checks.ts). Every path it creates is recorded in `created`, so the request can remove them
  * all in every outcome, even those multer never reports.
  */
 export function createUploadStorage(tempDir: string, created: string[]): UploadStorage {
@@ -64,11 +53,11 @@ export function createUploadStorage(tempDir: string, created: string[]): UploadS
     _handleFile(_req, file, callback) {
       const target = path.join(tempDir, `upload-${randomBytes(16).toString('hex')}`);
       created.push(target);
-      const counter = new HashingCounter();
+      const checks = new StreamedCheckPass();
       const written = createTemporary(tempDir, target)
-        .then((handle) => pipeline(file.stream, counter, handle.createWriteStream()))
+        .then((handle) => pipeline(file.stream, checks, handle.createWriteStream()))
         .then(
-          () => callback(null, { path: target, size: counter.size, sha256: counter.hash.digest('hex') }),
+          () => callback(null, { path: target, ...checks.results() }),
           // A failed file is the engine's to remove: multer keeps no path for it.
           (error: unknown) => rm(target, { force: true }).finally(() => callback(error as Error)),
         );
@@ -105,5 +94,6 @@ export function toReceivedFile(file: UploadedFile): ReceivedFile {
     path: file.path,
     size: file.size,
     sha256: file.sha256 ?? '',
+    ...(file.streamed ? { streamed: file.streamed } : {}),
   };
 }

@@ -18,8 +18,33 @@ const OVERLAP_BYTES = 5;
 
 export type AppendedArchive = 'zip' | 'rar' | 'sevenzip';
 
-function signatureIn(bytes: Buffer): AppendedArchive | null {
+/** The RAR or 7z signature anywhere in `bytes`, or null. */
+export function signatureIn(bytes: Buffer): AppendedArchive | null {
   return SIGNATURES.find((signature) => bytes.includes(signature.bytes))?.kind ?? null;
+}
+
+/**
+ * Looks for a RAR or 7z signature in bytes that arrive chunk by chunk (an upload as it streams to
+ * its temporary file), so a big file need not be read back for it: the last few bytes of each
+ * chunk are kept to find a signature that spans two.
+ */
+export class SignatureWatch {
+  private carried = Buffer.alloc(0);
+  private found: AppendedArchive | null = null;
+
+  update(chunk: Buffer): void {
+    if (this.found !== null) {
+      return;
+    }
+    const seam = Buffer.concat([this.carried, chunk.subarray(0, OVERLAP_BYTES)]);
+    this.found = signatureIn(seam) ?? signatureIn(chunk);
+    this.carried = Buffer.concat([this.carried, chunk.subarray(-OVERLAP_BYTES)]).subarray(-OVERLAP_BYTES);
+  }
+
+  /** The signature seen anywhere in the bytes so far, or null. */
+  get signature(): AppendedArchive | null {
+    return this.found;
+  }
 }
 
 /** The archive a whole file's content of a non-archive type also is, or null. */
@@ -55,9 +80,13 @@ async function findSignature(handle: FileHandle, size: number, window: Buffer): 
 /**
  * The archive a file of a non-archive type also is, or null. First the file's last bytes, where a
  * ZIP reader looks for its end record ending the file (give or take the few stray bytes they
- * tolerate); then the whole file for a RAR or 7z signature, unless those last bytes were all of it.
+ * tolerate); then the whole file for a RAR or 7z signature, unless those last bytes were all of it,
+ * or unless `streamedSignature` gives what a SignatureWatch saw as the file was written.
  */
-export async function findAppendedArchive(path: string): Promise<AppendedArchive | null> {
+export async function findAppendedArchive(
+  path: string,
+  streamedSignature?: AppendedArchive | null,
+): Promise<AppendedArchive | null> {
   const handle = await open(path, 'r');
   try {
     const { size } = await handle.stat();
@@ -68,7 +97,10 @@ export async function findAppendedArchive(path: string): Promise<AppendedArchive
     if (size <= tailLength) {
       return appendedArchiveIn(tail);
     }
-    return bytesAfterZipEnd(tail) !== null ? 'zip' : await findSignature(handle, size, window);
+    if (bytesAfterZipEnd(tail) !== null) {
+      return 'zip';
+    }
+    return streamedSignature !== undefined ? streamedSignature : await findSignature(handle, size, window);
   } finally {
     await handle.close();
   }

@@ -234,3 +234,26 @@ describeClamd(clamd, `ClamAV stage through the gateway on ${testDriverName()}`, 
     }
   });
 });
+
+describe(`checks taken as a big upload streams in, through the gateway on ${testDriverName()}`, () => {
+  // Files past the 128 KiB read whole are checked in the upload's single pass (streamed-checks.ts):
+  // the network cuts them into chunks anywhere, so a signature or a character may span two.
+  const padding = (bytes: number) => Buffer.alloc(bytes, 0x20);
+
+  it('refuses a RAR hidden in the middle of a big image, and invalid UTF-8 deep in a big text', async () => {
+    const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    const polyglot = Buffer.concat([png(), padding(300_000), rar, padding(300_000)]);
+    expect(await upload(harness.gateway.url, 'photo.png', polyglot)).toEqual({
+      status: 400,
+      code: 'file_type_mismatch',
+    });
+    const broken = Buffer.concat([Buffer.from('a'.repeat(400_000)), Buffer.from([0xc3]), Buffer.from('b'.repeat(10))]);
+    expect(await upload(harness.gateway.url, 'notes.txt', broken)).toEqual({ status: 400, code: 'file_type_mismatch' });
+  });
+
+  it('accepts a big clean image and a big text full of characters of every width', async () => {
+    expect((await upload(harness.gateway.url, 'photo.png', Buffer.concat([png(), padding(600_000)]))).status).toBe(201);
+    const text = Buffer.from('é€👋a\n'.repeat(60_000), 'utf8');
+    expect((await upload(harness.gateway.url, 'notes.txt', text)).status).toBe(201);
+  });
+});

@@ -34,6 +34,51 @@ export async function checkUtf8Text(path: string): Promise<TextVerdict> {
   }
 }
 
+/**
+ * The same verdict on bytes that arrive chunk by chunk (an upload as it streams to its temporary
+ * file), so a text file need not be read back. A NUL anywhere is the reason given, whatever the
+ * chunks: binary content has one within its first bytes, and once one is seen the watch stops.
+ */
+export class TextWatch {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  private nul = false;
+  private invalid = false;
+
+  update(chunk: Buffer): void {
+    if (this.nul) {
+      return;
+    }
+    // In UTF-8 the byte 0x00 only ever encodes U+0000.
+    this.nul = chunk.includes(0);
+    if (!this.nul && !this.invalid) {
+      this.invalid = decodes(() => this.decoder.decode(chunk, { stream: true })) !== null;
+    }
+  }
+
+  /** The verdict on all the bytes seen; call once, after the last chunk. */
+  verdict(): TextVerdict {
+    if (this.nul) {
+      return { ok: false, reason: 'nul' };
+    }
+    return this.invalid
+      ? { ok: false, reason: 'invalid_utf8' }
+      : (decodes(() => this.decoder.decode()) ?? { ok: true });
+  }
+}
+
+/** Null when `decode` decodes; the invalid-encoding verdict when it throws for that. */
+function decodes(decode: () => unknown): TextVerdict | null {
+  try {
+    decode();
+    return null;
+  } catch (error) {
+    if (isInvalidEncoding(error)) {
+      return { ok: false, reason: 'invalid_utf8' };
+    }
+    throw error;
+  }
+}
+
 // By code, not `instanceof TypeError`: the decoder's TypeError may come from another realm (a VM
 // context, as under jest).
 function isInvalidEncoding(error: unknown): boolean {

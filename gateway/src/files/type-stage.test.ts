@@ -461,3 +461,35 @@ describe('file-type throwing on content', () => {
     expect(error).toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('the verdicts of the upload single pass (ReceivedFile.streamed)', () => {
+  // An upload's whole-file checks are taken as it streams in (streamed-checks.ts); the type stage
+  // then reads only the file's head and tail. These files' bytes say one thing and their streamed
+  // verdicts another: the verdicts are what decide, so the file was not read back.
+  const big = (head: Buffer) => Buffer.concat([head, Buffer.alloc(2 * ZIP_END_SEARCH_BYTES, 0x20)]);
+
+  it('refuses an image whose stream held an archive signature, and takes a clean one without reading it', async () => {
+    const file = await received('photo.png', big(png()));
+    const seen = { ...file, streamed: { archiveSignature: 'rar' as const, text: { ok: true as const } } };
+    await expect(detectType(seen, DEFAULT_ALLOWED_MIME_TYPES)).rejects.toMatchObject({ code: 'file_type_mismatch' });
+    const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    const polyglot = await received('photo.png', big(Buffer.concat([png(), rar])));
+    const clean = {
+      ...polyglot,
+      streamed: { archiveSignature: null, text: { ok: false as const, reason: 'nul' as const } },
+    };
+    await expect(detectType(clean, DEFAULT_ALLOWED_MIME_TYPES)).resolves.toMatchObject({ mimeType: MIME_PNG });
+  });
+
+  it('judges text by its streamed verdict', async () => {
+    const file = await received('notes.txt', text());
+    const refused = {
+      ...file,
+      streamed: { archiveSignature: null, text: { ok: false as const, reason: 'nul' as const } },
+    };
+    await expect(detectType(refused, DEFAULT_ALLOWED_MIME_TYPES)).rejects.toMatchObject({
+      code: 'file_type_mismatch',
+      message: 'A text/plain file holds a NUL byte.',
+    });
+  });
+});

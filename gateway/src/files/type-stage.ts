@@ -1,9 +1,10 @@
 // First stage of the file pipeline: the name says a type, the content must say the same.
 // The extension (the last one) must name an allowed type (`file_type_not_allowed`); then the magic
 // bytes must agree (`file_type_mismatch`). Only the head of the file is read, except for text (which
-// has no magic: every byte must be UTF-8, streamed), OOXML (two small parts read through the zip
-// central directory), and images and PDF (streamed once for an archive appended to them; a file of
-// up to 128 KiB is read whole, once, for both its type and that scan).
+// has no magic: every byte must be UTF-8), OOXML (two small parts read through the zip central
+// directory), and images and PDF (every byte looked at for an archive appended to them; a file of
+// up to 128 KiB is read whole, once, for both its type and that scan). For an upload, the checks
+// of every byte were taken as it streamed in (streamed-checks.ts) and are not read again.
 import { open, readFile } from 'node:fs/promises';
 import { AppError } from '@intake/shared/errors';
 import {
@@ -29,8 +30,8 @@ import type { SharedZip } from './archive/opened-zip.js';
 import { assertSafeFileName, cleanFileName, extensionOf } from './file-name.js';
 import { DEFAULT_OOXML_LIMITS, inspectOoxml } from './ooxml.js';
 import type { OoxmlLimits } from './ooxml.js';
-import { checkUtf8Text } from './text.js';
-import type { ReceivedFile, TypedFile } from './types.js';
+import { checkUtf8Text, type TextVerdict } from './text.js';
+import type { ReceivedFile, StreamedChecks, TypedFile } from './types.js';
 
 /**
  * Types a received file by extension and content, or throws an AppError: `body_invalid` (control
@@ -51,7 +52,7 @@ export async function detectType(
     // The detail never echoes the name or extension: both are submitted values.
     throw new AppError('file_type_not_allowed', 'The file extension is not one of the types this form accepts.');
   }
-  await assertContentIs(mimeType, file.path, options, file.size);
+  await assertContentIs(mimeType, file.path, options, file.size, file.streamed);
   return { ...file, mimeType, extension, name };
 }
 
@@ -99,16 +100,20 @@ async function identify(content: string | Buffer, parser: FileTypeParser): Promi
  */
 const READ_WHOLE_BYTES = 128 * 1024;
 
-/** Throws unless the file's content is of `mimeType`; `size`, when known, lets a small file be read once. */
+/**
+ * Throws unless the file's content is of `mimeType`. `size`, when known, lets a small file be read
+ * once; `streamed`, when the upload was checked as it streamed in, spares a big one its whole-file reads.
+ */
 export async function assertContentIs(
   mimeType: KnownMimeType,
   path: string,
   options: DetectTypeOptions = {},
   size?: number,
+  streamed?: StreamedChecks,
 ): Promise<void> {
   switch (mimeType) {
     case MIME_TEXT:
-      return assertText(path, (options.fileTypeParser ?? newParser)());
+      return assertText(path, (options.fileTypeParser ?? newParser)(), streamed?.text);
     case MIME_DOCX:
     case MIME_XLSX:
     case MIME_PPTX:
@@ -129,7 +134,7 @@ export async function assertContentIs(
       if (ARCHIVE_TYPES.has(mimeType)) {
         return;
       }
-      const appended = whole ? appendedArchiveIn(whole) : await findAppendedArchive(path);
+      const appended = whole ? appendedArchiveIn(whole) : await findAppendedArchive(path, streamed?.archiveSignature);
       if (appended !== null) {
         throw new AppError('file_type_mismatch', `The file (${mimeType}) is also an archive: one is appended to it.`);
       }
@@ -159,11 +164,11 @@ const MAGIC_EXTENSIONS: Record<MagicMimeType, readonly string[]> = {
 
 // Text has no magic: anything file-type recognises (an image, but also XML, RTF, vCard…) is not
 // plain text, and the rest must be UTF-8 without NUL. An empty file is empty text.
-async function assertText(path: string, parser: FileTypeParser): Promise<void> {
+async function assertText(path: string, parser: FileTypeParser, streamed?: TextVerdict): Promise<void> {
   if ((await identify(path, parser)) !== undefined) {
     throw mismatch(MIME_TEXT);
   }
-  const verdict = await checkUtf8Text(path);
+  const verdict = streamed ?? (await checkUtf8Text(path));
   if (!verdict.ok) {
     throw new AppError(
       'file_type_mismatch',
