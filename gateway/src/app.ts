@@ -16,6 +16,7 @@ import {
   metricsRouter,
   type GatewayMetrics,
 } from './metrics.js';
+import { submissionStore } from './submission/submission-store.js';
 import { createRateLimits, type RateLimits } from './rate-limit/rate-limits.js';
 import { openApiRouter } from './openapi/route.js';
 import { healthRouter } from './routes/health.js';
@@ -57,7 +58,10 @@ export function createGatewayApp(services: Services): GatewayApp {
 
   const siteCache = createSiteCache(services);
   const captcha = createCaptchaVerifier(services.config.captcha, services.logger);
-  const send = sendRouter(services, pipeline, rateLimits, siteCache, {
+  const store = submissionStore(services.db, services.config.submissionGroup, (rows) =>
+    metrics.submissionGroupRows.observe(rows),
+  );
+  const send = sendRouter(services, pipeline, store, rateLimits, siteCache, {
     verifier: captcha,
     secrets: createCaptchaSecretBox(services.config.tokenEncryptionKey),
   });

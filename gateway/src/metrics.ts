@@ -26,6 +26,7 @@ export interface GatewayMetrics extends ServiceMetrics {
   files: Counter<'type'>;
   inspectionDuration: Histogram<'type' | 'result'>;
   scanDuration: Histogram<'result'>;
+  submissionGroupRows: Histogram;
 }
 
 // Inspection of a small document takes milliseconds; a large 7z through the wasm worker, seconds.
@@ -72,6 +73,13 @@ export function createGatewayMetrics(db: Database): GatewayMetrics {
       help: 'ClamAV scan time per file, by verdict (clean, infected, error).',
       labelNames: ['result'],
       buckets: FILE_STAGE_BUCKETS,
+      registers,
+    }),
+    submissionGroupRows: new Histogram({
+      name: 'intake_submission_group_rows',
+      help: 'Submissions per group commit: its count is the commits, its sum the rows (docs/performance.md#group-commit).',
+      // Powers of two, up to SUBMISSION_GROUP_MAX's ceiling (1000).
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
       registers,
     }),
   };

@@ -236,6 +236,26 @@ describe(`gateway observability on ${testDriverName()}`, () => {
     expect(after.text).not.toContain(form.code);
   });
 
+  it('counts the group commits and their rows, as many as the database wrote', async () => {
+    const { token, form } = await siteAndForm();
+    const before = await scrape(url);
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => send(url, form.code, { apiKey, token, json: { name: `n${i}` } })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    const after = await scrape(url);
+    const delta = (name: string) => valueOf(after.samples, name) - valueOf(before.samples, name);
+    // Rows of one commit share its transaction id (xmin): the commits the database saw.
+    const commits = await services.db.em
+      .fork()
+      .execute<{ commits: number }[]>(
+        'select count(distinct xmin::text)::int as "commits" from "submissions" where "form_id" = ?',
+        [form.id],
+      );
+    expect(delta('intake_submission_group_rows_sum')).toBe(24);
+    expect(delta('intake_submission_group_rows_count')).toBe(commits[0]!.commits);
+  });
+
   it('counts refusals by code, and unknown paths under `unmatched`', async () => {
     const { token, form } = await siteAndForm();
     const before = await scrape(url);

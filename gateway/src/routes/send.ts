@@ -13,7 +13,7 @@ import { siteRateLimit } from '../middleware/site-rate-limit.js';
 import { siteToken } from '../middleware/site-token.js';
 import type { RateLimits } from '../rate-limit/rate-limits.js';
 import { createSubmission } from '../submission/create-submission.js';
-import { submissionStore } from '../submission/submission-store.js';
+import type { SubmissionStore } from '../submission/submission-store.js';
 import { clientIpOf } from '../spam/captcha.js';
 import type { CaptchaStage } from '../spam/captcha-stage.js';
 
@@ -60,12 +60,13 @@ function ignoreMissing(error: NodeJS.ErrnoException): void {
 export function sendRouter(
   services: Services,
   pipeline: FilePipeline,
+  store: SubmissionStore,
   rateLimits: RateLimits,
   siteCache: SiteCache,
   captcha: CaptchaStage,
 ): Router<IntakeState, IntakeCustomContext> {
   const router = new Router<IntakeState, IntakeCustomContext>();
-  const steps = { services, pipeline, store: submissionStore(services.db, services.config.submissionGroup) };
+  const steps = { services, pipeline, store };
   router.post(
     '/api/v1/send/:code',
     authFailureLimit(rateLimits.authFailures),

@@ -40,6 +40,8 @@ export class GroupCommitter<Item, Result> {
   constructor(
     private readonly writeGroup: WriteGroup<Item, Result>,
     private readonly settings: GroupSettings,
+    /** Told the size of each group as it is sent (the gateway's /metrics). */
+    private readonly onGroup?: (rows: number) => void,
   ) {}
 
   /** The item's result once the group holding it has committed; the group's error otherwise. */
@@ -70,6 +72,7 @@ export class GroupCommitter<Item, Result> {
     this.counts.groups++;
     this.counts.rows += group.length;
     this.counts.largestGroup = Math.max(this.counts.largestGroup, group.length);
+    this.onGroup?.(group.length);
     void this.writeGroup(group.map((waiting) => waiting.item))
       .then(
         (results) => group.forEach((waiting, position) => waiting.resolve(results[position]!)),

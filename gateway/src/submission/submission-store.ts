@@ -102,8 +102,12 @@ interface GroupEntry extends GroupedSubmission {
 /** The group commit's answer for one submission. */
 type WriteGrouped = (entry: GroupEntry) => Promise<Settled>;
 
-export function submissionStore(db: Database, grouping: GroupSettings = DEFAULT_GROUPING): SubmissionStore {
-  const committer = new GroupCommitter((group: readonly GroupEntry[]) => writeGroup(db, group), grouping);
+export function submissionStore(
+  db: Database,
+  grouping: GroupSettings = DEFAULT_GROUPING,
+  onGroup?: (rows: number) => void,
+): SubmissionStore {
+  const committer = new GroupCommitter((group: readonly GroupEntry[]) => writeGroup(db, group), grouping, onGroup);
   return {
     write: (record) => writeSubmission(db, (entry) => committer.write(entry), record),
     findDuplicate: (form, filter) => findDuplicate(db.em.fork(), form, filter.contentHash, filter.windowSeconds),
