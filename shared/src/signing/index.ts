@@ -1,5 +1,6 @@
-// Intake's signing keys (Ed25519, EdDSA JWS with `jose`): what signs submission receipts and the
-// audit log's checkpoints, and the public keys anyone verifies them with.
+// Intake's signing keys (Ed25519, EdDSA compact JWS: signed with node:crypto, compact-jws.ts says
+// why; verified with `jose`): what signs submission receipts and the audit log's checkpoints, and
+// the public keys anyone verifies them with.
 //
 //   const keys = await loadSigningKeys(config);      // once per process, at start
 //   const jws = await keys.sign(payload, 'intake-receipt+jws');

@@ -5,7 +5,7 @@ import { createPublicKey, generateKeyPairSync, verify as cryptoVerify, type Json
 import { chmodSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { JSONWebKeySet } from 'jose';
+import { CompactSign, type JSONWebKeySet } from 'jose';
 import { keyFilePath, loadSigningKeys, rotateKeyFile, type SigningConfig } from './index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,6 +51,16 @@ describe('signing keys in DATA_DIR', () => {
       kid: first.kid,
       typ: 'test+jws',
     });
+  });
+
+  it("signs byte for byte as jose's CompactSign does with the same key (Ed25519 is deterministic)", async () => {
+    const keys = await loadSigningKeys(fileConfig());
+    for (const payload of [{ hello: 'world' }, { data: 'é👋\u2028<script>', n: [1, 2.5, null], nested: { a: true } }]) {
+      const byJose = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+        .setProtectedHeader({ alg: 'EdDSA', kid: keys.kid, typ: 'test+jws' })
+        .sign(keys.privateKey);
+      expect(await keys.sign(payload, 'test+jws')).toBe(byJose);
+    }
   });
 
   it('publishes only public members, with the key id as the RFC 7638 thumbprint', async () => {

@@ -1,13 +1,7 @@
-import {
-  CompactSign,
-  compactVerify,
-  createLocalJWKSet,
-  importJWK,
-  type CryptoKey,
-  type JSONWebKeySet,
-  type JWK,
-} from 'jose';
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet, type JWK } from 'jose';
 import type { Config } from '../config/types.js';
+import { signCompactJws } from './compact-jws.js';
 import { parseEnvironmentKeys } from './environment-key.js';
 import { keyIdOf, publicJwkOf, type KeyEntry } from './key-entry.js';
 import { readOrCreateKeyFile } from './key-file.js';
@@ -30,8 +24,8 @@ export interface VerifiedStatement {
 export interface SigningKeys {
   /** The `kid` of the key that signs now. */
   readonly kid: string;
-  /** The current private key (Ed25519, for jose's EdDSA). */
-  readonly privateKey: CryptoKey;
+  /** The current private key (Ed25519, for EdDSA). */
+  readonly privateKey: KeyObject;
   /**
    * The public keys to publish at `now`: the current one first, then each retired one until its
    * retention has passed. Never a private member.
@@ -65,7 +59,7 @@ export async function signingKeysOf(entries: readonly KeyEntry[], retentionDays:
     throw new Error('signingKeysOf: no key');
   }
   const kid = await keyIdOf(current.jwk);
-  const privateKey = (await importJWK({ ...current.jwk, alg: ALGORITHM }, ALGORITHM)) as CryptoKey;
+  const privateKey = createPrivateKey({ key: current.jwk as JsonWebKey, format: 'jwk' });
   const published: { jwk: JWK; until: number }[] = [{ jwk: publicJwkOf(current.jwk, kid), until: Infinity }];
   for (const entry of retired) {
     const until = entry.retiredAt ? entry.retiredAt.getTime() + retentionDays * DAY_MS : Infinity;
@@ -82,10 +76,7 @@ export async function signingKeysOf(entries: readonly KeyEntry[], retentionDays:
     kid,
     privateKey,
     jwks,
-    sign: (payload, type) =>
-      new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-        .setProtectedHeader({ alg: ALGORITHM, kid, typ: type })
-        .sign(privateKey),
+    sign: async (payload, type) => signCompactJws(privateKey, { alg: ALGORITHM, kid, typ: type }, payload),
     verify: async (jws, now) => {
       const result = await compactVerify(jws, createLocalJWKSet(jwks(now)), { algorithms: [ALGORITHM] });
       return {
