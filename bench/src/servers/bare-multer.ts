@@ -1,5 +1,8 @@
 // Ceiling of the upload figures: a bare @koa/multer server that streams each file to disk and
-// answers 201. The files are removed after the answer, as the gateway removes its temporary copies.
+// answers 201. The files are removed after the answer, as the gateway removes its temporary copies;
+// with KEEP_UPLOADS=1 they are kept until the server stops, as a store keeps what it accepted. The
+// difference is the kernel's: a file removed at once gives its page-cache pages back for the next
+// upload to reuse, while a kept one makes every upload fill fresh pages (docs/performance.md).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -9,6 +12,8 @@ import path from 'node:path';
 import multer from '@koa/multer';
 import Koa from 'koa';
 import { serveInChild } from '../child-protocol.js';
+
+const keep = process.env.KEEP_UPLOADS === '1';
 
 await serveInChild(async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'intake-bench-multer-'));
@@ -21,7 +26,9 @@ await serveInChild(async () => {
     const files = (ctx.files ?? []) as multer.File[];
     ctx.status = 201;
     ctx.body = { id: randomUUID(), files: files.map((file) => ({ name: file.originalname, size: file.size })) };
-    ctx.res.once('finish', () => void Promise.all(files.map((file) => rm(file.path, { force: true }))));
+    if (!keep) {
+      ctx.res.once('finish', () => void Promise.all(files.map((file) => rm(file.path, { force: true }))));
+    }
   });
   const server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
