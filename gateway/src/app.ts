@@ -58,9 +58,9 @@ export function createGatewayApp(services: Services): GatewayApp {
 
   const siteCache = createSiteCache(services);
   const captcha = createCaptchaVerifier(services.config.captcha, services.logger);
-  const store = submissionStore(services.db, services.config.submissionGroup, (rows) =>
-    metrics.submissionGroupRows.observe(rows),
-  );
+  // The embedded PGlite runs on this thread: there, groups gather over one turn of the event loop.
+  const grouping = { ...services.config.submissionGroup, gatherTurn: services.config.databaseUrl === undefined };
+  const store = submissionStore(services.db, grouping, (rows) => metrics.submissionGroupRows.observe(rows));
   const send = sendRouter(services, pipeline, store, rateLimits, siteCache, {
     verifier: captcha,
     secrets: createCaptchaSecretBox(services.config.tokenEncryptionKey),

@@ -32,6 +32,37 @@ describe('group committer', () => {
     expect(committer.counts).toEqual({ groups: 2, rows: 4, largestGroup: 3 });
   });
 
+  it('with gatherTurn, writes the items of one event-loop turn together, and a lone item at the end of its turn', async () => {
+    const held = heldWrites();
+    const committer = new GroupCommitter(held.write, { maxRows: 64, windowMs: 0, gatherTurn: true });
+    const together = [1, 2, 3].map((item) => committer.write(item));
+    expect(held.groups).toEqual([]);
+    await tick();
+    expect(held.groups).toEqual([[1, 2, 3]]);
+    held.finishNext();
+    expect(await Promise.all(together)).toEqual([10, 20, 30]);
+
+    // Alone on an idle committer: written at the end of its turn (one setImmediate), no timer.
+    const lone = committer.write(4);
+    expect(held.groups).toEqual([[1, 2, 3]]);
+    await tick();
+    expect(held.groups).toEqual([[1, 2, 3], [4]]);
+    held.finishNext();
+    expect(await lone).toBe(40);
+  });
+
+  it('with gatherTurn, still writes a full group at once', async () => {
+    const held = heldWrites();
+    const committer = new GroupCommitter(held.write, { maxRows: 2, windowMs: 0, gatherTurn: true });
+    const all = [1, 2, 3].map((item) => committer.write(item));
+    expect(held.groups).toEqual([[1, 2]]);
+    held.finishNext();
+    await tick();
+    expect(held.groups).toEqual([[1, 2], [3]]);
+    held.finishNext();
+    expect(await Promise.all(all)).toEqual([10, 20, 30]);
+  });
+
   it('caps a group at maxRows; the others follow in the next', async () => {
     const held = heldWrites();
     const committer = new GroupCommitter(held.write, { maxRows: 2, windowMs: 0 });

@@ -3,12 +3,20 @@
 // timer: a write on an idle committer starts at once, so a lone request never waits; under load
 // the groups grow by themselves with the time a group takes. `windowMs` may hold a group open a
 // little longer, but only a group whose writes arrived while another group was being written.
+//
+// A database on the committer's own thread (the embedded PGlite) runs a write without letting any
+// other request in, so no write ever arrives while one is in flight and no group would form. With
+// `gatherTurn`, a write on an idle committer waits for the end of the event loop's turn
+// (setImmediate, not a timer): the writes of every request read in that same turn go together. A
+// lone request then waits only for the rest of a turn that has nothing else to do.
 
 export interface GroupSettings {
   /** Most writes in one group; 1 writes every one alone (no grouping). */
   maxRows: number;
   /** How long, counted from its first write's arrival, a queued group may stay open for more; 0: none. */
   windowMs: number;
+  /** Gather the writes of one event-loop turn before writing (a database on this thread: PGlite). */
+  gatherTurn?: boolean;
 }
 
 /**
@@ -35,6 +43,7 @@ export class GroupCommitter<Item, Result> {
   private readonly queue: Waiting<Item, Result>[] = [];
   private writing = false;
   private timer: NodeJS.Timeout | undefined;
+  private gathering: NodeJS.Immediate | undefined;
   readonly counts: GroupCounts = { groups: 0, rows: 0, largestGroup: 0 };
 
   constructor(
@@ -48,8 +57,17 @@ export class GroupCommitter<Item, Result> {
   write(item: Item): Promise<Result> {
     return new Promise<Result>((resolve, reject) => {
       this.queue.push({ item, arrivedAt: performance.now(), resolve, reject });
-      if (!this.writing && (this.timer === undefined || this.queue.length >= this.settings.maxRows)) {
+      if (this.writing) {
+        return;
+      }
+      if (this.queue.length >= this.settings.maxRows) {
         this.next(false);
+      } else if (this.timer === undefined && this.gathering === undefined) {
+        if (this.settings.gatherTurn) {
+          this.gathering = setImmediate(() => this.next(false));
+        } else {
+          this.next(false);
+        }
       }
     });
   }
@@ -58,6 +76,8 @@ export class GroupCommitter<Item, Result> {
   private next(waitedBehindGroup: boolean): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    clearImmediate(this.gathering);
+    this.gathering = undefined;
     this.writing = false;
     if (this.queue.length === 0) {
       return;

@@ -69,6 +69,22 @@ describe('group commit of submissions', () => {
     }
   });
 
+  it('with gatherTurn (the gateway on PGlite), writes the submissions of one event-loop turn in one commit', async () => {
+    const store = submissionStore(services.db, { maxRows: 64, windowMs: 0, gatherTurn: true });
+    const form = await makeForm(services, site);
+    const given = Array.from({ length: 20 }, () => record(site, form));
+    const written = await Promise.all(given.map((submission) => store.write(submission)));
+
+    expect(written.map(storedId)).toEqual(given.map((submission) => submission.id));
+    expect(store.groupCounts).toEqual({ groups: 1, rows: 20, largestGroup: 20 });
+    const transactions = await transactionsOf(
+      services,
+      given.map((submission) => submission.id),
+    );
+    expect(transactions.size).toBe(20);
+    expect(new Set(transactions.values()).size).toBe(1);
+  });
+
   it('answers a row whose Idempotency-Key is taken with the first submission; its neighbours are stored', async () => {
     const store = submissionStore(services.db, { maxRows: 64, windowMs: 0 });
     const form = await makeForm(services, site);
