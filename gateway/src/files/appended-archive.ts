@@ -47,10 +47,16 @@ export class SignatureWatch {
   }
 }
 
-/** The archive a whole file's content of a non-archive type also is, or null. */
-export function appendedArchiveIn(content: Buffer): AppendedArchive | null {
+/**
+ * The archive a whole file's content of a non-archive type also is, or null; `streamedSignature`,
+ * when a SignatureWatch saw the same bytes stream in, spares searching them again.
+ */
+export function appendedArchiveIn(content: Buffer, streamedSignature?: AppendedArchive | null): AppendedArchive | null {
   const tail = content.subarray(Math.max(0, content.length - ZIP_END_SEARCH_BYTES));
-  return bytesAfterZipEnd(tail) !== null ? 'zip' : signatureIn(content);
+  if (bytesAfterZipEnd(tail) !== null) {
+    return 'zip';
+  }
+  return streamedSignature !== undefined ? streamedSignature : signatureIn(content);
 }
 
 /**
@@ -95,7 +101,7 @@ export async function findAppendedArchive(
     const { bytesRead } = await handle.read(window, 0, tailLength, size - tailLength);
     const tail = window.subarray(0, bytesRead);
     if (size <= tailLength) {
-      return appendedArchiveIn(tail);
+      return appendedArchiveIn(tail, streamedSignature);
     }
     if (bytesAfterZipEnd(tail) !== null) {
       return 'zip';

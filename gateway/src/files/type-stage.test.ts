@@ -481,6 +481,16 @@ describe('the verdicts of the upload single pass (ReceivedFile.streamed)', () =>
     await expect(detectType(clean, DEFAULT_ALLOWED_MIME_TYPES)).resolves.toMatchObject({ mimeType: MIME_PNG });
   });
 
+  it('takes the streamed signature verdict for a small file too, read whole only for its type and zip tail', async () => {
+    const small = await received('photo.png', png());
+    const seen = { ...small, streamed: { archiveSignature: 'sevenzip' as const, text: { ok: true as const } } };
+    await expect(detectType(seen, DEFAULT_ALLOWED_MIME_TYPES)).rejects.toMatchObject({ code: 'file_type_mismatch' });
+    const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
+    const polyglot = await received('photo.png', Buffer.concat([png(), rar]));
+    const unseen = { ...polyglot, streamed: { archiveSignature: null, text: { ok: true as const } } };
+    await expect(detectType(unseen, DEFAULT_ALLOWED_MIME_TYPES)).resolves.toMatchObject({ mimeType: MIME_PNG });
+  });
+
   it('judges text by its streamed verdict', async () => {
     const file = await received('notes.txt', text());
     const refused = {

@@ -134,7 +134,9 @@ export async function assertContentIs(
       if (ARCHIVE_TYPES.has(mimeType)) {
         return;
       }
-      const appended = whole ? appendedArchiveIn(whole) : await findAppendedArchive(path, streamed?.archiveSignature);
+      const appended = whole
+        ? appendedArchiveIn(whole, streamed?.archiveSignature)
+        : await findAppendedArchive(path, streamed?.archiveSignature);
       if (appended !== null) {
         throw new AppError('file_type_mismatch', `The file (${mimeType}) is also an archive: one is appended to it.`);
       }
