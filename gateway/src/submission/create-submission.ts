@@ -49,6 +49,8 @@ export interface SubmissionInput {
   clientIp?: string;
   /** Told when the submission is stored as spam (metrics). */
   onSpam?: (reason: SpamReason) => void;
+  /** Told of each temporary upload storage took over (moved: no longer there to remove). */
+  onUploadMoved?: (path: string) => void;
 }
 
 function allowedTypesOf(form: Form): readonly string[] {
@@ -90,10 +92,9 @@ export async function createSubmission(
   }
 
   // 3. Store the files.
-  const storedKeys = await storeFiles(services, typed);
+  const storedKeys = await storeFiles(services, typed, input.onUploadMoved);
 
   // 4. Sign and write. The id and time are given here, so the receipt names them before the write.
-  // The signature itself runs on libuv's thread pool (WebCrypto), off the event loop.
   let written: WriteOutcome;
   try {
     const data = sanitized.value as Record<string, unknown>;
@@ -151,12 +152,18 @@ export async function createSubmission(
  * The checked files moved into storage, under the keys returned in their order. If one cannot be
  * stored, the ones already stored are removed.
  */
-async function storeFiles(services: Services, typed: readonly TypedFile[]): Promise<string[]> {
+async function storeFiles(
+  services: Services,
+  typed: readonly TypedFile[],
+  onUploadMoved: ((path: string) => void) | undefined,
+): Promise<string[]> {
   const storedKeys: string[] = [];
   try {
     for (const file of typed) {
-      // The temporary upload is the request's to give up: moved into local storage when it can be.
+      // The temporary upload is the request's to give up: renamed into local storage when it can
+      // be, else copied and removed.
       storedKeys.push(await services.storage.putFile(file.path, { move: true }));
+      onUploadMoved?.(file.path);
     }
     return storedKeys;
   } catch (error) {

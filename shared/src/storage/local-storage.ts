@@ -4,6 +4,7 @@ import { access, constants, copyFile, mkdir, open, readdir, rename, rm, stat } f
 import path from 'node:path';
 import { AppError } from '../errors/index.js';
 import { assertStorageKey, isStorageKey, newStorageKey } from './storage-key.js';
+import { removeSource } from './remove-source.js';
 import type { Storage, StoredObject } from './storage.js';
 
 // `<key>.<12 hex>.tmp`: a putFile in progress, or the leftover of one that crashed.
@@ -128,6 +129,9 @@ export function createLocalStorage(root: string): Storage {
         await inFolderOf(temporary, () => copyFile(sourcePath, temporary));
         await fsyncFile(temporary);
         await rename(temporary, target);
+        if (options.move === true) {
+          await removeSource(sourcePath);
+        }
       } catch (error) {
         // Best effort: when the disk is the problem, removing may fail too; the sweep catches up.
         await rm(temporary, { force: true }).catch(() => undefined);

@@ -7,6 +7,7 @@ import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { S3StorageConfig } from '../config/types.js';
 import { AppError } from '../errors/index.js';
 import { assertStorageKey, isStorageKey, newStorageKey } from './storage-key.js';
+import { removeSource } from './remove-source.js';
 import type { Storage, StoredObject } from './storage.js';
 
 // An unreachable endpoint must fail a request within seconds, never hang it: a short connection
@@ -66,7 +67,7 @@ export function createS3Storage(config: S3StorageConfig, client: S3Client = crea
   const Bucket = config.bucket;
 
   return {
-    async putFile(sourcePath) {
+    async putFile(sourcePath, options = {}) {
       const Key = newStorageKey();
       const Body = createReadStream(sourcePath);
       try {
@@ -75,6 +76,9 @@ export function createS3Storage(config: S3StorageConfig, client: S3Client = crea
         throw unavailable(error);
       } finally {
         Body.destroy();
+      }
+      if (options.move === true) {
+        await removeSource(sourcePath);
       }
       return Key;
     },

@@ -125,6 +125,17 @@ describe.each(drivers)('%s storage', (_name, start) => {
     expect((await readAll((await storage.get(second))!.stream)).bytes.toString()).toBe('hello');
   });
 
+  it('takes a file given with move: stored, and the source gone once it resolves; without move, kept', async () => {
+    const bytes = randomBytes(70_000);
+    const moved = await sourceFile(bytes);
+    const key = await storage.putFile(moved, { move: true });
+    expect(existsSync(moved)).toBe(false);
+    expect((await readAll((await storage.get(key))!.stream)).bytes.equals(bytes)).toBe(true);
+    const kept = await sourceFile(bytes);
+    await storage.putFile(kept);
+    expect(existsSync(kept)).toBe(true);
+  });
+
   it('deletes an object, and deleting it again is fine', async () => {
     const key = await storage.putFile(await sourceFile(Buffer.from('to be removed')));
     await storage.delete(key);
@@ -214,6 +225,20 @@ describe('local storage given a file to move', () => {
     const again = await storage.putFile(await sourceFile(bytes), { move: true });
     expect((await storage.get(again))!.size).toBe(bytes.length);
     await rm(root, { recursive: true, force: true });
+  });
+
+  it('copies it across filesystems (tmpfs to disk), then removes the source', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'intake-storage-'));
+    const storage = createLocalStorage(root);
+    const elsewhere = await mkdtemp('/dev/shm/intake-storage-source-');
+    const source = path.join(elsewhere, 'upload');
+    const bytes = randomBytes(50_000);
+    await writeFile(source, bytes);
+    const key = await storage.putFile(source, { move: true });
+    expect(existsSync(source)).toBe(false);
+    expect((await readAll((await storage.get(key))!.stream)).bytes.equals(bytes)).toBe(true);
+    await rm(root, { recursive: true, force: true });
+    await rm(elsewhere, { recursive: true, force: true });
   });
 
   it('refuses a source that does not exist with service_unavailable, leaving nothing', async () => {

@@ -11,8 +11,10 @@ export interface StoredObject {
 export interface Storage {
   /**
    * Stores the bytes of a local file under a new random key; returns the key. With `move`, the caller
-   * gives the file up: local storage renames it into place when both are on one filesystem instead of
-   * copying it. The caller removes `sourcePath` afterwards as usual (a moved file is just not there).
+   * gives the file up, and it is gone once the call resolves: local storage renames it into place
+   * when both are on one filesystem, and otherwise (and S3 always) removes it after storing a copy
+   * (best effort: a source that cannot be removed is left to the orphan sweep). Without `move`, the
+   * source stays the caller's.
    */
   putFile(sourcePath: string, options?: { move?: boolean }): Promise<string>;
   /** A stream of the object's bytes, or undefined when there is no such object. */
