@@ -44,8 +44,9 @@ export interface UploadStorage {
 
 /**
  * A multer storage engine that streams each upload to a random temporary file while computing its
- * sha256 and size and taking the checks that read every byte (streamed-checks.ts). Every path it creates is recorded in `created`, so the request can remove them
- * all in every outcome, even those multer never reports.
+ * sha256 and size and taking the checks that read every byte (streamed-checks.ts). Every path it
+ * creates is recorded in `created`, so the request can remove them all in every outcome, even those
+ * multer never reports.
  */
 export function createUploadStorage(tempDir: string, created: string[]): UploadStorage {
   const writing = new Map<Readable, Promise<void>>();
