@@ -167,35 +167,45 @@ async function withServer<T>(server: Promise<BenchServer>, run: (server: BenchSe
   }
 }
 
+/**
+ * The better of two measurements, each in a fresh server: a ceiling caught by a slow moment of the
+ * machine (seen once: bare multer at a third of its rate) would make a target read as met.
+ */
+async function bestOfTwo<T extends LoadFigure>(measure: () => Promise<T>): Promise<T> {
+  const first = await measure();
+  const second = await measure();
+  const rate = (figure: LoadFigure) => figure.perSecond;
+  return rate(second) > rate(first) ? second : first;
+}
+
 export async function measureCeilings(
   settings: BenchSettings,
   postgresUrl: string,
   progress: (step: string) => void,
 ): Promise<Ceilings> {
   const load = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds };
-  progress('ceiling: bare Koa JSON');
-  const koaJson = await withServer(startBenchServer(serverEntry('bare-koa')), (server) =>
-    measureOn(server, request(`${server.url}/`, PLAIN_FIELDS, settings.connections), load),
-  );
-  progress('ceiling: bare @koa/multer, 100 KB PNG');
-  const multerPng = await withServer(startBenchServer(serverEntry('bare-multer')), (server) =>
-    measureOn(server, request(`${server.url}/`, pngUpload(), settings.connections), load),
-  );
-  progress('ceiling: bare @koa/multer, 20 × 10 MB PDF');
-  const multerPdf = await withServer(startBenchServer(serverEntry('bare-multer')), async (server) => {
-    const idle = await server.memory({ gc: true, resetPeak: true });
-    const figure = await measureOn(server, request(`${server.url}/`, pdfUpload(), 20), load);
-    const after = await server.memory();
-    return { ...figure, startRssMb: toMb(idle.rss), peakRssMb: toMb(Math.max(after.peakRss, after.rss)) };
-  });
-  progress('ceiling: bare @koa/multer keeping its files, 100 KB PNG and 20 × 10 MB PDF');
+  const loaded = (server: Promise<BenchServer>, payload: Payload, connections: number) =>
+    withServer(server, (started) => measureOn(started, request(`${started.url}/`, payload, connections), load));
+  const bare = () => startBenchServer(serverEntry('bare-multer'));
   const keeping = () => startBenchServer(serverEntry('bare-multer'), { env: { KEEP_UPLOADS: '1' } });
-  const multerPngKept = await withServer(keeping(), (server) =>
-    measureOn(server, request(`${server.url}/`, pngUpload(), settings.connections), load),
+  progress('ceiling: bare Koa JSON (the better of two)');
+  const koaJson = await bestOfTwo(() =>
+    loaded(startBenchServer(serverEntry('bare-koa')), PLAIN_FIELDS, settings.connections),
   );
-  const multerPdfKept = await withServer(keeping(), (server) =>
-    measureOn(server, request(`${server.url}/`, pdfUpload(), 20), load),
+  progress('ceiling: bare @koa/multer, 100 KB PNG (the better of two)');
+  const multerPng = await bestOfTwo(() => loaded(bare(), pngUpload(), settings.connections));
+  progress('ceiling: bare @koa/multer, 20 × 10 MB PDF (the better of two)');
+  const multerPdf = await bestOfTwo(() =>
+    withServer(bare(), async (server) => {
+      const idle = await server.memory({ gc: true, resetPeak: true });
+      const figure = await measureOn(server, request(`${server.url}/`, pdfUpload(), 20), load);
+      const after = await server.memory();
+      return { ...figure, startRssMb: toMb(idle.rss), peakRssMb: toMb(Math.max(after.peakRss, after.rss)) };
+    }),
   );
+  progress('ceiling: bare @koa/multer keeping its files, 100 KB PNG and 20 × 10 MB PDF (the better of two)');
+  const multerPngKept = await bestOfTwo(() => loaded(keeping(), pngUpload(), settings.connections));
+  const multerPdfKept = await bestOfTwo(() => loaded(keeping(), pdfUpload(), 20));
   progress('ceiling: raw PostgreSQL inserts');
   const postgresInsert = await postgresInsertCeiling(postgresUrl, load);
   progress('ceiling: raw PGlite inserts');
