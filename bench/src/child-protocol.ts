@@ -1,6 +1,7 @@
 // What a bench server child and the bench runner say to each other over the IPC channel.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 
 /** Child → runner, once listening: where it is and what a request needs (tokens, form code). */
 export interface ReadyMessage {
@@ -40,6 +41,27 @@ export interface MemoryMessage {
   cpuMicros: number;
   /** The same, of the main thread alone (the one a CPU profile samples). */
   mainThreadCpuMicros: number;
+  /** Full (mark-compact) garbage collections since the server started, and their main-thread pauses. */
+  fullCollections: number;
+  fullCollectionPauseMicros: number;
+}
+
+/**
+ * Counts the process's full garbage collections and adds up the time each held the main thread
+ * (perf_hooks' `gc` entries: their duration is that pause; the concurrent marking before it runs on
+ * V8's threads and shows in the CPU time of the other threads).
+ */
+function watchFullCollections(): { count: number; pauseMicros: number } {
+  const totals = { count: 0, pauseMicros: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & { detail?: { kind?: number } })[]) {
+      if (entry.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        totals.count += 1;
+        totals.pauseMicros += entry.duration * 1000;
+      }
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return totals;
 }
 
 /**
@@ -123,6 +145,7 @@ export async function serveInChild(start: () => Promise<ServedChild>): Promise<v
     process.exit(0);
   };
   const profile = profiler();
+  const collections = watchFullCollections();
   process.on('message', (message: RunnerMessage) => {
     if (message.type === 'stop') {
       void stop();
@@ -150,6 +173,8 @@ export async function serveInChild(start: () => Promise<ServedChild>): Promise<v
       heapUsed: process.memoryUsage().heapUsed,
       cpuMicros: cpuMicros(),
       mainThreadCpuMicros: mainThreadCpuMicros(),
+      fullCollections: collections.count,
+      fullCollectionPauseMicros: collections.pauseMicros,
     };
     process.send?.(reply);
   });

@@ -14,10 +14,7 @@ export interface BenchServer {
    * Resident set size now, its peak since the last `resetPeak` (Linux; else since start), and heap in
    * use (after a full GC when asked), and the CPU time (user + system, µs) it has used so far.
    */
-  memory(options?: {
-    gc?: boolean;
-    resetPeak?: boolean;
-  }): Promise<{ rss: number; peakRss: number; heapUsed: number; cpuMicros: number; mainThreadCpuMicros: number }>;
+  memory(options?: { gc?: boolean; resetPeak?: boolean }): Promise<Omit<MemoryMessage, 'type' | 'id'>>;
   /** Starts node:inspector's CPU profiler in the server process (main thread). */
   startProfile(): Promise<void>;
   /** Stops it: the V8 CPU profile since the start. */
@@ -99,13 +96,8 @@ export async function startBenchServer(entry: string, options: StartOptions = {}
         const onMessage = (message: MemoryMessage) => {
           if (message.type === 'memory' && message.id === id) {
             child.off('message', onMessage);
-            resolve({
-              rss: message.rss,
-              peakRss: message.peakRss,
-              heapUsed: message.heapUsed,
-              cpuMicros: message.cpuMicros,
-              mainThreadCpuMicros: message.mainThreadCpuMicros,
-            });
+            const { type: _type, id: _id, ...figures } = message;
+            resolve(figures);
           }
         };
         child.on('message', onMessage);

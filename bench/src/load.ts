@@ -35,6 +35,9 @@ export interface LoadFigure {
   cpuMicrosPerRequest?: number;
   /** The same, of the server's main thread alone. */
   mainThreadCpuMicrosPerRequest?: number;
+  /** The server's full garbage collections per request, and their main-thread pauses (µs). */
+  fullCollectionsPerRequest?: number;
+  fullCollectionPauseMicrosPerRequest?: number;
 }
 
 export interface LoadOptions {

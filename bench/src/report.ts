@@ -297,14 +297,33 @@ function printPngFloor(results: RequestPathResults): void {
   );
 }
 
-/** A process's CPU per request, and the parts of it on its main thread and on its other threads. */
-function byThread(label: string, total: number | undefined, mainThread: number | undefined): FloorPart[] {
+/** What byThread splits: a process's CPU and full collections per request (LoadFigure's fields). */
+interface ThreadFigures {
+  cpuMicrosPerRequest?: number;
+  mainThreadCpuMicrosPerRequest?: number;
+  fullCollectionsPerRequest?: number;
+  fullCollectionPauseMicrosPerRequest?: number;
+}
+
+/**
+ * A process's CPU per request, the parts of it on its main thread and on its other threads, and the
+ * main-thread pauses of its full garbage collections (their concurrent marking is in the other
+ * threads' part).
+ */
+function byThread(label: string, figure: ThreadFigures | undefined): FloorPart[] {
+  const total = figure?.cpuMicrosPerRequest;
+  const mainThread = figure?.mainThreadCpuMicrosPerRequest;
   if (total === undefined || mainThread === undefined) {
     return [];
   }
+  const collections = figure?.fullCollectionsPerRequest ?? 0;
   return [
     { part: label, micros: total },
     { part: `  of it, main thread`, micros: mainThread },
+    {
+      part: `    of that, full garbage collections' pauses (${collections.toFixed(2)} per request)`,
+      micros: figure?.fullCollectionPauseMicrosPerRequest ?? 0,
+    },
     { part: `  of it, other threads (V8's garbage collection, libuv's file system calls)`, micros: total - mainThread },
   ];
 }
@@ -327,16 +346,8 @@ function printPdfFloor(results: RequestPathResults): void {
       micros: (multerPdf.cpuMicrosPerRequest ?? 0) / 0.6,
     },
     [
-      ...byThread(
-        'Intake, 20 × 10 MB PDF uploads (PostgreSQL)',
-        pdf?.cpuMicrosPerRequest,
-        pdf?.mainThreadCpuMicrosPerRequest,
-      ),
-      ...byThread(
-        'bare multer keeping its files',
-        multerPdfKept.cpuMicrosPerRequest,
-        multerPdfKept.mainThreadCpuMicrosPerRequest,
-      ),
+      ...byThread('Intake, 20 × 10 MB PDF uploads (PostgreSQL)', pdf),
+      ...byThread('bare multer keeping its files', multerPdfKept),
     ],
   );
 }

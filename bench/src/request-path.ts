@@ -57,6 +57,9 @@ export interface IntakeFigure {
   cpuMicrosPerRequest: number;
   /** The part of it spent on the main thread (the event loop); the rest is V8's and libuv's threads. */
   mainThreadCpuMicrosPerRequest?: number;
+  /** Full garbage collections per request, and their main-thread pauses (µs). */
+  fullCollectionsPerRequest?: number;
+  fullCollectionPauseMicrosPerRequest?: number;
   ceilingCpuMicrosPerRequest?: number;
   failures: number;
   /** A lone client on the idle gateway: requests one at a time (PostgreSQL; plain JSON and PNG). */
@@ -115,7 +118,7 @@ function request(
  * it answered: what the server itself spends, whatever else competes for the machine's cores.
  */
 async function measureOn(server: BenchServer, request: LoadRequest, load: LoadOptions): Promise<LoadFigure> {
-  let atStart = { cpuMicros: 0, mainThreadCpuMicros: 0 };
+  let atStart = { cpuMicros: 0, mainThreadCpuMicros: 0, fullCollections: 0, fullCollectionPauseMicros: 0 };
   const figure = await measureLoad(request, {
     ...load,
     beforeMeasure: async () => {
@@ -130,6 +133,8 @@ async function measureOn(server: BenchServer, request: LoadRequest, load: LoadOp
     ...figure,
     cpuMicrosPerRequest: per(atEnd.cpuMicros - atStart.cpuMicros),
     mainThreadCpuMicrosPerRequest: per(atEnd.mainThreadCpuMicros - atStart.mainThreadCpuMicros),
+    fullCollectionsPerRequest: per(atEnd.fullCollections - atStart.fullCollections),
+    fullCollectionPauseMicrosPerRequest: per(atEnd.fullCollectionPauseMicros - atStart.fullCollectionPauseMicros),
   };
 }
 
@@ -283,6 +288,12 @@ function row(
     cpuMicrosPerRequest: figure.cpuMicrosPerRequest ?? 0,
     ...(figure.mainThreadCpuMicrosPerRequest !== undefined
       ? { mainThreadCpuMicrosPerRequest: figure.mainThreadCpuMicrosPerRequest }
+      : {}),
+    ...(figure.fullCollectionsPerRequest !== undefined
+      ? {
+          fullCollectionsPerRequest: figure.fullCollectionsPerRequest,
+          fullCollectionPauseMicrosPerRequest: figure.fullCollectionPauseMicrosPerRequest ?? 0,
+        }
       : {}),
     ...(ceiling.cpuMicrosPerRequest !== undefined ? { ceilingCpuMicrosPerRequest: ceiling.cpuMicrosPerRequest } : {}),
     failures: figure.failures,
