@@ -1,15 +1,10 @@
 // Signed statements of the audit chain (checkpoints and retention's anchors): compact JWS, EdDSA
 // with the receipt signing key (shared/src/signing, docs/receipts.md), checked with its published
-// JWK Set. `jose` does the signing and the checking.
-import {
-  CompactSign,
-  compactVerify,
-  createLocalJWKSet,
-  type CryptoKey,
-  type JSONWebKeySet,
-  type KeyObject,
-} from 'jose';
+// JWK Set. They are signed as receipts are (signing/compact-jws.ts) and checked with `jose`.
+import type { KeyObject } from 'node:crypto';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import type { AuditCheckpointKind } from '../entities/audit-chain.js';
+import { signCompactJws } from '../signing/compact-jws.js';
 import type { SigningKeys } from '../signing/index.js';
 
 /** The JWS `typ` of a checkpoint: a verifier refuses a receipt or any other JWS of the same key. */
@@ -51,16 +46,14 @@ export function checkpointSigningWith(load: () => Promise<SigningKeys>): Checkpo
   };
 }
 
+/** A key of one's own (tests: what someone forging a checkpoint would have), used as the deployment's is. */
 export interface SigningKey {
   kid: string;
-  privateKey: CryptoKey | KeyObject;
+  privateKey: KeyObject;
 }
 
-export function signStatement(key: SigningKey, statement: CheckpointStatement): Promise<string> {
-  const payload = new TextEncoder().encode(JSON.stringify(statement));
-  return new CompactSign(payload)
-    .setProtectedHeader({ alg: 'EdDSA', kid: key.kid, typ: CHECKPOINT_JWS_TYPE })
-    .sign(key.privateKey);
+export async function signStatement(key: SigningKey, statement: CheckpointStatement): Promise<string> {
+  return signCompactJws(key.privateKey, { alg: 'EdDSA', kid: key.kid, typ: CHECKPOINT_JWS_TYPE }, statement);
 }
 
 function isStatement(value: unknown): value is CheckpointStatement {
