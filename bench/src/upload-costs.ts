@@ -4,8 +4,8 @@
 // archive signatures and UTF-8; streamed-checks.ts), the file checks after it (the gateway's file
 // pipeline given that pass's verdicts: type by extension and content from the file's head, the tail
 // for an appended zip; no antivirus, as in the bench), and making the file durable in local storage
-// (fsync, then rename into DATA_DIR/files). With bare multer's CPU per request, and the plain case's fixed costs, they make
-// the floors the upload cases are compared with (report.ts).
+// (fsync, then rename into DATA_DIR/files). With bare multer's CPU per request, and the plain
+// case's fixed costs, they make the floors the upload cases are compared with (report.ts).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
