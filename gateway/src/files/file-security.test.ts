@@ -21,6 +21,7 @@ import {
   docx,
   pdf,
   png,
+  realVisioDrawings,
   zipOf,
 } from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from '../test/clamd.js';
@@ -38,6 +39,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
 });
+
+function realDrawing(name: string): Buffer {
+  const drawing = realVisioDrawings().find((candidate) => candidate.name === name);
+  if (drawing === undefined) {
+    throw new Error(`no fixture ${name}`);
+  }
+  return drawing.bytes;
+}
 
 async function upload(baseUrl: string, name: string, bytes: Buffer): Promise<{ status: number; code?: string }> {
   const { site, token } = await makeSite(harness.services);
@@ -102,6 +111,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'a Visio 2003 drawing inside a zip whose VBA project sits in a compressed stream',
       'files.zip',
       async () => zipOf({ 'drawing.vsd': visioDrawing(vbaProjectOle2()) }),
+      'archive_macro',
+    ],
+    [
+      "Apache POI's real SimpleMacro.vsd inside a zip",
+      'files.zip',
+      () => zipOf({ 'SimpleMacro.vsd': realDrawing('SimpleMacro.vsd') }),
       'archive_macro',
     ],
     [
@@ -188,6 +203,14 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
     expect(
       (await upload(harness.gateway.url, 'bundle.7z', await sevenZipOf([{ name: 'a.txt', data: 'hi' }]))).status,
     ).toBe(201);
+  });
+
+  it('accepts real clean Visio 2000 drawings inside a zip, one with the VBA project Visio saves on its own', async () => {
+    for (const name of ['Visio6TextFieldsWithUnits.vsd', 'Visio6PlanWithDimensions.vsd']) {
+      expect(
+        (await upload(harness.gateway.url, 'drawings.zip', await zipOf({ [name]: realDrawing(name) }))).status,
+      ).toBe(201);
+    }
   });
 });
 
