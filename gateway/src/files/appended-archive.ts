@@ -19,7 +19,7 @@ const OVERLAP_BYTES = 5;
 /** Bytes that say which format a file is, for its content-end walker. */
 const HEAD_BYTES = 12;
 /** Window of the read-back scan of a file not checked as it streamed in. */
-const WINDOW_BYTES = 64 * 1024;
+export const READ_BACK_WINDOW_BYTES = 64 * 1024;
 
 export type AppendedArchive = 'zip' | 'rar' | 'sevenzip';
 
@@ -143,7 +143,7 @@ export async function appendedArchiveIn(content: Buffer, streamed?: AppendedScan
 /** Reads the file window by window into one buffer, fed to the scans of every byte. */
 async function scanFile(handle: FileHandle, size: number): Promise<AppendedScan> {
   const watch = new AppendedArchiveWatch();
-  const window = Buffer.allocUnsafe(Math.min(Math.max(size, 1), WINDOW_BYTES));
+  const window = Buffer.allocUnsafe(Math.min(Math.max(size, 1), READ_BACK_WINDOW_BYTES));
   for (let position = 0; position < size;) {
     const { bytesRead } = await handle.read(window, 0, window.length, position);
     if (bytesRead === 0) {

@@ -37,6 +37,7 @@ import {
 } from '@intake/test-files';
 import { buildRar } from '../test/rar-writer.js';
 import { sevenZipOf } from '../test/sevenzip-samples.js';
+import { READ_BACK_WINDOW_BYTES } from './appended-archive.js';
 import { ZIP_END_SEARCH_BYTES } from './archive/zip-end.js';
 import { namesListedBy, pythonZip, zipToolsPart } from '../test/zip-tools.js';
 
@@ -377,8 +378,8 @@ describe('archives appended to images and PDFs (polyglots)', () => {
 
   it('finds a RAR across the boundary of two reads of a big file, and far into it', async () => {
     const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
-    // The scan reads windows of the ZIP end search's size plus the 5 bytes carried between them.
-    const window = ZIP_END_SEARCH_BYTES + 5;
+    // A file not checked as it streamed in is read back in windows of this size.
+    const window = READ_BACK_WINDOW_BYTES;
     for (const at of [window - 3, 3 * window + 1000]) {
       const before = Buffer.alloc(at - png().length, 0x20);
       // A file this big is streamed. Padding after the RAR keeps it out of the last bytes, read first.
