@@ -10,5 +10,6 @@ export {
 } from './client.js';
 export type { Fields, IntakeFile } from './body.js';
 export { IntakeProblem, PROBLEM_CODES, type FieldProblem, type ProblemCode } from './problem.js';
+export { IntakeRedirectError } from './redirect.js';
 export type { RetryOptions } from './retry.js';
 export { verifyWebhook, type VerifyOptions, type WebhookHeaders } from './webhook.js';
