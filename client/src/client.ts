@@ -3,6 +3,7 @@
 // when none is given, and tries again on 429, 503 and network failures with that same key, so a retry
 // is answered with the first submission's id and never stores a second one. A redirect is never
 // followed (redirect.ts): the credentials and the submission go only to the configured URL.
+import type { StoredFileDescription } from '#contract';
 import { submissionBody, type Fields, type IntakeFile } from './body.js';
 import { problemOf } from './problem.js';
 import { isRedirect, redirectError } from './redirect.js';
@@ -42,14 +43,8 @@ export interface SubmitOptions {
   signal?: AbortSignal;
 }
 
-export interface StoredFile {
-  id: string;
-  field: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-}
+/** A stored file as the gateway describes it (@intake/contract's shape). */
+export type StoredFile = StoredFileDescription;
 
 export interface SubmissionResult {
   id: string;

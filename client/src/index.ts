@@ -1,5 +1,6 @@
 // @intake/client: submit to an Intake gateway from a site's backend, and verify Intake's webhooks
-// (docs/client.md). No runtime dependency: Node 22's fetch, FormData, Blob and crypto.
+// (docs/client.md). No runtime dependency: Node 22's fetch, FormData, Blob and crypto, and the
+// contract's codes, bundled inside the package.
 export {
   IntakeClient,
   IntakeNetworkError,
