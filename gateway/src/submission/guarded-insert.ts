@@ -14,7 +14,7 @@ import {
   type Em,
   type PreparedStatement,
 } from '@intake/shared/db';
-import { SUBMISSION_CREATED } from '@intake/shared/delivery';
+import { SUBMISSION_CREATED, type SubmissionDelivery } from '@intake/shared/delivery';
 import type { Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 
@@ -176,15 +176,12 @@ const GROUP_INSERT = preparedStatement(
   select "id" from "submission"`,
 );
 
-/** An outbox row of a grouped submission: one per enabled webhook, one for the form's e-mails. */
-export type DeliveryRow = { channel: 'webhook'; webhookId: string } | { channel: 'email'; recipients: string[] };
-
 /** A submission of a group, with the control code of the token it came with (checked by the guard). */
 export interface GroupedSubmission {
   row: SingleStatementSubmission;
   site: Site;
-  /** Written with the submission, in the same statement. */
-  deliveries: readonly DeliveryRow[];
+  /** Its outbox rows (`submissionDeliveries`), written with it in the same statement. */
+  deliveries: readonly SubmissionDelivery[];
 }
 
 /**
