@@ -1,9 +1,11 @@
 // Single sign-on with the organisation's OpenID provider, on openid-client (authorization code flow
 // with PKCE): the library discovers the provider, builds the authorization URL, and on the way back
-// checks state, nonce, issuer, audience, expiry and signature of the ID token. This module adds only
-// what Intake decides: which scopes, where the provider sends people back, and which claims it reads.
+// checks state, nonce, issuer, audience and expiry of the ID token, and (enableNonRepudiationChecks)
+// its signature against the provider's published keys. This module adds only what Intake decides:
+// which scopes, where the provider sends people back, and which claims it reads (email-claims.ts).
 import * as oidc from 'openid-client';
 import type { OidcConfig } from '@intake/shared/config';
+import { emailClaimsOf, needsUserInfo } from './email-claims.js';
 import { SsoSignInError } from './sign-in-failure.js';
 import type { SsoFlow } from './flow-cookie.js';
 
@@ -14,6 +16,8 @@ const REQUEST_TIMEOUT_SECONDS = 10;
 
 /** What Intake reads from the provider about the person. */
 export interface SsoIdentity {
+  /** The provider's `iss` and `sub`: the account at the provider, whatever its e-mail. */
+  issuer: string;
   subject: string;
   /** Lower case. */
   email: string;
@@ -33,19 +37,12 @@ function isLoopback(url: URL): boolean {
   return ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) || /^127\./.test(url.hostname);
 }
 
-/** `email_verified` as providers send it: a boolean, a string (some), or Entra ID's `xms_edov`. */
-function verifiedClaim(claims: Record<string, unknown>): boolean | undefined {
-  const value = claims.email_verified ?? claims.xms_edov;
-  if (typeof value === 'boolean') {
-    return value;
-  }
-  return value === 'true' ? true : value === 'false' ? false : undefined;
-}
-
 export function createOidcClient(settings: OidcConfig, redirectUri: () => string): OidcClient {
   const issuer = new URL(settings.issuerUrl);
+  // Plain http is accepted only for a provider on this machine (the configuration says so). There no
+  // TLS vouches for the answers, so nothing of the unsigned userinfo answer is believed either.
+  const plainHttp = issuer.protocol === 'http:' && isLoopback(issuer);
   let discovered: { at: number; configuration: Promise<oidc.Configuration> } | undefined;
-
   const configuration = (): Promise<oidc.Configuration> => {
     if (discovered === undefined || Date.now() - discovered.at > DISCOVERY_TTL_MS) {
       const attempt = oidc.discovery(
@@ -54,8 +51,9 @@ export function createOidcClient(settings: OidcConfig, redirectUri: () => string
         undefined,
         settings.clientSecret === undefined ? oidc.None() : oidc.ClientSecretPost(settings.clientSecret),
         {
-          // Plain http is accepted only for a provider on this machine (the configuration says so).
-          ...(issuer.protocol === 'http:' && isLoopback(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+          // openid-client skips the signature of an ID token from the token endpoint unless asked,
+          // since TLS may stand in for it (OpenID Connect Core 3.1.3.7); Intake checks every one.
+          execute: [oidc.enableNonRepudiationChecks, ...(plainHttp ? [oidc.allowInsecureRequests] : [])],
           timeout: REQUEST_TIMEOUT_SECONDS,
         },
       );
@@ -101,26 +99,20 @@ export function createOidcClient(settings: OidcConfig, redirectUri: () => string
       if (idClaims === undefined) {
         throw new SsoSignInError('sso_token_invalid');
       }
-      let claims: Record<string, unknown> = idClaims;
-      // Some providers put the e-mail only in the userinfo answer (the subject is checked there too).
-      if (
-        (typeof claims.email !== 'string' || verifiedClaim(claims) === undefined) &&
-        config.serverMetadata().userinfo_endpoint
-      ) {
-        const userInfo = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
-        claims = {
-          ...userInfo,
-          ...claims,
-          email: claims.email ?? userInfo.email,
-          email_verified: verifiedClaim(claims) ?? userInfo.email_verified,
-        };
-      }
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+      // The e-mail and whether it is verified come from one answer: the ID token when it says both;
+      // else (over https only) the userinfo answer, whose subject the library checks against the token's.
+      const source =
+        needsUserInfo(idClaims) && !plainHttp && config.serverMetadata().userinfo_endpoint
+          ? await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub)
+          : idClaims;
+      const { email, verified } = emailClaimsOf(source);
+      const name = source.name ?? idClaims.name;
       return {
+        issuer: idClaims.iss,
         subject: idClaims.sub,
         email,
-        emailVerified: email !== '' && verifiedClaim(claims) === true,
-        name: typeof claims.name === 'string' ? claims.name : undefined,
+        emailVerified: verified,
+        name: typeof name === 'string' ? name : undefined,
       };
     },
   };

@@ -13,64 +13,19 @@ import { ensureAdmin } from '../auth/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes } from '../test/harness.js';
 import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from '../test/oidc-test-provider.js';
+import {
+  Browser,
+  SESSION_COOKIE,
+  locationOf,
+  refusalOf,
+  signedInAs,
+  ssoAttempt,
+  type SsoAttempt,
+} from '../test/sso-browser.js';
 
 jest.setTimeout(120_000);
 
-const SESSION_COOKIE = 'intake_session';
 const MEMBER_PASSWORD = 'a long member password 1';
-
-/** Cookies per origin, as a browser keeps them (paths and expiry are not needed here). */
-class Browser {
-  private readonly jars = new Map<string, Map<string, string>>();
-
-  cookie(origin: string, name: string): string | undefined {
-    return this.jars.get(origin)?.get(name);
-  }
-
-  setCookie(origin: string, name: string, value: string): void {
-    const jar = this.jars.get(origin) ?? new Map<string, string>();
-    jar.set(name, value);
-    this.jars.set(origin, jar);
-  }
-
-  async get(url: string): Promise<Response> {
-    const { origin } = new URL(url);
-    const jar = this.jars.get(origin) ?? new Map<string, string>();
-    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const response = await fetch(url, { redirect: 'manual', headers: cookie === '' ? {} : { cookie } });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = line.split(';');
-      const name = pair!.slice(0, pair!.indexOf('=')).trim();
-      const value = pair!.slice(pair!.indexOf('=') + 1).trim();
-      const expired = attributes.some(
-        (attribute) => /^\s*expires=/i.test(attribute) && Date.parse(attribute.split('=')[1]!) < Date.now(),
-      );
-      if (value === '' || expired) {
-        jar.delete(name);
-      } else {
-        jar.set(name, value);
-      }
-    }
-    this.jars.set(origin, jar);
-    return response;
-  }
-}
-
-function locationOf(response: Response, base: string): string {
-  const location = response.headers.get('location');
-  if (location === null) {
-    throw new Error(`expected a redirect, got ${response.status}`);
-  }
-  return new URL(location, base).href;
-}
-
-interface Attempt {
-  browser: Browser;
-  callbackUrl: string;
-  /** The flow cookie as it was when the provider sent the browser back. */
-  flowCookie: string;
-  answer: Response;
-}
 
 describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
   let provider: TestOidcProvider;
@@ -122,45 +77,16 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
     intake: AdminServer,
     account: [string, TestAccount],
     tamper: (authorizationUrl: URL) => void = () => undefined,
-  ): Promise<Attempt> {
-    provider.signInAs(...account);
-    const browser = new Browser();
-    const started = await browser.get(`${intake.url}/auth/oidc/start?next=%2Fapi-tokens`);
-    expect(started.status).toBe(303);
-    const authorization = new URL(locationOf(started, intake.url));
-    expect(authorization.origin).toBe(provider.issuer);
-    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
-    tamper(authorization);
-    let url = authorization.href;
-    for (let hop = 0; hop < 10 && !url.startsWith(`${intake.url}/`); hop += 1) {
-      url = locationOf(await browser.get(url), url);
-    }
-    expect(url.startsWith(`${intake.url}/auth/oidc/callback?`)).toBe(true);
-    const flowCookie = browser.cookie(intake.url, 'intake_oidc_flow')!;
-    expect(flowCookie).toBeTruthy();
-    const answer = await browser.get(url);
-    return { browser, callbackUrl: url, flowCookie, answer };
+  ): Promise<SsoAttempt> {
+    return ssoAttempt(provider, intake.url, account, { tamper });
   }
 
   function refusal(answer: Response, intake: AdminServer): string | null {
-    expect(answer.status).toBe(303);
-    const location = new URL(locationOf(answer, intake.url));
-    expect(location.pathname).toBe('/sign-in');
-    return location.searchParams.get('error');
+    return refusalOf(answer, intake.url);
   }
 
   async function me(intake: AdminServer, browser: Browser) {
-    const session = browser.cookie(intake.url, SESSION_COOKIE);
-    if (session === undefined) {
-      return null;
-    }
-    const response = await fetch(`${intake.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: `${SESSION_COOKIE}=${session}` },
-      body: JSON.stringify({ query: '{ me { email role } }' }),
-    });
-    const body = (await response.json()) as { data?: { me: { email: string; role: string } } | null };
-    return body.data?.me ?? null;
+    return signedInAs(intake.url, browser);
   }
 
   async function lastSsoEntry(services: Awaited<ReturnType<typeof createTestServices>>) {
