@@ -201,6 +201,10 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($id: ID!) { resetMemberTwoFactor(id: $id) { id } }',
     variables: { id: w.teamMemberId },
   }),
+  unlinkSsoAccount: (w) => ({
+    query: 'mutation($id: ID!) { unlinkSsoAccount(id: $id) { id } }',
+    variables: { id: w.teamMemberId },
+  }),
   updateTeamPolicy: () => ({
     query: 'mutation { updateTeamPolicy(input: { requireSecondFactor: false }) { requireSecondFactor } }',
   }),

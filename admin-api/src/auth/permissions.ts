@@ -26,7 +26,7 @@ export const TEAM_PERMISSIONS = [
   'audit:read',
   /** The team's members: list, create, invite, change, disable, remove (owners only for owners). */
   'members:manage',
-  /** The team's sign-in policy (a second factor required, passwords beside single sign-on) and resetting a member's second factor: owners only. */
+  /** The team's sign-in policy (a second factor required, passwords beside single sign-on), resetting a member's second factor and unlinking their single sign-on account: owners only. */
   'policy:manage',
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
@@ -186,6 +186,7 @@ export const OPERATION_PERMISSIONS = {
     acceptInvitation: { permission: 'public' },
     // Who may sign in how: never from an integration token.
     updateSsoPolicy: { permission: 'policy:manage', login: true },
+    unlinkSsoAccount: { permission: 'policy:manage', login: true },
     // Reads the whole log, as auditLog does: a login, not an integration token.
     exportAuditLog: { permission: 'audit:read', login: true },
     // Two-factor sign-in (docs/sign-in.md): the code after the password needs no credential (the

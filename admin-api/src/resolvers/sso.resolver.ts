@@ -1,11 +1,19 @@
-// Single sign-on in the API: what the sign-in page offers (public), and the team's policy on
-// passwords beside it (read by those who manage members, changed by owners). The sign-in itself is
-// a pair of browser routes, not GraphQL (routes/oidc.ts).
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+// Single sign-on in the API: what the sign-in page offers (public), the team's policy on passwords
+// beside it (read by those who manage members, changed by owners), and an owner unlinking a member
+// from their account at the provider. The sign-in itself is a pair of browser routes, not GraphQL
+// (routes/oidc.ts).
+import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { updateSsoPolicy } from '../commands/auth/update-sso-policy.js';
+import { unlinkSsoAccount } from '../commands/members/unlink-sso-account.js';
 import type { AdminContext } from '../context.js';
+import { presentMember } from '../presenters/member.js';
 import { readSsoPolicy } from '../queries/auth/sso-policy.js';
+import { findMember } from '../queries/members/list-members.js';
+import { notFound } from '../schema/errors.js';
+import { MemberType } from '../types/member.type.js';
 import { SignInOptionsType, SsoPolicyType } from '../types/sso.type.js';
+import { parseId } from '../validation/fields.js';
+import { actingMember } from './acting-member.js';
 import type { SsoPolicy } from '@intake/shared/entities';
 
 const START_PATH = '/auth/oidc/start';
@@ -42,5 +50,20 @@ export class SsoResolver {
     @Ctx() { em, deps }: AdminContext,
   ): Promise<SsoPolicyType> {
     return presentPolicy(await updateSsoPolicy(em, passwordSignIn), deps.services.config.oidc !== undefined);
+  }
+
+  @Authorized()
+  @Mutation(() => MemberType, {
+    description:
+      "Owners only. Forgets the member's account at the OpenID provider: the next account to sign in with their verified e-mail is linked instead.",
+  })
+  async unlinkSsoAccount(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<MemberType> {
+    const memberId = parseId(id, 'id');
+    await unlinkSsoAccount(context.em, await actingMember(context), memberId);
+    const found = await findMember(context.em.fork(), memberId);
+    if (found === null) {
+      throw notFound('Member');
+    }
+    return presentMember(found);
   }
 }

@@ -26,6 +26,13 @@ export const SSO_FAILURES = [
   'sso_unknown_member',
   /** The member is disabled. */
   'sso_member_disabled',
+  /** The member is invited, and the invitation expired (72 hours after it was sent). */
+  'sso_invitation_expired',
+  /**
+   * The member is linked to another account at the provider, or this account to another member
+   * (account-link.ts).
+   */
+  'sso_account_mismatch',
 ] as const;
 export type SsoFailure = (typeof SSO_FAILURES)[number];
 

@@ -56,6 +56,12 @@ export class MemberType {
   @Field(() => Boolean, { description: 'Signs in with a code after the password (docs/sign-in.md).' })
   twoFactorEnabled!: boolean;
 
+  @Field(() => Boolean, {
+    description:
+      'Linked to an account at the OpenID provider by their first single sign-on; only that account signs in as them (docs/single-sign-on.md).',
+  })
+  ssoLinked!: boolean;
+
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
 

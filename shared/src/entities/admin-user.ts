@@ -36,9 +36,15 @@ export const AdminUserSchema = defineEntity({
     totpPendingSecret: p.text().nullable(),
     totpEnabledAt: p.datetime().nullable(),
     totpLastStep: p.bigint('number').nullable(),
+    // The account at the OpenID provider this member signed in with first (docs/single-sign-on.md):
+    // its issuer and subject. Another account naming the same e-mail is refused until an owner unlinks.
+    ssoIssuer: p.string().length(2048).nullable(),
+    ssoSubject: p.string().length(255).nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },
+  // One account at the provider signs in as one member only.
+  uniques: [{ name: 'admin_users_sso_issuer_sso_subject_unique', properties: ['ssoIssuer', 'ssoSubject'] }],
 });
 
 export type AdminUser = InferEntity<typeof AdminUserSchema>;

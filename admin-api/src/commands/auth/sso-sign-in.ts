@@ -1,6 +1,7 @@
 // Signs in the person an OpenID provider vouched for: the provider's verified e-mail names a
-// member of the team (active, or invited: signing in accepts the invitation); an unknown person is
-// refused or, with OIDC_NEW_MEMBERS=member, joins as a member with no site grants.
+// member of the team (active, or invited: signing in accepts an invitation that still holds); an
+// unknown person is refused or, with OIDC_NEW_MEMBERS=member, joins as a member with no site grants.
+// The member is linked to the provider's account at the first sign-in and to no other after.
 import { randomBytes } from 'node:crypto';
 import type { OidcConfig } from '@intake/shared/config';
 import type { Em } from '@intake/shared/db';
@@ -9,6 +10,8 @@ import { hashPassword } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { invitationState } from '../../queries/members/find-invitation.js';
+import { linkAccount, requireAccountOf } from '../../sso/account-link.js';
 import { emailDomainAllowed } from '../../sso/email-domain.js';
 import type { SsoIdentity } from '../../sso/oidc-client.js';
 import { SsoSignInError } from '../../sso/sign-in-failure.js';
@@ -55,6 +58,26 @@ async function newMember(em: Em, identity: SsoIdentity): Promise<AdminUser> {
   }
 }
 
+/**
+ * The provider proved the invitee controls the invited address: that accepts the invitation while it
+ * holds (as its link would), and the link then says "used" to whoever opens it.
+ */
+async function acceptInvitation(em: Em, member: AdminUser): Promise<void> {
+  const now = new Date();
+  const changed =
+    invitationState(member, now) === 'VALID'
+      ? await em.nativeUpdate(
+          AdminUserSchema,
+          { id: member.id, status: 'invited', invitationUsedAt: null, invitationExpiresAt: { $gt: now } },
+          { status: 'active', invitationUsedAt: now },
+        )
+      : 0;
+  if (changed === 0) {
+    throw new SsoSignInError('sso_invitation_expired');
+  }
+  await em.refresh(member);
+}
+
 export async function ssoSignIn(
   em: Em,
   settings: OidcConfig,
@@ -73,18 +96,19 @@ export async function ssoSignIn(
     if (settings.newMembers !== 'member') {
       throw new SsoSignInError('sso_unknown_member');
     }
+    await requireAccountOf(em, null, identity);
     member = await newMember(em, identity);
     joined = 'created';
   } else if (member.status === 'disabled') {
     throw new SsoSignInError('sso_member_disabled');
-  } else if (member.status === 'invited') {
-    // The provider proved the invitee controls the invited address: that accepts the invitation,
-    // and its link then says "used" to whoever opens it.
-    member.status = 'active';
-    member.invitationUsedAt = new Date();
-    await em.flush();
-    joined = 'activated';
+  } else {
+    await requireAccountOf(em, member, identity);
+    if (member.status === 'invited') {
+      await acceptInvitation(em, member);
+      joined = 'activated';
+    }
   }
+  await linkAccount(em, member.id, identity);
   const session = await startSession(em, member.id, sessionTtlSeconds);
   return { member, session, joined };
 }

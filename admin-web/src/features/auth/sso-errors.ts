@@ -14,6 +14,9 @@ const MESSAGES: Record<string, string> = {
   sso_domain_not_allowed: 'Your e-mail domain may not sign in with single sign-on here.',
   sso_unknown_member: 'Nobody in this team has your e-mail address. Ask an owner or an admin to invite you.',
   sso_member_disabled: 'Your account is disabled. Ask an owner or an admin to enable it again.',
+  sso_invitation_expired: 'Your invitation has expired. Ask an owner or an admin to send it again.',
+  sso_account_mismatch:
+    'Your account here is linked to another account at the identity provider. Ask an owner to unlink it.',
 };
 
 /** The sentence for an `error` parameter, or null when there is none (unknown codes get a general one). */

@@ -2,13 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { assignableRoles, describeAccess, memberActions } from './member-rules.js';
 
 describe('memberActions', () => {
-  const owner = { id: 'o', role: 'owner' as const, status: 'active' as const };
-  const admin = { id: 'a', role: 'admin' as const, status: 'active' as const };
-  const member = { id: 'm', role: 'member' as const, status: 'active' as const };
-  const all = { changeAccess: true, disable: true, remove: true, invitation: false };
+  const owner = { id: 'o', role: 'owner' as const, status: 'active' as const, ssoLinked: false };
+  const admin = { id: 'a', role: 'admin' as const, status: 'active' as const, ssoLinked: false };
+  const member = { id: 'm', role: 'member' as const, status: 'active' as const, ssoLinked: false };
+  const all = { changeAccess: true, disable: true, remove: true, invitation: false, unlinkSso: false };
 
   it('offers an admin nothing on an owner, invited or not, and everything on admins and members', () => {
-    const nothing = { changeAccess: false, disable: false, remove: false, invitation: false };
+    const nothing = { changeAccess: false, disable: false, remove: false, invitation: false, unlinkSso: false };
     expect(memberActions(admin, owner)).toEqual(nothing);
     expect(memberActions(admin, { ...owner, id: 'p', status: 'invited' })).toEqual(nothing);
     expect(memberActions(admin, member)).toEqual(all);
@@ -17,7 +17,7 @@ describe('memberActions', () => {
   });
 
   it('lets nobody disable or remove themselves from the list', () => {
-    const own = { changeAccess: true, disable: false, remove: false, invitation: false };
+    const own = { changeAccess: true, disable: false, remove: false, invitation: false, unlinkSso: false };
     expect(memberActions(owner, owner)).toEqual(own);
     expect(memberActions(admin, admin)).toEqual(own);
   });
@@ -28,7 +28,16 @@ describe('memberActions', () => {
       disable: false,
       remove: false,
       invitation: true,
+      unlinkSso: false,
     });
+  });
+
+  it('offers unlinking single sign-on to owners only, for a member linked to an account at the provider', () => {
+    const linked = { ...member, ssoLinked: true };
+    expect(memberActions(owner, linked).unlinkSso).toBe(true);
+    expect(memberActions(owner, { ...owner, ssoLinked: true }).unlinkSso).toBe(true);
+    expect(memberActions(owner, member).unlinkSso).toBe(false);
+    expect(memberActions(admin, linked).unlinkSso).toBe(false);
   });
 
   it('offers the owner role to owners only', () => {

@@ -12,22 +12,25 @@ export interface MemberActions {
   remove: boolean;
   /** Resend or revoke the invitation of an invited member (revoking removes them). */
   invitation: boolean;
+  /** Unlink their account at the identity provider: owners only, for a linked member. */
+  unlinkSso: boolean;
 }
 
-const NONE: MemberActions = { changeAccess: false, disable: false, remove: false, invitation: false };
+const NONE: MemberActions = { changeAccess: false, disable: false, remove: false, invitation: false, unlinkSso: false };
 
 export function memberActions(
   caller: { id: string; role: MemberRole },
-  target: { id: string; role: MemberRole; status: MemberStatus },
+  target: { id: string; role: MemberRole; status: MemberStatus; ssoLinked: boolean },
 ): MemberActions {
   if (caller.role !== 'owner' && target.role === 'owner') {
     return NONE;
   }
+  const unlinkSso = caller.role === 'owner' && target.ssoLinked;
   if (target.status === 'invited') {
-    return { changeAccess: true, disable: false, remove: false, invitation: true };
+    return { changeAccess: true, disable: false, remove: false, invitation: true, unlinkSso };
   }
   const self = caller.id === target.id;
-  return { changeAccess: true, disable: !self, remove: !self, invitation: false };
+  return { changeAccess: true, disable: !self, remove: !self, invitation: false, unlinkSso };
 }
 
 /** The roles the caller may give: an admin makes admins and members, never owners. */

@@ -1,6 +1,7 @@
 // The team's members (docs/teams.md), for those who manage them: each with their role, status and
 // site access; invite by e-mail (or by a link to copy without SMTP), resend or revoke an invitation,
-// change role and site access, disable or enable, remove. What the signed-in member may
+// change role and site access, disable or enable, remove; an owner unlinks a member's single
+// sign-on account (docs/single-sign-on.md). What the signed-in member may
 // not do is not offered (an admin sees no action on an owner); what the API still refuses (the last
 // owner) is shown in its own words.
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
@@ -18,6 +19,7 @@ import {
   RemoveMemberDocument,
   ResendInvitationDocument,
   RevokeInvitationDocument,
+  UnlinkSsoAccountDocument,
   UpdateMemberDocument,
   type MemberFieldsFragment,
   type MemberStatus,
@@ -39,8 +41,8 @@ const STATUS_COLORS: Record<MemberStatus, string> = {
   disabled: 'gray',
 };
 
-/** What a confirmation is about: disabling or removing one member, or revoking their invitation. */
-type Pending = { action: 'disable' | 'remove' | 'revoke'; member: MemberFieldsFragment };
+/** What a confirmation is about: disabling or removing one member, revoking their invitation, unlinking their single sign-on. */
+type Pending = { action: 'disable' | 'remove' | 'revoke' | 'unlinkSso'; member: MemberFieldsFragment };
 
 const CONFIRMATIONS: Record<Pending['action'], { title: (who: string) => string; label: string; text: string }> = {
   disable: {
@@ -58,6 +60,11 @@ const CONFIRMATIONS: Record<Pending['action'], { title: (who: string) => string;
     label: 'Revoke invitation',
     text: 'Their invitation link stops working at once and they are taken off the list. You can invite them again later.',
   },
+  unlinkSso: {
+    title: (who) => `Unlink the single sign-on account of ${who}?`,
+    label: 'Unlink single sign-on',
+    text: 'Only the account at the identity provider they first signed in with may sign in as them. Unlinked, the next account that signs in with their verified e-mail address is linked instead. Do this when their account at the provider was replaced.',
+  },
 };
 
 function displayName(member: MemberFieldsFragment): string {
@@ -74,6 +81,7 @@ interface MemberRowProps {
   onRemove: () => void;
   onResend: () => void;
   onRevoke: () => void;
+  onUnlinkSso: () => void;
   enabling: boolean;
   resending: boolean;
 }
@@ -88,6 +96,7 @@ function MemberRow({
   onRemove,
   onResend,
   onRevoke,
+  onUnlinkSso,
   enabling,
   resending,
 }: MemberRowProps) {
@@ -113,6 +122,11 @@ function MemberRow({
         {member.status === 'invited' && member.invitationExpiresAt ? (
           <Text size="xs" c="dimmed" mt={4} style={{ whiteSpace: 'nowrap' }}>
             Link valid until {formatDateTime(member.invitationExpiresAt)}
+          </Text>
+        ) : null}
+        {member.ssoLinked ? (
+          <Text size="xs" c="dimmed" mt={4} style={{ whiteSpace: 'nowrap' }}>
+            Linked to single sign-on
           </Text>
         ) : null}
       </Table.Td>
@@ -144,6 +158,11 @@ function MemberRow({
               </Button>
             </>
           ) : null}
+          {actions.unlinkSso ? (
+            <Button size="xs" variant="default" onClick={onUnlinkSso}>
+              Unlink single sign-on
+            </Button>
+          ) : null}
           {actions.remove ? (
             <Button size="xs" variant="light" color="red" onClick={onRemove}>
               Remove
@@ -174,6 +193,7 @@ export function MembersPage() {
   const [revocation, revokeInvitation] = useMutation(RevokeInvitationDocument);
   const [update, updateMember] = useMutation(UpdateMemberDocument);
   const [removal, removeMember] = useMutation(RemoveMemberDocument);
+  const [unlinking, unlinkSsoAccount] = useMutation(UnlinkSsoAccountDocument);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const sites = data?.sites ?? [];
   const roles = assignableRoles(me.role);
@@ -230,6 +250,13 @@ export function MembersPage() {
       } else {
         notifySuccess(`Invitation of ${member.email} revoked`);
       }
+    } else if (action === 'unlinkSso') {
+      const result = await unlinkSsoAccount({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
+      if (result.error) {
+        notifyError(result.error, `The single sign-on account of ${displayName(member)} was not unlinked`);
+      } else {
+        notifySuccess(`${displayName(member)} unlinked: the next account to sign in with their e-mail is linked`);
+      }
     } else {
       const result = await removeMember({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
       if (result.error) {
@@ -271,6 +298,7 @@ export function MembersPage() {
             onRemove={() => setPending({ action: 'remove', member })}
             onResend={() => void resendTo(member)}
             onRevoke={() => setPending({ action: 'revoke', member })}
+            onUnlinkSso={() => setPending({ action: 'unlinkSso', member })}
             enabling={update.fetching && enablingId === member.id}
             resending={resend.fetching && resendingId === member.id}
           />
@@ -316,7 +344,7 @@ export function MembersPage() {
         confirmLabel={pending ? CONFIRMATIONS[pending.action].label : ''}
         onConfirm={() => void confirm()}
         onClose={() => setPending(null)}
-        pending={update.fetching || removal.fetching || revocation.fetching}
+        pending={update.fetching || removal.fetching || revocation.fetching || unlinking.fetching}
       >
         {pending ? CONFIRMATIONS[pending.action].text : null}
       </ConfirmDialog>
