@@ -171,7 +171,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.get('/files/:id', downloadFile(services, deps.downloadLinks));
   router.get('/exports/:token', downloadExport(deps));
   router.get('/auth/oidc/start', startSso(services, deps.sso));
-  router.get('/auth/oidc/callback', finishSso(services, deps.sso));
+  router.get('/auth/oidc/callback', finishSso(deps));
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
 
   app.use(requestId);

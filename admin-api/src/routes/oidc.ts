@@ -1,13 +1,16 @@
 // GET /auth/oidc/start and GET /auth/oidc/callback: single sign-on through the organisation's OpenID
 // provider (docs/single-sign-on.md). Every outcome is a redirect, never an error page: to the console
-// once signed in, else to `/sign-in?error=<code>`, which words the reason. Each attempt that reaches
-// the callback is in the audit log (`login`, method `oidc`) with its reason code when refused; the
+// once signed in, else to `/sign-in?error=<code>`, which words the reason. Each callback counts as a
+// sign-in attempt of the address first (a sign-in gives it back); within the limit it is in the audit
+// log (`login`, method `oidc`) with its reason code when refused, past it nothing is written. The
 // code, the tokens and the provider's messages are in no log line and no entry.
 import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
 import type { Services } from '@intake/shared/services';
 import { ANONYMOUS } from '../audit/audit-actor.js';
 import { sessionCookie } from '../auth/session-cookie.js';
+import { loginAttemptKeys } from '../commands/auth/login.js';
 import { ssoSignIn } from '../commands/auth/sso-sign-in.js';
+import type { AdminDeps } from '../context.js';
 import type { AdminKoaContext } from '../koa-context.js';
 import { findAdminByEmail } from '../queries/auth/find-admin.js';
 import type { SsoIdentity } from '../sso/oidc-client.js';
@@ -81,11 +84,13 @@ export function startSso(services: Services, sso: SsoDeps | null) {
   };
 }
 
-export function finishSso(services: Services, sso: SsoDeps | null) {
+export function finishSso(deps: AdminDeps) {
+  const { services, sso } = deps;
   return async (ctx: AdminKoaContext): Promise<void> => {
     ctx.set('Cache-Control', 'no-store');
     const { logger, config } = services;
     const requestId = ctx.state.requestId;
+    const { address } = loginAttemptKeys('', ctx.ip);
     const em = services.db.em.fork();
     const audit = async (actor: AuditActor, failure: SsoFailure | null, details: Record<string, string> = {}) => {
       try {
@@ -120,6 +125,13 @@ export function finishSso(services: Services, sso: SsoDeps | null) {
       refuse(ctx, 'sso_not_configured');
       return;
     }
+    // Before anything is written: each entry below takes the audit chain's lock.
+    const decision = await deps.loginAttempts.consume([address]);
+    if (!decision.allowed) {
+      logger.warn({ requestId, clientAddress: ctx.ip }, 'single sign-on refused: too many attempts');
+      refuse(ctx, 'sso_rate_limited');
+      return;
+    }
     const flow = sso.flowCookies.read(ctx);
     // One callback per attempt: the flow cookie goes whatever happens next.
     sso.flowCookies.clear(ctx);
@@ -152,6 +164,7 @@ export function finishSso(services: Services, sso: SsoDeps | null) {
       throw error;
     }
     const { member, session, joined } = signedIn;
+    await deps.loginAttempts.release(address);
     sessionCookie(ctx, config.publicAdminUrl).set(session.secret, session.expiresAt);
     await audit({ kind: 'admin', id: member.id, name: member.email }, null, joined === null ? {} : { joined });
     logger.info({ requestId }, 'single sign-on: signed in');

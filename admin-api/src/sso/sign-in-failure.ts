@@ -10,6 +10,8 @@ export const SSO_FAILURES = [
   'sso_provider_unavailable',
   /** The person cancelled, or the provider refused, at the provider. */
   'sso_provider_refused',
+  /** Too many sign-in attempts from this address (the limit passwords count against too); nothing was written. */
+  'sso_rate_limited',
   /** No flow cookie (expired, another browser), or the state differs from the one sent. */
   'sso_state_mismatch',
   /** The ID token's nonce is not the one of this flow. */

@@ -10,6 +10,9 @@ export const SESSION_COOKIE = 'intake_session';
 export class Browser {
   private readonly jars = new Map<string, Map<string, string>>();
 
+  /** `headers`: sent with every request to that origin (an `X-Forwarded-For` behind a trusted proxy). */
+  constructor(private readonly headers: Record<string, Record<string, string>> = {}) {}
+
   cookie(origin: string, name: string): string | undefined {
     return this.jars.get(origin)?.get(name);
   }
@@ -29,7 +32,7 @@ export class Browser {
     const { origin } = new URL(url);
     const jar = this.jars.get(origin) ?? new Map<string, string>();
     const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-    const headers = new Headers(init.headers);
+    const headers = new Headers({ ...this.headers[origin], ...Object.fromEntries(new Headers(init.headers)) });
     if (cookie !== '') {
       headers.set('cookie', cookie);
     }
@@ -84,6 +87,8 @@ export interface SsoAttemptOptions {
   tamper?: (authorizationUrl: URL) => void;
   /** The start route's `next`, as sent (default `/api-tokens`). */
   next?: string;
+  /** The browser to use (default: a new one). */
+  browser?: Browser;
 }
 
 /** Start → provider (as `account`) → back at the callback; `answer` is the callback's. */
@@ -91,10 +96,9 @@ export async function ssoAttempt(
   provider: TestOidcProvider,
   intakeUrl: string,
   account: [string, TestAccount],
-  { tamper = () => undefined, next = '/api-tokens' }: SsoAttemptOptions = {},
+  { tamper = () => undefined, next = '/api-tokens', browser = new Browser() }: SsoAttemptOptions = {},
 ): Promise<SsoAttempt> {
   provider.signInAs(...account);
-  const browser = new Browser();
   const started = await browser.get(`${intakeUrl}/auth/oidc/start?next=${encodeURIComponent(next)}`);
   const authorization = new URL(locationOf(started, intakeUrl));
   if (authorization.origin !== provider.issuer || authorization.searchParams.get('code_challenge_method') !== 'S256') {

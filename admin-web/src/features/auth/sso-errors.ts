@@ -5,6 +5,7 @@ const MESSAGES: Record<string, string> = {
   sso_provider_unavailable:
     'The identity provider could not be reached. Try again in a moment; if it goes on, tell an owner.',
   sso_provider_refused: 'Signing in was cancelled or refused at the identity provider.',
+  sso_rate_limited: 'Too many sign-in attempts from your network. Wait a few minutes, then try again.',
   sso_state_mismatch: 'That sign-in attempt expired or was started in another browser or tab. Try again.',
   sso_nonce_mismatch: "The identity provider's answer did not pass the security checks. Try again.",
   sso_token_invalid: "The identity provider's answer did not pass the security checks. Try again.",
