@@ -5,6 +5,7 @@
 // log (`login`, method `oidc`) with its reason code when refused, past it nothing is written. The
 // code, the tokens and the provider's messages are in no log line and no entry.
 import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
+import { SIGN_IN_PATH, safeReturnPath } from '@intake/shared/return-path';
 import type { Services } from '@intake/shared/services';
 import { ANONYMOUS } from '../audit/audit-actor.js';
 import { sessionCookie } from '../auth/session-cookie.js';
@@ -17,24 +18,6 @@ import type { SsoIdentity } from '../sso/oidc-client.js';
 import { failureOfLibraryError, SsoSignInError, type SsoFailure } from '../sso/sign-in-failure.js';
 import type { SsoDeps } from '../sso/sso-deps.js';
 
-const SIGN_IN_PATH = '/sign-in';
-const AFTER_SIGN_IN = '/sites';
-
-/** A console path of this origin to return to, or the default (as the console's safeNextPath). */
-function consolePath(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.length > 2000) {
-    return AFTER_SIGN_IN;
-  }
-  const base = 'http://console.invalid';
-  try {
-    const url = new URL(next, base);
-    return url.origin === base && url.pathname !== SIGN_IN_PATH
-      ? `${url.pathname}${url.search}${url.hash}`
-      : AFTER_SIGN_IN;
-  } catch {
-    return AFTER_SIGN_IN;
-  }
-}
 
 function refuse(ctx: AdminKoaContext, reason: SsoFailure): void {
   ctx.status = 303;
@@ -64,7 +47,7 @@ export function startSso(services: Services, sso: SsoDeps | null) {
     }
     let begun: Awaited<ReturnType<SsoDeps['client']['begin']>>;
     try {
-      begun = await sso.client.begin(consolePath(ctx.query.next));
+      begun = await sso.client.begin(safeReturnPath(ctx.query.next));
     } catch (error) {
       // Discovery failed: the provider is down, or OIDC_ISSUER_URL is wrong. Its name and code only.
       services.logger.warn(

@@ -16,6 +16,7 @@ import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from '
 import {
   Browser,
   SESSION_COOKIE,
+  continuedTo,
   locationOf,
   refusalOf,
   signedInAs,
@@ -142,6 +143,27 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
       details: { method: 'oidc' },
     });
   });
+
+  let returning = 0;
+  it.each(['/.//evil.example/x', '//evil.example/x', '/%2e//evil.example/x', '/\\evil.example/x', '/sign-in'])(
+    'returns to the console, not to %j, after signing in',
+    async (next) => {
+      returning += 1;
+      const email = `nora${returning}@example.com`;
+      await addMember(refusingServices, email);
+      const { answer } = await ssoAttempt(
+        provider,
+        refusing.url,
+        [`nora${returning}`, { email, email_verified: true }],
+        {
+          next,
+        },
+      );
+      const target = await continuedTo(answer);
+      expect(target).toBe('/sites');
+      expect(new URL(target, refusing.url).origin).toBe(refusing.url);
+    },
+  );
 
   it('lets an invited member in, which makes them active and their invitation link used', async () => {
     const id = await addMember(refusingServices, 'ivy@example.org', 'member', 'invited');

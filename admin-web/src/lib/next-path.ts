@@ -1,5 +1,8 @@
-// Where sign-in leads: back to the page a lost session was on, and only ever to a page of this origin.
-export const SIGN_IN_PATH = '/sign-in';
+// Where sign-in leads: back to the page a lost session was on, and only ever to a page of this
+// origin (return-path.ts, the same decision the admin API makes for single sign-on).
+import { SIGN_IN_PATH, safeReturnPath } from './return-path';
+
+export { SIGN_IN_PATH };
 
 /** `/sign-in?next=<here>`, so signing in again returns to the page the session was lost on. */
 export function signInPathReturningTo(location: { pathname: string; search: string; hash: string }): string {
@@ -9,25 +12,7 @@ export function signInPathReturningTo(location: { pathname: string; search: stri
     : `${SIGN_IN_PATH}?next=${encodeURIComponent(here)}`;
 }
 
-const AFTER_SIGN_IN = '/sites';
-
-/**
- * Where to go after signing in: `next` only when it is a path on this origin. Resolved as the
- * browser would, so `//host`, `/\\host` and `/<tab>/host` (the URL parser drops tabs and
- * newlines) cannot lead elsewhere.
- */
-export function safeNextPath(next: string | null, origin: string = window.location.origin): string {
-  if (next === null || !next.startsWith('/')) {
-    return AFTER_SIGN_IN;
-  }
-  let url: URL;
-  try {
-    url = new URL(next, origin);
-  } catch {
-    return AFTER_SIGN_IN;
-  }
-  if (url.origin !== origin || url.pathname === SIGN_IN_PATH) {
-    return AFTER_SIGN_IN;
-  }
-  return `${url.pathname}${url.search}${url.hash}`;
+/** Where to go after signing in: `next` only when it is a path that stays on this origin. */
+export function safeNextPath(next: string | null): string {
+  return safeReturnPath(next);
 }
