@@ -16,6 +16,7 @@ import type { ExportLinks } from './exports/export-link.js';
 import type { DownloadLinks } from './files/download-link.js';
 import type { AdminState } from './koa-context.js';
 import type { SsoDeps } from './sso/sso-deps.js';
+import { secondFactorCookie, type SecondFactorCookie } from './sso/second-factor-cookie.js';
 import type { ExportProcessOptions } from './routes/exports.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */
@@ -51,6 +52,8 @@ export interface AdminContext {
   authorization: string | undefined;
   /** The console's HttpOnly session cookie (used when no Authorization header is sent). */
   session: SessionCookie;
+  /** The challenge a single sign-on left for the second factor (HttpOnly cookie), if any. */
+  ssoSecondFactor: SecondFactorCookie;
   em: Em;
   logger: Logger;
   deps: AdminDeps;
@@ -69,6 +72,7 @@ export function createContextFunction(
     requestOrigin: `${ctx.protocol}://${ctx.host}`,
     authorization: ctx.get('authorization') || undefined,
     session: sessionCookie(ctx, deps.services.config.publicAdminUrl),
+    ssoSecondFactor: secondFactorCookie(ctx, deps.services.config.publicAdminUrl),
     em: deps.services.db.em.fork(),
     logger: deps.services.logger,
     deps,

@@ -1,8 +1,10 @@
 // Single sign-on through the built console in Chromium, against a real OpenID provider on loopback
 // (oidc-provider, approving at once as the account the test names): the button on the sign-in page
-// leads through the provider and back, signed in; a refusal comes back to the sign-in page in words.
+// leads through the provider and back, signed in; a member with two-factor sign-in is asked for the
+// code after it; an owner unlinks a member's provider account; a refusal comes back in words.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { startTestOidcProvider, type TestOidcProvider } from '@intake/admin-api/test';
+import { graphqlRequest, startTestOidcProvider, type TestOidcProvider } from '@intake/admin-api/test';
+import { Secret, TOTP } from 'otpauth';
 import {
   ADMIN_EMAIL,
   SESSION_COOKIE,
@@ -11,6 +13,7 @@ import {
   describeConsole,
   expectHeading,
   sessionCookie,
+  signIn,
   startConsole,
   type ConsoleEnvironment,
 } from './harness.js';
@@ -72,6 +75,85 @@ describeConsole('console: single sign-on', () => {
     expect(await sessionCookie(env.context)).toBeUndefined();
     await page.getByText('Owners: with a password').waitFor();
     await env.gql('mutation { updateSsoPolicy(passwordSignIn: true) { passwordSignIn } }');
+  });
+
+  it('asks a member with two-factor sign-in for their code after the provider; an owner unlinks their provider account', async () => {
+    // A member with an authenticator app, set up through the API as the console does.
+    const created = await env.gql<{ createMember: { password: string } }>(
+      'mutation { createMember(input: { email: "tess@example.com", name: "Tess", role: admin, grants: [] }) { password } }',
+    );
+    const password = created.data!.createMember.password;
+    const login = await graphqlRequest<{ login: { token: string } }>(
+      env.url,
+      'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }',
+      { email: 'tess@example.com', password },
+    );
+    const token = login.data!.login.token;
+    const enrolled = await graphqlRequest<{ startTwoFactorEnrolment: { secret: string } }>(
+      env.url,
+      'mutation { startTwoFactorEnrolment { secret } }',
+      {},
+      token,
+    );
+    const app = new TOTP({
+      secret: Secret.fromBase32(enrolled.data!.startTwoFactorEnrolment.secret),
+      algorithm: 'SHA1',
+      digits: 6,
+      period: 30,
+    });
+    const confirmed = await graphqlRequest(
+      env.url,
+      'mutation($code: String!) { confirmTwoFactor(code: $code) { codes } }',
+      { code: app.generate({ timestamp: Date.now() - 30_000 }) },
+      token,
+    );
+    expect(confirmed.errors).toBeUndefined();
+
+    provider.signInAs('tess-at-the-provider', { email: 'tess@example.com', email_verified: true });
+    await env.context.clearCookies();
+    const page = await env.newPage();
+    await page.goto(`${env.url}/sign-in?next=%2Fapi-tokens`);
+    await page.getByRole('link', { name: 'Sign in with Example SSO' }).click();
+    // The provider alone is not enough: the same step as after a password.
+    await expectHeading(page, 'Two-factor sign-in');
+    expect(await sessionCookie(env.context)).toBeUndefined();
+    await checkAccessibility(page, 'second factor after single sign-on');
+    if (process.env.SCREENSHOT_DIR) {
+      await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/sso-second-factor.png` });
+    }
+    // Not the code of the step before or after: at most one step old, as the API accepts.
+    const left = 30_000 - (Date.now() % 30_000);
+    if (left < 8_000) {
+      await new Promise((resolve) => setTimeout(resolve, left + 250));
+    }
+    await page.getByRole('textbox', { name: 'Code' }).fill(app.generate());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectHeading(page, 'API tokens');
+    await page.getByText('tess@example.com').first().waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expectHeading(page, 'Sign in');
+
+    // An owner signs in (a return path that would lead to another host leads to the sites) and
+    // unlinks Tess's account at the provider on the Members page.
+    await signIn(page, env.url, { path: `/sign-in?next=${encodeURIComponent('/.//evil.example/x')}` });
+    expect(new URL(page.url()).origin).toBe(env.url);
+    expect(new URL(page.url()).pathname).toBe('/sites');
+    await page.getByRole('link', { name: 'Members' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'tess@example.com' });
+    await row.getByText('Linked to single sign-on').waitFor();
+    await row.getByRole('button', { name: 'Unlink single sign-on' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Only the account at the identity provider').waitFor();
+    await checkAccessibility(page, 'unlink single sign-on dialog');
+    await dialog.getByRole('button', { name: 'Unlink single sign-on' }).click();
+    await page.getByText('Tess unlinked').waitFor();
+    await expect(row.getByText('Linked to single sign-on').count()).resolves.toBe(0);
+    const members = await env.gql<{ members: { email: string; ssoLinked: boolean }[] }>(
+      '{ members { email ssoLinked } }',
+    );
+    expect(members.data?.members.find((member) => member.email === 'tess@example.com')?.ssoLinked).toBe(false);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expectHeading(page, 'Sign in');
   });
 
   it('brings someone the team does not know back to the sign-in page, saying why', async () => {

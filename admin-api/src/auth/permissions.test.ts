@@ -201,6 +201,7 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($id: ID!) { resetMemberTwoFactor(id: $id) { id } }',
     variables: { id: w.teamMemberId },
   }),
+  ssoSecondFactor: () => ({ query: '{ ssoSecondFactor { challenge } }' }),
   unlinkSsoAccount: (w) => ({
     query: 'mutation($id: ID!) { unlinkSsoAccount(id: $id) { id } }',
     variables: { id: w.teamMemberId },

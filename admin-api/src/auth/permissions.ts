@@ -148,6 +148,8 @@ export const OPERATION_PERMISSIONS = {
     invitation: { permission: 'public' },
     // The sign-in page asks, before anyone is signed in, which ways in to offer.
     signInOptions: { permission: 'public' },
+    // After a single sign-on, the second step: the HttpOnly cookie the callback set is the credential.
+    ssoSecondFactor: { permission: 'public' },
     ssoPolicy: { permission: 'members:manage' },
     teamPolicy: { permission: 'account' },
     passkeys: { permission: 'account', login: true },

@@ -13,7 +13,7 @@ export function presentMember({ member, grants }: MemberWithGrants): MemberType 
     status: member.status as MemberStatusEnum,
     grants: grants.map((grant) => ({ site: presentSite(grant.site), level: grant.level as SiteGrantLevelEnum })),
     twoFactorEnabled: hasSecondFactor(member),
-    ssoLinked: member.ssoSubject !== null,
+    ssoLinked: Boolean(member.ssoSubject),
     createdAt: member.createdAt.toISOString(),
     invitedAt: member.invitedAt?.toISOString() ?? null,
     invitationExpiresAt: member.status === 'invited' ? (member.invitationExpiresAt?.toISOString() ?? null) : null,

@@ -1,8 +1,11 @@
-// Single sign-on in the API: what the sign-in page offers (public), the team's policy on passwords
-// beside it (read by those who manage members, changed by owners), and an owner unlinking a member
-// from their account at the provider. The sign-in itself is a pair of browser routes, not GraphQL
+// Single sign-on in the API: what the sign-in page offers (public), the second step after a single
+// sign-on (public: the HttpOnly cookie the callback set stands in for the provider), the team's
+// policy on passwords beside it (read by those who manage members, changed by owners), and an owner
+// unlinking a member from their account at the provider. The sign-in itself is a pair of browser routes, not GraphQL
 // (routes/oidc.ts).
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { findChallenge } from '../auth/two-factor/challenges.js';
+import { secondFactorMethods } from '../commands/auth/login.js';
 import { updateSsoPolicy } from '../commands/auth/update-sso-policy.js';
 import { unlinkSsoAccount } from '../commands/members/unlink-sso-account.js';
 import type { AdminContext } from '../context.js';
@@ -11,10 +14,10 @@ import { readSsoPolicy } from '../queries/auth/sso-policy.js';
 import { findMember } from '../queries/members/list-members.js';
 import { notFound } from '../schema/errors.js';
 import { MemberType } from '../types/member.type.js';
-import { SignInOptionsType, SsoPolicyType } from '../types/sso.type.js';
+import { SignInOptionsType, SsoPolicyType, SsoSecondFactorType } from '../types/sso.type.js';
 import { parseId } from '../validation/fields.js';
 import { actingMember } from './acting-member.js';
-import type { SsoPolicy } from '@intake/shared/entities';
+import { AdminUserSchema, type SsoPolicy } from '@intake/shared/entities';
 
 const START_PATH = '/auth/oidc/start';
 
@@ -32,6 +35,25 @@ export class SsoResolver {
     }
     const policy = await readSsoPolicy(em);
     return { sso: { name: oidc.providerName, startPath: START_PATH }, passwords: policy.passwordSignIn };
+  }
+
+  @Query(() => SsoSecondFactorType, {
+    nullable: true,
+    description:
+      'Needs no token. After a single sign-on of a member with a second factor, the step the sign-in page asks for (read from the HttpOnly cookie the callback set); null when this browser has none that still holds.',
+  })
+  async ssoSecondFactor(@Ctx() { em, ssoSecondFactor }: AdminContext): Promise<SsoSecondFactorType | null> {
+    const challenge = ssoSecondFactor.read();
+    const found = challenge === undefined ? null : await findChallenge(em, challenge);
+    const member =
+      found === null || found.sso === null
+        ? null
+        : await em.findOne(AdminUserSchema, { id: found.adminId, status: 'active' });
+    if (challenge === undefined || found === null || member === null) {
+      return null;
+    }
+    const methods = await secondFactorMethods(em, member);
+    return { challenge, challengeExpiresAt: found.expiresAt.toISOString(), methods };
   }
 
   @Authorized()

@@ -28,7 +28,9 @@ import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 import { actingMember, signedInMemberId } from './acting-member.js';
 
-const METHOD_NAMES = { totp: 'password+totp', recovery_code: 'password+recovery_code' } as const;
+/** The audit entry's method: what came first (a password, a single sign-on), then the code. */
+const methodName = ({ firstFactor, method }: SecondFactorOutcome): string =>
+  `${firstFactor}+${method === null ? 'code' : method}`;
 
 @Resolver()
 export class TwoFactorResolver {
@@ -43,16 +45,15 @@ export class TwoFactorResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<AuthPayloadType> {
     const { em, deps, clientAddress, requestId, session } = context;
-    const outcome: SecondFactorOutcome = { member: null, method: null };
+    const outcome: SecondFactorOutcome = { member: null, method: null, firstFactor: 'password' };
     try {
       const loggedIn = await verifySecondFactor(em, deps, { challenge, code, clientAddress, requestId }, outcome);
       session.set(loggedIn.session.secret, loggedIn.session.expiresAt);
       return presentAuthPayload(loggedIn.issued);
     } finally {
-      const { member, method } = outcome;
-      noteSignInAttempt(context.auditNotes, info, member, {
-        succeeded: method !== null,
-        method: method === null ? 'password+code' : METHOD_NAMES[method],
+      noteSignInAttempt(context.auditNotes, info, outcome.member, {
+        succeeded: outcome.method !== null,
+        method: methodName(outcome),
       });
     }
   }

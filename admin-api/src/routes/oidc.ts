@@ -15,9 +15,9 @@ import type { AdminDeps } from '../context.js';
 import type { AdminKoaContext } from '../koa-context.js';
 import { findAdminByEmail } from '../queries/auth/find-admin.js';
 import type { SsoIdentity } from '../sso/oidc-client.js';
+import { secondFactorCookie } from '../sso/second-factor-cookie.js';
 import { failureOfLibraryError, SsoSignInError, type SsoFailure } from '../sso/sign-in-failure.js';
 import type { SsoDeps } from '../sso/sso-deps.js';
-
 
 function refuse(ctx: AdminKoaContext, reason: SsoFailure): void {
   ctx.status = 303;
@@ -75,7 +75,7 @@ export function finishSso(deps: AdminDeps) {
     const requestId = ctx.state.requestId;
     const { address } = loginAttemptKeys('', ctx.ip);
     const em = services.db.em.fork();
-    const audit = async (actor: AuditActor, failure: SsoFailure | null, details: Record<string, string> = {}) => {
+    const audit = async (actor: AuditActor, failure: string | null, details: Record<string, string> = {}) => {
       try {
         await recordAuditEntry(em.fork(), services.auditChain, {
           actor,
@@ -146,10 +146,19 @@ export function finishSso(deps: AdminDeps) {
       }
       throw error;
     }
-    const { member, session, joined } = signedIn;
+    const { member, joined, outcome } = signedIn;
+    const details: Record<string, string> = joined === null ? {} : { joined };
+    if (outcome.kind === 'second-factor') {
+      // As after a right password: the attempt stays counted until the second factor is right too.
+      secondFactorCookie(ctx, config.publicAdminUrl).set(outcome.challenge.challenge, outcome.challenge.expiresAt);
+      await audit({ kind: 'anonymous', id: member.id, name: member.email }, 'SECOND_FACTOR_REQUIRED', details);
+      logger.info({ requestId }, 'single sign-on: second factor required');
+      continueTo(ctx, `${SIGN_IN_PATH}?second-factor=sso&next=${encodeURIComponent(flow.next)}`);
+      return;
+    }
     await deps.loginAttempts.release(address);
-    sessionCookie(ctx, config.publicAdminUrl).set(session.secret, session.expiresAt);
-    await audit({ kind: 'admin', id: member.id, name: member.email }, null, joined === null ? {} : { joined });
+    sessionCookie(ctx, config.publicAdminUrl).set(outcome.session.secret, outcome.session.expiresAt);
+    await audit({ kind: 'admin', id: member.id, name: member.email }, null, details);
     logger.info({ requestId }, 'single sign-on: signed in');
     continueTo(ctx, flow.next);
   };

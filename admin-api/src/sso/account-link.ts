@@ -19,7 +19,7 @@ function linkedTo(member: Pick<AdminUser, 'ssoIssuer' | 'ssoSubject'>, account: 
 
 /** `sso_account_mismatch` unless the account may sign in as `member` (null: a member yet to be made). */
 export async function requireAccountOf(em: Em, member: AdminUser | null, account: ProviderAccount): Promise<void> {
-  if (member !== null && member.ssoSubject !== null && !linkedTo(member, account)) {
+  if (member !== null && member.ssoSubject && !linkedTo(member, account)) {
     throw new SsoSignInError('sso_account_mismatch');
   }
   const holder = await em.findOne(

@@ -34,3 +34,22 @@ export class SsoPolicyType {
   @Field(() => String, { description: 'ISO 8601.' })
   updatedAt!: string;
 }
+
+@ObjectType('SsoSecondFactor', {
+  description:
+    'The second step after a single sign-on of a member with a second factor: what `login` gives in SECOND_FACTOR_REQUIRED after a password.',
+})
+export class SsoSecondFactorType {
+  @Field(() => String, {
+    description: 'For `verifySecondFactor` (with a code) or `startPasskeySignIn` (as `secondFactorChallenge`).',
+  })
+  challenge!: string;
+
+  @Field(() => String, { description: 'ISO 8601: 5 minutes after the single sign-on.' })
+  challengeExpiresAt!: string;
+
+  @Field(() => [String], {
+    description: 'What the member may answer with: `totp` (a code or a recovery code), `passkey`.',
+  })
+  methods!: string[];
+}

@@ -87,8 +87,8 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
   return signIn(em, deps, admin);
 }
 
-/** What may follow a right password: a code (with recovery codes) and, with a passkey registered, a passkey. */
-async function secondFactorMethods(em: Em, admin: AdminUser): Promise<SecondFactorKind[]> {
+/** What may follow a right password (or a single sign-on): a code (with recovery codes) and, with a passkey registered, a passkey. */
+export async function secondFactorMethods(em: Em, admin: AdminUser): Promise<SecondFactorKind[]> {
   return [
     ...(hasSecondFactor(admin) ? (['totp'] as const) : []),
     ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : []),

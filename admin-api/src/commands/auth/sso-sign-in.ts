@@ -1,7 +1,9 @@
 // Signs in the person an OpenID provider vouched for: the provider's verified e-mail names a
 // member of the team (active, or invited: signing in accepts an invitation that still holds); an
 // unknown person is refused or, with OIDC_NEW_MEMBERS=member, joins as a member with no site grants.
-// The member is linked to the provider's account at the first sign-in and to no other after.
+// The member is linked to the provider's account at the first sign-in and to no other after. A
+// member with a second factor gets a challenge instead of a session: the provider stood in for the
+// password only (the link then waits for the second factor).
 import { randomBytes } from 'node:crypto';
 import type { OidcConfig } from '@intake/shared/config';
 import type { Em } from '@intake/shared/db';
@@ -9,20 +11,26 @@ import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
+import { issueChallenge, type IssuedChallenge } from '../../auth/two-factor/challenges.js';
+import type { SecondFactorKind } from '../../schema/errors.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
 import { invitationState } from '../../queries/members/find-invitation.js';
 import { linkAccount, requireAccountOf } from '../../sso/account-link.js';
 import { emailDomainAllowed } from '../../sso/email-domain.js';
 import type { SsoIdentity } from '../../sso/oidc-client.js';
 import { SsoSignInError } from '../../sso/sign-in-failure.js';
+import { secondFactorMethods } from './login.js';
 
 const NAME_MAX_LENGTH = 200;
 
 export interface SsoSignedIn {
   member: AdminUser;
-  session: StartedSession;
   /** `created`: a new member; `activated`: an invited one who accepted by signing in. */
   joined: 'created' | 'activated' | null;
+  /** The session, or, for a member with a second factor, the challenge the second step answers. */
+  outcome:
+    | { kind: 'session'; session: StartedSession }
+    | { kind: 'second-factor'; challenge: IssuedChallenge; methods: SecondFactorKind[] };
 }
 
 /** A name for a new member: the provider's, else the e-mail's local part. */
@@ -108,7 +116,12 @@ export async function ssoSignIn(
       joined = 'activated';
     }
   }
+  const methods = await secondFactorMethods(em, member);
+  if (methods.length > 0) {
+    const challenge = await issueChallenge(em, member.id, { issuer: identity.issuer, subject: identity.subject });
+    return { member, joined, outcome: { kind: 'second-factor', challenge, methods } };
+  }
   await linkAccount(em, member.id, identity);
   const session = await startSession(em, member.id, sessionTtlSeconds);
-  return { member, session, joined };
+  return { member, joined, outcome: { kind: 'session', session } };
 }

@@ -14,7 +14,7 @@ export async function unlinkSsoAccount(em: Em, acting: ActingMember, memberId: s
     if (member === null) {
       throw notFound('Member');
     }
-    const wasLinked = member.ssoSubject !== null;
+    const wasLinked = Boolean(member.ssoSubject);
     member.ssoIssuer = null;
     member.ssoSubject = null;
     await tx.flush();

@@ -25,6 +25,7 @@ import {
 } from '../../auth/passkeys/passkeys.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { findChallenge, useChallenge } from '../../auth/two-factor/challenges.js';
+import { linkAccount, type ProviderAccount } from '../../sso/account-link.js';
 import type { AdminDeps } from '../../context.js';
 import { unauthenticated } from '../../schema/errors.js';
 import { loginAttemptKeys, signIn, type LoggedIn } from '../auth/login.js';
@@ -32,7 +33,7 @@ import { countCodeAttempt, secondFactorAttempt } from '../two-factor/code-attemp
 
 const FAILED = 'Passkey sign-in failed: try again, or sign in another way';
 
-export type PasskeyMethod = 'passkey' | 'password+passkey';
+export type PasskeyMethod = 'passkey' | 'password+passkey' | 'oidc+passkey';
 
 export interface PasskeySignInOutcome {
   /** The member the passkey belongs to, once known (for the audit entry, success or not). */
@@ -82,6 +83,8 @@ interface Checked {
   passkey: Passkey;
   /** The `login` challenge's id, used up on success. */
   secondFactorChallengeId: string | null;
+  /** The provider's account when a single sign-on came before the passkey (linked on success). */
+  sso: ProviderAccount | null;
 }
 
 /** Who the answer claims to be and what it answers; null when any part is unknown, used or mismatched. */
@@ -107,13 +110,13 @@ async function checkClaims(
   }
   if (request.secondFactorChallenge === null) {
     // A challenge issued as a second factor is answered only with the password's challenge beside it.
-    return taken.adminId === null ? { admin, passkey, secondFactorChallengeId: null } : null;
+    return taken.adminId === null ? { admin, passkey, secondFactorChallengeId: null, sso: null } : null;
   }
   const found = await findChallenge(em, request.secondFactorChallenge);
   if (found === null || found.adminId !== admin.id || taken.adminId !== admin.id) {
     return null;
   }
-  return { admin, passkey, secondFactorChallengeId: found.id };
+  return { admin, passkey, secondFactorChallengeId: found.id, sso: found.sso };
 }
 
 /** The authenticator's new counter when the signature holds; null otherwise. */
@@ -157,7 +160,7 @@ export async function finishPasskeySignIn(
     logger.info({ requestId, clientAddress }, 'passkey sign-in failed: no such challenge or passkey');
     throw unauthenticated(FAILED);
   }
-  const { admin, passkey, secondFactorChallengeId } = checked;
+  const { admin, passkey, secondFactorChallengeId, sso } = checked;
   outcome.member = { id: admin.id, email: admin.email };
   await countCodeAttempt(deps, [secondFactorAttempt(admin.id)]);
   const newCounter = await verifiedCounter(relyingParty, response!, challenge!, checked);
@@ -170,7 +173,13 @@ export async function finishPasskeySignIn(
     logger.info({ requestId, clientAddress }, 'passkey sign-in failed');
     throw unauthenticated(FAILED);
   }
-  outcome.method = secondFactorChallengeId === null ? 'passkey' : 'password+passkey';
+  if (sso !== null) {
+    // After a single sign-on: refused (as a failed passkey) when another account was linked meanwhile.
+    await linkAccount(em, admin.id, sso).catch(() => {
+      throw unauthenticated(FAILED);
+    });
+  }
+  outcome.method = secondFactorChallengeId === null ? 'passkey' : sso === null ? 'password+passkey' : 'oidc+passkey';
   await deps.loginAttempts.release(secondFactorAttempt(admin.id));
   // The attempt startPasskeySignIn counted, and as a second factor the one of the password before it.
   await deps.loginAttempts.release(address);

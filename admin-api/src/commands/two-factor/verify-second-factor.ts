@@ -4,6 +4,7 @@ import { countChallengeFailure, findChallenge, useChallenge } from '../../auth/t
 import { useSecondFactorCode, type SecondFactorMethod } from '../../auth/two-factor/second-factor.js';
 import type { AdminDeps } from '../../context.js';
 import { unauthenticated } from '../../schema/errors.js';
+import { linkAccount } from '../../sso/account-link.js';
 import { loginAttemptKeys, signIn, type LoggedIn } from '../auth/login.js';
 import { countCodeAttempt, secondFactorAttempt } from './code-attempts.js';
 
@@ -20,11 +21,13 @@ export interface SecondFactorOutcome {
   /** The member the challenge was for, once known (for the audit entry, success or not). */
   member: { id: string; email: string } | null;
   method: SecondFactorMethod | null;
+  /** What came before the code: a password, or a single sign-on (`oidc`). */
+  firstFactor: 'password' | 'oidc';
 }
 
 /**
- * The second step of a sign-in: the challenge `login` answered with, and a TOTP code or a recovery
- * code. Wrong codes count against the same limits as wrong passwords (per e-mail and address, per
+ * The second step of a sign-in: the challenge `login` (or a single sign-on) answered with, and a TOTP
+ * code or a recovery code. After a single sign-on, the member is then linked to the provider's account. Wrong codes count against the same limits as wrong passwords (per e-mail and address, per
  * address) and the member's own `second-factor` limit; a challenge ends after a few wrong codes.
  * Every failure is the same UNAUTHENTICATED answer, whatever was wrong.
  */
@@ -45,6 +48,7 @@ export async function verifySecondFactor(
     throw unauthenticated(INVALID);
   }
   outcome.member = { id: admin.id, email: admin.email };
+  outcome.firstFactor = found.sso === null ? 'password' : 'oidc';
   const { account, address } = loginAttemptKeys(admin.email, clientAddress);
   await countCodeAttempt(deps, [account, address, secondFactorAttempt(admin.id)]);
   const method = await useSecondFactorCode(em, deps.secondFactorKeys, admin, request.code);
@@ -57,6 +61,13 @@ export async function verifySecondFactor(
   if (!(await useChallenge(em, found.id))) {
     // Another request used this challenge at the same moment.
     throw unauthenticated(INVALID);
+  }
+  if (found.sso !== null) {
+    // Refused (as a wrong code) when another account was linked to the member meanwhile.
+    await linkAccount(em, admin.id, found.sso).catch(() => {
+      outcome.method = null;
+      throw unauthenticated(INVALID);
+    });
   }
   await deps.loginAttempts.reset(account);
   await deps.loginAttempts.release(address);

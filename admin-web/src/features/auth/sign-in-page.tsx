@@ -3,8 +3,9 @@
 // configured, a link to the provider comes first (a page navigation: the admin API's start route
 // redirects to the provider, whose answer comes back to the callback and then to the console). A
 // member with two-factor sign-in gets a challenge instead: the password is cleared and the second
-// factor's step takes over. Where the browser supports WebAuthn, a passkey signs in alone, without
-// e-mail or password.
+// factor's step takes over. Single sign-on of such a member comes back here (`?second-factor=sso`)
+// for the same step, its challenge read from the cookie the callback set. Where the browser supports
+// WebAuthn, a passkey signs in alone, without e-mail or password.
 import { Alert, Button, Center, Divider, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
@@ -13,12 +14,17 @@ import { useMutation, useQuery } from 'urql';
 import { useSessionControl, safeNextPath } from '../../app/session';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
-import { SignInDocument, SignInOptionsDocument } from '../../gql/graphql';
+import { SignInDocument, SignInOptionsDocument, SsoSecondFactorDocument } from '../../gql/graphql';
 import { errorExtension, errorExtensionList, hasErrorCode } from '../../lib/api-errors';
 import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
 import { PasskeyFailureAlert, PasskeySignInButton, usePasskeySignIn } from './passkey-sign-in';
 import { SecondFactorStep, type SecondFactorMethods } from './second-factor-step';
 import { ssoErrorMessage } from './sso-errors';
+
+/** The methods of SECOND_FACTOR_REQUIRED (or of `ssoSecondFactor`) as the second step offers them. */
+function methodsOf(methods: readonly string[]): SecondFactorMethods {
+  return { code: methods.includes('totp'), passkey: methods.includes('passkey') };
+}
 
 export function SignInPage() {
   const [searchParams] = useSearchParams();
@@ -35,6 +41,15 @@ export function SignInPage() {
     sso === null ? null : next === null ? sso.startPath : `${sso.startPath}?next=${encodeURIComponent(next)}`;
   const sessionLost = (location.state as { sessionLost?: boolean } | null)?.sessionLost === true;
   const [secondFactor, setSecondFactor] = useState<{ challenge: string; methods: SecondFactorMethods } | null>(null);
+  // Back from the provider for the second factor: the step this browser is in, if it still holds.
+  const afterSso = searchParams.get('second-factor') === 'sso';
+  const [{ data: ssoStep }] = useQuery({
+    query: SsoSecondFactorDocument,
+    pause: !afterSso,
+    requestPolicy: 'network-only',
+  });
+  const ssoSecondFactor = afterSso ? (ssoStep?.ssoSecondFactor ?? null) : null;
+  const ssoStepExpired = afterSso && ssoStep !== undefined && ssoSecondFactor === null;
   const [passkeys] = useState(browserSupportsWebAuthn);
   const form = useForm({
     mode: 'uncontrolled',
@@ -54,6 +69,12 @@ export function SignInPage() {
     await navigate(safeNextPath(searchParams.get('next')), { replace: true });
   };
   const passkeySignIn = usePasskeySignIn(null, signedIn);
+  const startOver = () => {
+    setSecondFactor(null);
+    if (afterSso) {
+      void navigate(next === null ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`, { replace: true });
+    }
+  };
 
   const submit = form.onSubmit(async (values) => {
     const result = await signIn({ email: values.email.trim(), password: values.password });
@@ -65,26 +86,25 @@ export function SignInPage() {
       const methods = errorExtensionList(result.error, 'SECOND_FACTOR_REQUIRED', 'methods');
       if (challenge !== null) {
         // An API from before passkeys sends no methods: a code was the only second factor then.
-        setSecondFactor({
-          challenge,
-          methods: {
-            code: methods.length === 0 || methods.includes('totp'),
-            passkey: methods.includes('passkey'),
-          },
-        });
+        setSecondFactor({ challenge, methods: methodsOf(methods.length === 0 ? ['totp'] : methods) });
       }
     }
   });
 
-  if (secondFactor !== null) {
+  const step =
+    secondFactor ??
+    (ssoSecondFactor === null
+      ? null
+      : { challenge: ssoSecondFactor.challenge, methods: methodsOf(ssoSecondFactor.methods) });
+  if (step !== null) {
     return (
       <Center mih="100vh" p="md" component="main">
         <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
           <SecondFactorStep
-            challenge={secondFactor.challenge}
-            methods={secondFactor.methods}
+            challenge={step.challenge}
+            methods={step.methods}
             onSignedIn={signedIn}
-            onStartOver={() => setSecondFactor(null)}
+            onStartOver={startOver}
           />
         </Paper>
       </Center>
@@ -102,6 +122,11 @@ export function SignInPage() {
             {sessionLost && !error ? (
               <Alert color="yellow" role="status">
                 Your session has ended. Sign in to go on where you were.
+              </Alert>
+            ) : null}
+            {ssoStepExpired && !error ? (
+              <Alert color="yellow" role="status">
+                Signing in with single sign-on needs your second factor too, and that step has expired. Sign in again.
               </Alert>
             ) : null}
             {ssoError !== null && !error ? (
