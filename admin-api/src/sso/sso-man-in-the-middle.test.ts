@@ -11,7 +11,7 @@ import { startAdmin, type AdminServer } from '../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestServices } from '../test/harness.js';
 import { attackerKey, decodeJwt, forgeIdToken, type Forgery } from '../test/forged-id-token.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../test/oidc-test-provider.js';
-import { refusalOf, signedInAs, ssoAttempt } from '../test/sso-browser.js';
+import { Browser, refusalOf, signedInAs, ssoAttempt } from '../test/sso-browser.js';
 
 jest.setTimeout(120_000);
 
@@ -163,6 +163,24 @@ describe(`single sign-on against a man in the middle on plain http, on ${testDri
     expect(await services.db.em.fork().count(AdminSessionSchema, { admin: victimId })).toBe(0);
   });
 
+  it('has no use for a code it saw on the way: the callback needs the flow cookie of the browser that started', async () => {
+    let stolen: Response | undefined;
+    const { answer, browser } = await ssoAttempt(
+      provider,
+      intake.url,
+      ['mallory', { email: MALLORY, email_verified: true }],
+      {
+        beforeCallback: async (callbackUrl) => {
+          stolen = await new Browser().get(callbackUrl);
+        },
+      },
+    );
+    expect(refusalOf(stolen!, intake.url)).toBe('sso_state_mismatch');
+    // Refused before the code was redeemed: the browser that started still signs in with it.
+    expect(answer.status).toBe(200);
+    expect(await signedInAs(intake.url, browser)).toEqual({ email: MALLORY, role: 'member' });
+  });
+
   it("cannot be stopped once it also replaces the provider's keys, which is why plain http is refused off loopback", async () => {
     // A new Intake, which fetches the provider's keys for the first time through the attacker.
     const fresh = await startIntake();
@@ -186,7 +204,20 @@ describe(`single sign-on against a man in the middle on plain http, on ${testDri
     expect(answer.status).toBe(200);
     expect(await signedInAs(fresh.server.url, browser)).toEqual({ email: VICTIM, role: 'owner' });
     // The configuration takes plain http for a provider on this machine only.
-    for (const issuer of ['http://idp.example.com', 'http://localhost.example.com', 'http://127.0.0.1.nip.io']) {
+    for (const issuer of [
+      'http://127.0.0.1:8080',
+      'http://127.9.9.9/realms/x',
+      'http://localhost:8080',
+      'http://[::1]:8080',
+    ]) {
+      expect(testConfig({ OIDC_ISSUER_URL: issuer, OIDC_CLIENT_ID: 'intake' }).oidc?.issuerUrl).toBe(issuer);
+    }
+    for (const issuer of [
+      'http://idp.example.com',
+      'http://localhost.example.com',
+      'http://127.0.0.1.nip.io',
+      'http://10.0.0.5',
+    ]) {
       expect(() => testConfig({ OIDC_ISSUER_URL: issuer, OIDC_CLIENT_ID: 'intake' })).toThrow(/OIDC_ISSUER_URL/);
     }
   });

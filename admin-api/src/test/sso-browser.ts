@@ -89,6 +89,8 @@ export interface SsoAttemptOptions {
   next?: string;
   /** The browser to use (default: a new one). */
   browser?: Browser;
+  /** Runs with the callback URL (its code unused yet) before the browser follows it. */
+  beforeCallback?: (callbackUrl: string) => Promise<void>;
 }
 
 /** Start → provider (as `account`) → back at the callback; `answer` is the callback's. */
@@ -96,7 +98,7 @@ export async function ssoAttempt(
   provider: TestOidcProvider,
   intakeUrl: string,
   account: [string, TestAccount],
-  { tamper = () => undefined, next = '/api-tokens', browser = new Browser() }: SsoAttemptOptions = {},
+  { tamper = () => undefined, next = '/api-tokens', browser = new Browser(), beforeCallback }: SsoAttemptOptions = {},
 ): Promise<SsoAttempt> {
   provider.signInAs(...account);
   const started = await browser.get(`${intakeUrl}/auth/oidc/start?next=${encodeURIComponent(next)}`);
@@ -116,6 +118,7 @@ export async function ssoAttempt(
   if (flowCookie === undefined) {
     throw new Error('no flow cookie');
   }
+  await beforeCallback?.(url);
   const answer = await browser.get(url);
   return { browser, callbackUrl: url, flowCookie, answer };
 }
