@@ -3,4 +3,5 @@
 export * from './field-path.js';
 export * from './input-bounds.js';
 export * from './problems.js';
+export * from './return-path.js';
 export type * from './stored-file.js';

@@ -1,6 +1,6 @@
 // Where sign-in leads: back to the page a lost session was on, and only ever to a page of this
-// origin (return-path.ts, the same decision the admin API makes for single sign-on).
-import { SIGN_IN_PATH, safeReturnPath } from './return-path';
+// origin (@intake/contract's safeReturnPath, the same decision the admin API makes for single sign-on).
+import { SIGN_IN_PATH, safeReturnPath } from '@intake/contract';
 
 export { SIGN_IN_PATH };
 

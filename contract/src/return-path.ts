@@ -1,7 +1,18 @@
 // Where signing in may lead: a path of the console's own origin, never another site. The one
-// implementation for the admin API (single sign-on's start route) and the console's sign-in page;
-// admin-web/src/lib/return-path.ts is a copy, byte for byte, since the console's bundle loads
-// nothing of shared (admin-web/src/lib/return-path.test.ts holds the two identical).
+// decision for the admin API (single sign-on's start route, through the kernel) and the console's
+// sign-in page (bundled). Its tests build hostile paths with fast-check (return-path.test.ts).
+
+// The URL parser of Node and of browsers alike; the contract compiles with neither's types.
+declare const URL: new (
+  url: string,
+  base?: string,
+) => {
+  readonly href: string;
+  readonly origin: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly hash: string;
+};
 
 /** The sign-in page: never a place to return to (it would only ask again). */
 export const SIGN_IN_PATH = '/sign-in';
@@ -12,7 +23,7 @@ const MAX_LENGTH = 2000;
 // Any origin does: only whether the path leaves it matters. `.invalid` never resolves.
 const BASE = 'https://console.invalid';
 
-function parsed(path: string): URL | null {
+function parsed(path: string): InstanceType<typeof URL> | null {
   try {
     return new URL(path, BASE);
   } catch {

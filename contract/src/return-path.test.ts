@@ -3,7 +3,7 @@
 // that have led elsewhere (dot-segments, backslashes, percent-encodings, doubled slashes, tabs and
 // newlines), each result then read by the WHATWG URL parser as a browser reads a Location header.
 import fc from 'fast-check';
-import { AFTER_SIGN_IN, safeReturnPath } from './index.js';
+import { AFTER_SIGN_IN, safeReturnPath } from './return-path.js';
 
 const ORIGINS = ['https://admin.example.com', 'http://127.0.0.1:4000', 'https://intake.example.org:8443'];
 
