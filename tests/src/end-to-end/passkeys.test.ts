@@ -3,7 +3,7 @@
 // evaluated in the page) runs the ceremonies as the console does. The page is the console's own
 // origin, reached as `localhost` (WebAuthn refuses IP addresses), and the GraphQL calls go to the
 // same origin, so the relying party is the request's own origin. Runs on both databases.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -54,6 +54,17 @@ describeWithRealPart(
 
     function gql<T = any>(query: string, variables: Json = {}, token?: string): Promise<GraphQLResult<T>> {
       return graphqlRequest<T>(origin, query, variables, token);
+    }
+
+    /** A request that a trusted proxy forwards for `address` (TRUST_PROXY is on, one hop). */
+    async function gqlFrom<T = any>(address: string, query: string, variables: Json = {}): Promise<GraphQLResult<T>> {
+      const response = await fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data?: T | null; errors?: GraphQLResult<T>['errors'] };
+      return { status: response.status, headers: response.headers, data: body.data, errors: body.errors };
     }
 
     async function login(email: string, password: string): Promise<GraphQLResult<{ login: { token: string } }>> {
@@ -141,7 +152,7 @@ describeWithRealPart(
 
     beforeAll(async () => {
       services = await createTestServices(
-        { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug' },
+        { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug', TRUST_PROXY: 'true' },
         { logDestination: { write: (line: string) => logLines.push(line) } },
       );
       await ensureAdmin(services);
@@ -260,6 +271,62 @@ describeWithRealPart(
       // The password's challenge is used up too.
       const again = await gql('mutation($c: String) { startPasskeySignIn(challenge: $c) }', { c: challenge });
       expect(codes(again)).toEqual(['UNAUTHENTICATED']);
+    });
+
+    it("counts forged answers against the sender's address only: the member's own passkey still signs in", async () => {
+      // Answers naming the owner's phone passkey with a signature that is garbage, each to a fresh
+      // challenge, from one address (a proxy in front says which), as someone who knows the
+      // credential id (it is no secret) but holds no authenticator would send them.
+      const [{ credential_id: credentialId }] = await services.db.em
+        .fork()
+        .execute<{ credential_id: string }[]>(`select credential_id from passkeys where name = 'Pixel'`);
+      const forger = '198.51.100.7';
+      const forged = async (): Promise<GraphQLResult<unknown>> => {
+        const started = await gqlFrom<{ startPasskeySignIn: Json }>(forger, 'mutation { startPasskeySignIn }');
+        if (started.errors !== undefined) {
+          return started;
+        }
+        const challenge = started.data!.startPasskeySignIn.challenge as string;
+        challenges.add(challenge);
+        const clientData = { type: 'webauthn.get', challenge, origin, crossOrigin: false };
+        const response = {
+          id: credentialId,
+          rawId: credentialId,
+          type: 'public-key',
+          clientExtensionResults: {},
+          response: {
+            clientDataJSON: Buffer.from(JSON.stringify(clientData)).toString('base64url'),
+            authenticatorData: randomBytes(37).toString('base64url'),
+            signature: randomBytes(72).toString('base64url'),
+          },
+        };
+        return gqlFrom(
+          forger,
+          'mutation($response: JSONObject!) { finishPasskeySignIn(response: $response) { token } }',
+          { response },
+        );
+      };
+      // More than the member's own limit of 20 wrong second-factor answers: each is a plain failure.
+      for (let attempt = 1; attempt <= 21; attempt++) {
+        expect([attempt, codes(await forged())]).toEqual([attempt, ['UNAUTHENTICATED']]);
+      }
+      // The sender's address runs into the sign-in limit of one address (100 attempts: a start and a
+      // failed answer each count), and stays refused.
+      let refusedAt = 0;
+      for (let attempt = 22; attempt <= 60 && refusedAt === 0; attempt++) {
+        refusedAt = codes(await forged()).includes('RATE_LIMITED') ? attempt : 0;
+      }
+      expect(refusedAt).toBeGreaterThan(21);
+      expect(refusedAt).toBeLessThanOrEqual(51);
+
+      // The member, from their own address, signs in with the passkey: alone and after the password.
+      await use(phone);
+      const alone = await finishSignIn(await answerSignIn());
+      expect(alone.errors).toBeUndefined();
+      const first = await login(ADMIN.email, ADMIN.password);
+      const { challenge } = first.errors![0]!.extensions as { challenge: string };
+      const second = await finishSignIn(await answerSignIn(challenge), challenge);
+      expect(second.errors).toBeUndefined();
     });
 
     it("answers another member's passkey as if it did not exist, and counts it as their second factor", async () => {

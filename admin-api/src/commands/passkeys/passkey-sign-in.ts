@@ -5,7 +5,8 @@
 //   their passkeys answer.
 // Starting counts as a sign-in attempt of the address (a right passkey gives it back), so nobody can
 // fill the challenge table or the audit log at request rate. Every failure is the same UNAUTHENTICATED
-// answer and counts against the address and, once the member is known, their second-factor limit.
+// answer and counts against the caller's address only: an answer anyone can forge by naming a
+// credential id (no secret) must not use up the member's own second-factor limit and lock them out.
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser, type Passkey } from '@intake/shared/entities';
 import {
@@ -28,7 +29,7 @@ import { findChallenge, useChallenge } from '../../auth/two-factor/challenges.js
 import type { AdminDeps } from '../../context.js';
 import { unauthenticated } from '../../schema/errors.js';
 import { loginAttemptKeys, signIn, type LoggedIn } from '../auth/login.js';
-import { countCodeAttempt, secondFactorAttempt } from '../two-factor/code-attempts.js';
+import { countCodeAttempt } from '../two-factor/code-attempts.js';
 
 const FAILED = 'Passkey sign-in failed: try again, or sign in another way';
 
@@ -159,7 +160,6 @@ export async function finishPasskeySignIn(
   }
   const { admin, passkey, secondFactorChallengeId } = checked;
   outcome.member = { id: admin.id, email: admin.email };
-  await countCodeAttempt(deps, [secondFactorAttempt(admin.id)]);
   const newCounter = await verifiedCounter(relyingParty, response!, challenge!, checked);
   const used =
     newCounter !== null &&
@@ -171,7 +171,6 @@ export async function finishPasskeySignIn(
     throw unauthenticated(FAILED);
   }
   outcome.method = secondFactorChallengeId === null ? 'passkey' : 'password+passkey';
-  await deps.loginAttempts.release(secondFactorAttempt(admin.id));
   // The attempt startPasskeySignIn counted, and as a second factor the one of the password before it.
   await deps.loginAttempts.release(address);
   if (secondFactorChallengeId !== null) {
