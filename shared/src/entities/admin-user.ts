@@ -36,6 +36,8 @@ export const AdminUserSchema = defineEntity({
     totpPendingSecret: p.text().nullable(),
     totpEnabledAt: p.datetime().nullable(),
     totpLastStep: p.bigint('number').nullable(),
+    /** The last sign-in with the password (or password change): a password change lists the passkeys added since. */
+    passwordSignedInAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },

@@ -56,6 +56,35 @@ describeWithRealPart(
       return graphqlRequest<T>(origin, query, variables, token);
     }
 
+    /** A request with the console's session cookie (`intake_session=…`, or none), and the cookie it sets. */
+    async function withCookie(cookie: string | undefined, query: string, variables: Json = {}) {
+      const response = await fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie === undefined ? {} : { cookie }) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const line = response.headers.getSetCookie().find((value) => value.startsWith('intake_session='));
+      const body = (await response.json()) as { data?: Json | null; errors?: GraphQLResult<unknown>['errors'] };
+      return { status: response.status, body, cookie: line?.split(';')[0] };
+    }
+
+    /** Registers a passkey of the authenticator in use with a session cookie, as the console does. */
+    async function registerWithCookie(cookie: string, name: string) {
+      const started = await withCookie(cookie, 'mutation { startPasskeyRegistration }');
+      expect(started.body.errors).toBeUndefined();
+      const options = started.body.data!.startPasskeyRegistration as Json;
+      challenges.add(options.challenge as string);
+      const response = await page.evaluate(
+        (optionsJSON) => (globalThis as any).SimpleWebAuthnBrowser.startRegistration({ optionsJSON }),
+        options,
+      );
+      return withCookie(
+        cookie,
+        'mutation($name: String!, $response: JSONObject!) { finishPasskeyRegistration(name: $name, response: $response) { id } }',
+        { name, response },
+      );
+    }
+
     /** A request that a trusted proxy forwards for `address` (TRUST_PROXY is on, one hop). */
     async function gqlFrom<T = any>(address: string, query: string, variables: Json = {}): Promise<GraphQLResult<T>> {
       const response = await fetch(`${origin}/graphql`, {
@@ -378,6 +407,84 @@ describeWithRealPart(
       await services.db.em.fork().execute(`update passkeys set counter = 1000000 where name = 'Pixel'`);
       const refused = await finishSignIn(await answerSignIn());
       expect(codes(refused)).toEqual(['UNAUTHENTICATED']);
+    });
+
+    it('confirms an old sign-in with a passkey, signing out a copied cookie; a password change lists what a thief added', async () => {
+      const created = await gql<{ createMember: { password: string } }>(
+        'mutation { createMember(input: { email: "victim@example.com", name: "Victim", role: member, grants: [] }) { password } }',
+        {},
+        ownerToken,
+      );
+      const password = created.data!.createMember.password;
+      // The member's own passkey, added right after a sign-in.
+      const ownKey = await addAuthenticator('usb');
+      await use(ownKey);
+      await register((await login('victim@example.com', password)).data!.login.token, 'Own laptop');
+
+      // A sign-in with the password and that passkey, in a browser whose cookie a thief copies.
+      const first = await login('victim@example.com', password);
+      const { challenge } = first.errors![0]!.extensions as { challenge: string };
+      const signedIn = await withCookie(
+        undefined,
+        'mutation($response: JSONObject!, $challenge: String) { finishPasskeySignIn(response: $response, challenge: $challenge) { token } }',
+        { response: await answerSignIn(challenge), challenge },
+      );
+      expect(signedIn.body.errors).toBeUndefined();
+      const copied = signedIn.cookie!;
+
+      // At once, the thief adds a passkey of their own with the copied cookie: the sign-in is recent.
+      const thiefKey = await addAuthenticator('usb');
+      await use(thiefKey);
+      const added = await registerWithCookie(copied, 'Thief key');
+      expect(added.body.errors).toBeUndefined();
+
+      // Ten minutes on, the same cookie may not add another, and says what confirms it.
+      await services.db.em
+        .fork()
+        .execute(
+          `update admin_sessions set created_at = created_at - interval '11 minutes' where admin_id = (select id from admin_users where email = 'victim@example.com')`,
+        );
+      const refused = await withCookie(copied, 'mutation { startPasskeyRegistration }');
+      expect(codes(refused.body as GraphQLResult<unknown>)).toEqual(['RECENT_SIGN_IN_REQUIRED']);
+      expect(refused.body.errors![0]!.extensions).toMatchObject({ methods: ['password', 'passkey'] });
+
+      // The member confirms with their own passkey; the copied cookie is signed out by it.
+      await use(ownKey);
+      const options = await withCookie(copied, 'mutation { startPasskeyConfirmation }');
+      expect(options.body.errors).toBeUndefined();
+      const confirmationOptions = options.body.data!.startPasskeyConfirmation as Json;
+      challenges.add(confirmationOptions.challenge as string);
+      expect((confirmationOptions.allowCredentials as unknown[]).length).toBe(2);
+      const answer = await page.evaluate(
+        (optionsJSON) => (globalThis as any).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON }),
+        confirmationOptions,
+      );
+      const confirmed = await withCookie(
+        copied,
+        'mutation($r: JSONObject!) { confirmSignIn(passkeyResponse: $r) { token } }',
+        { r: answer },
+      );
+      expect(confirmed.body.errors).toBeUndefined();
+      const fresh = confirmed.cookie!;
+      expect(fresh).not.toBe(copied);
+      expect((await withCookie(copied, '{ me { email } }')).status).toBe(401);
+
+      // The password change lists the thief's passkey (added after the last password sign-in), not
+      // the member's own, and the new session removes it without asking again.
+      const changed = await withCookie(
+        fresh,
+        'mutation($p: String!) { changePassword(currentPassword: $p, newPassword: "a new password for the victim") { passkeysSincePasswordSignIn { id name } } }',
+        { p: password },
+      );
+      expect(changed.body.errors).toBeUndefined();
+      const listed = changed.body.data!.changePassword.passkeysSincePasswordSignIn as { id: string; name: string }[];
+      expect(listed.map((passkey) => passkey.name)).toEqual(['Thief key']);
+      const removed = await withCookie(changed.cookie!, 'mutation($id: ID!) { removePasskey(id: $id) }', {
+        id: listed[0]!.id,
+      });
+      expect(removed.body.errors).toBeUndefined();
+      await use(thiefKey);
+      expect(codes(await finishSignIn(await answerSignIn()))).toEqual(['UNAUTHENTICATED']);
     });
 
     it('records sign-ins with their method, and never a challenge or an answer', async () => {

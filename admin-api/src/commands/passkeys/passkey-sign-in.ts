@@ -11,19 +11,13 @@ import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser, type Passkey } from '@intake/shared/entities';
 import {
   generateAuthenticationOptions,
-  verifyAuthenticationResponse,
   type AuthenticationResponseJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from '../../auth/passkeys/passkey-challenges.js';
 import { answeredChallenge, parseAuthenticationResponse } from '../../auth/passkeys/passkey-response.js';
-import {
-  asCredential,
-  descriptors,
-  listPasskeys,
-  recordPasskeyUse,
-  userHandleOf,
-} from '../../auth/passkeys/passkeys.js';
+import { descriptors, listPasskeys, recordPasskeyUse, userHandleOf } from '../../auth/passkeys/passkeys.js';
+import { verifiedCounter } from '../../auth/passkeys/verify-assertion.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { findChallenge, useChallenge } from '../../auth/two-factor/challenges.js';
 import type { AdminDeps } from '../../context.js';
@@ -117,29 +111,6 @@ async function checkClaims(
   return { admin, passkey, secondFactorChallengeId: found.id };
 }
 
-/** The authenticator's new counter when the signature holds; null otherwise. */
-async function verifiedCounter(
-  relyingParty: RelyingParty,
-  response: AuthenticationResponseJSON,
-  challenge: string,
-  checked: Checked,
-): Promise<number | null> {
-  try {
-    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: relyingParty.origin,
-      expectedRPID: relyingParty.id,
-      credential: asCredential(checked.passkey),
-      requireUserVerification: checked.secondFactorChallengeId === null,
-    });
-    return verified ? authenticationInfo.newCounter : null;
-  } catch {
-    // A wrong signature, origin or RP ID, or a counter that did not grow (a cloned authenticator).
-    return null;
-  }
-}
-
 export async function finishPasskeySignIn(
   em: Em,
   deps: AdminDeps,
@@ -160,7 +131,14 @@ export async function finishPasskeySignIn(
   }
   const { admin, passkey, secondFactorChallengeId } = checked;
   outcome.member = { id: admin.id, email: admin.email };
-  const newCounter = await verifiedCounter(relyingParty, response!, challenge!, checked);
+  // Alone, the passkey is both factors: it must have verified the user. After a password it is the second.
+  const newCounter = await verifiedCounter(
+    relyingParty,
+    response!,
+    challenge!,
+    passkey,
+    secondFactorChallengeId === null,
+  );
   const used =
     newCounter !== null &&
     (await recordPasskeyUse(em, passkey, newCounter)) &&
@@ -177,5 +155,5 @@ export async function finishPasskeySignIn(
     await deps.loginAttempts.reset(loginAttemptKeys(admin.email, clientAddress).account);
     await deps.loginAttempts.release(address);
   }
-  return signIn(em, deps, admin);
+  return signIn(em, deps, admin, { withPassword: secondFactorChallengeId !== null });
 }

@@ -61,5 +61,5 @@ export async function verifySecondFactor(
   await deps.loginAttempts.reset(account);
   await deps.loginAttempts.release(address);
   await deps.loginAttempts.release(secondFactorAttempt(admin.id));
-  return signIn(em, deps, admin);
+  return signIn(em, deps, admin, { withPassword: true });
 }
