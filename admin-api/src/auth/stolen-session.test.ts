@@ -255,15 +255,31 @@ describe(`a stolen session on ${testDriverName()}`, () => {
     const again = await post(CONFIRM_CODE, { code: recovery }, { cookie: cookieOf(byRecovery) });
     expect(codes(again.body as never)).toEqual(['BAD_USER_INPUT']);
 
-    // Turning two-factor sign-in off takes a current code, which is its own proof: no confirmation first.
+    // Turning two-factor sign-in off, new recovery codes and a new password take a current code or
+    // the current password, which is their own proof: without it, nothing changes.
+    const stolen = cookieOf(byRecovery);
     const off = await post(
       'mutation($code: String!) { disableTwoFactor(code: $code) }',
-      { code: 'not a code' },
+      { code: '000000' },
       {
-        cookie: cookieOf(byRecovery),
+        cookie: stolen,
       },
     );
     expect(codes(off.body as never)).toEqual(['BAD_USER_INPUT']);
+    const regenerated = await post(
+      'mutation($code: String!) { regenerateRecoveryCodes(code: $code) { codes } }',
+      { code: 'abcde-fghij' },
+      { cookie: stolen },
+    );
+    expect(codes(regenerated.body as never)).toEqual(['BAD_USER_INPUT']);
+    const changed = await post(
+      'mutation { changePassword(currentPassword: "a guess", newPassword: "the thief\'s own password") { token } }',
+      {},
+      { cookie: stolen },
+    );
+    expect(codes(changed.body as never)).toEqual(['BAD_USER_INPUT']);
+    const me = await post('{ me { twoFactorEnabled } }', {}, { cookie: stolen });
+    expect(me.body.data!.me.twoFactorEnabled).toBe(true);
   });
 
   it('as an API token never does any of it, nor confirms: an integration token proves nothing about its holder', async () => {
@@ -292,6 +308,7 @@ describe(`a stolen session on ${testDriverName()}`, () => {
     const victim = await member('victim@example.com');
     const signedInAt = new Date();
     const stolen = await signIn('victim@example.com', victim.password);
+    const integration = (await post(CREATE_TOKEN, {}, { cookie: stolen })).body.data!.createApiToken.token as string;
     // Passkeys as a registration stores them: one from before that sign-in, one added after it.
     const em = admin.services.db.em.fork();
     const passkey = (name: string, createdAt: Date) =>
@@ -320,6 +337,8 @@ describe(`a stolen session on ${testDriverName()}`, () => {
     // The stolen cookie and every admin token issued before are signed out.
     expect((await post('{ me { id } }', {}, { cookie: stolen })).status).toBe(401);
     expect(codes(await admin.gql('{ me { id } }', {}, tokenNow))).toEqual(['UNAUTHENTICATED']);
+    // API tokens are not ended by it: they are listed for the member to revoke.
+    expect((await admin.gql('{ me { email } }', {}, integration)).data!.me.email).toBe('victim@example.com');
     // A password change counts as a password sign-in: the next one lists nothing older.
     const next = await admin.gql(
       'mutation($p: String!) { changePassword(currentPassword: $p, newPassword: "yet another long password") { passkeysSincePasswordSignIn { name } } }',
@@ -349,5 +368,61 @@ describe(`a stolen session on ${testDriverName()}`, () => {
       ),
     ).toBe(true);
     expect(JSON.stringify(entries)).not.toContain(ADMIN_PASSWORD);
+  });
+});
+
+describe(`a stolen session where the team's single sign-on policy refuses passwords, on ${testDriverName()}`, () => {
+  let admin: TestAdmin;
+
+  beforeAll(async () => {
+    // No provider is reached: the policy and the e-mail's domain decide what confirms a sign-in.
+    admin = await startTestAdmin({
+      OIDC_ISSUER_URL: 'http://127.0.0.1:9/unreachable',
+      OIDC_CLIENT_ID: 'intake',
+      OIDC_ALLOWED_DOMAINS: 'example.com',
+    });
+  });
+  afterAll(async () => {
+    await admin?.close();
+  });
+
+  it('cannot confirm with the password the policy refuses: FORBIDDEN, and only the provider is offered', async () => {
+    const owner = await admin.login();
+    const created = await admin.gql(
+      'mutation { createMember(input: { email: "sso@example.com", name: "S", role: admin, grants: [] }) { password } }',
+      {},
+      owner,
+    );
+    const password = created.data!.createMember.password as string;
+    const response = await fetch(`${admin.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: LOGIN, variables: { email: 'sso@example.com', password } }),
+    });
+    const cookie = response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith(`${SESSION_COOKIE}=`))!
+      .split(';')[0]!;
+    const policy = await admin.gql('mutation { updateSsoPolicy(passwordSignIn: false) { passwordSignIn } }', {}, owner);
+    expect(policy.errors).toBeUndefined();
+    await admin.services.db.em
+      .fork()
+      .getConnection()
+      .execute(
+        `update admin_sessions set created_at = created_at - interval '11 minutes'
+         where admin_id = (select id from admin_users where email = 'sso@example.com')`,
+      );
+    const post = async (query: string, variables: Record<string, unknown> = {}) =>
+      (await (
+        await fetch(`${admin.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({ query, variables }),
+        })
+      ).json()) as Answer['body'];
+    const refused = await post(CREATE_TOKEN);
+    expect(refused.errors![0]!.extensions).toMatchObject({ code: 'RECENT_SIGN_IN_REQUIRED', methods: ['sso'] });
+    const confirmed = await post(CONFIRM_PASSWORD, { password });
+    expect(codes(confirmed as never)).toEqual(['FORBIDDEN']);
   });
 });
