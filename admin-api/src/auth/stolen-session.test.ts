@@ -282,6 +282,31 @@ describe(`a stolen session on ${testDriverName()}`, () => {
     expect(me.body.data!.me.twoFactorEnabled).toBe(true);
   });
 
+  it('held by the team policy at enrolment, an old session confirms first and then enrols', async () => {
+    const held = await member('held@example.com');
+    const cookie = await signIn('held@example.com', held.password);
+    const em = admin.services.db.em.fork();
+    await em.getConnection().execute('update team_policy set require_second_factor = true');
+    try {
+      await age('held@example.com', 11);
+      const refused = await post('mutation { startTwoFactorEnrolment { secret } }', {}, { cookie });
+      expect(codes(refused.body as never)).toEqual(['RECENT_SIGN_IN_REQUIRED']);
+      expect(codes((await post('{ sites { id } }', {}, { cookie })).body as never)).toEqual([
+        'SECOND_FACTOR_ENROLMENT_REQUIRED',
+      ]);
+      const confirmed = await post(CONFIRM_PASSWORD, { password: held.password }, { cookie });
+      expect(confirmed.body.errors).toBeUndefined();
+      const started = await post(
+        'mutation { startTwoFactorEnrolment { secret } }',
+        {},
+        { cookie: cookieOf(confirmed) },
+      );
+      expect(started.body.errors).toBeUndefined();
+    } finally {
+      await em.getConnection().execute('update team_policy set require_second_factor = false');
+    }
+  });
+
   it('as an API token never does any of it, nor confirms: an integration token proves nothing about its holder', async () => {
     const token = await admin.login();
     const apiToken = (await admin.gql(CREATE_TOKEN, {}, token)).data!.createApiToken.token as string;
