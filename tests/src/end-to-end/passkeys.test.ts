@@ -306,9 +306,10 @@ describeWithRealPart(
       // Answers naming the owner's phone passkey with a signature that is garbage, each to a fresh
       // challenge, from one address (a proxy in front says which), as someone who knows the
       // credential id (it is no secret) but holds no authenticator would send them.
-      const [{ credential_id: credentialId }] = await services.db.em
+      const [pixel] = await services.db.em
         .fork()
         .execute<{ credential_id: string }[]>(`select credential_id from passkeys where name = 'Pixel'`);
+      const credentialId = pixel!.credential_id;
       const forger = '198.51.100.7';
       const forged = async (): Promise<GraphQLResult<unknown>> => {
         const started = await gqlFrom<{ startPasskeySignIn: Json }>(forger, 'mutation { startPasskeySignIn }');
@@ -477,7 +478,9 @@ describeWithRealPart(
         { p: password },
       );
       expect(changed.body.errors).toBeUndefined();
-      const listed = changed.body.data!.changePassword.passkeysSincePasswordSignIn as { id: string; name: string }[];
+      const listed = (
+        changed.body.data!.changePassword as { passkeysSincePasswordSignIn: { id: string; name: string }[] }
+      ).passkeysSincePasswordSignIn;
       expect(listed.map((passkey) => passkey.name)).toEqual(['Thief key']);
       const removed = await withCookie(changed.cookie!, 'mutation($id: ID!) { removePasskey(id: $id) }', {
         id: listed[0]!.id,
