@@ -1,6 +1,7 @@
 // The file pipeline through a listening gateway: every refusal gives its exact contract code, the
 // gateway keeps answering, and nothing is left behind (no row, no stored object, no upload).
-import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
+import { crc32, deflateSync } from 'node:zlib';
+import { describeWithRealPart, makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { startGateway } from '../index.js';
 import {
   EXECUTABLE_HEADS,
@@ -21,6 +22,7 @@ import {
   docx,
   pdf,
   png,
+  realVisioDrawings,
   zipOf,
 } from '@intake/test-files';
 import { clamdStatus, describeClamd, eicarBytes } from '../test/clamd.js';
@@ -28,6 +30,7 @@ import { footprint, send, startTestGateway, withConfig } from '../test/harness.j
 import { iso9660 } from '../test/disk-images.js';
 import { buildRar, buildRar4 } from '../test/rar-writer.js';
 import { sevenZipOf } from '../test/sevenzip-samples.js';
+import { namesListedBy, pythonZip, zipToolsPart } from '../test/zip-tools.js';
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
 
@@ -38,6 +41,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness.close();
 });
+
+function realDrawing(name: string): Buffer {
+  const drawing = realVisioDrawings().find((candidate) => candidate.name === name);
+  if (drawing === undefined) {
+    throw new Error(`no fixture ${name}`);
+  }
+  return drawing.bytes;
+}
 
 async function upload(baseUrl: string, name: string, bytes: Buffer): Promise<{ status: number; code?: string }> {
   const { site, token } = await makeSite(harness.services);
@@ -102,6 +113,12 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       'a Visio 2003 drawing inside a zip whose VBA project sits in a compressed stream',
       'files.zip',
       async () => zipOf({ 'drawing.vsd': visioDrawing(vbaProjectOle2()) }),
+      'archive_macro',
+    ],
+    [
+      "Apache POI's real SimpleMacro.vsd inside a zip",
+      'files.zip',
+      () => zipOf({ 'SimpleMacro.vsd': realDrawing('SimpleMacro.vsd') }),
       'archive_macro',
     ],
     [
@@ -189,6 +206,14 @@ describe(`file security through the gateway on ${testDriverName()}`, () => {
       (await upload(harness.gateway.url, 'bundle.7z', await sevenZipOf([{ name: 'a.txt', data: 'hi' }]))).status,
     ).toBe(201);
   });
+
+  it('accepts real clean Visio 2000 drawings inside a zip, one with the VBA project Visio saves on its own', async () => {
+    for (const name of ['Visio6TextFieldsWithUnits.vsd', 'Visio6PlanWithDimensions.vsd']) {
+      expect(
+        (await upload(harness.gateway.url, 'drawings.zip', await zipOf({ [name]: realDrawing(name) }))).status,
+      ).toBe(201);
+    }
+  });
 });
 
 const clamd = await clamdStatus();
@@ -257,3 +282,48 @@ describe(`checks taken as a big upload streams in, through the gateway on ${test
     expect((await upload(harness.gateway.url, 'notes.txt', text)).status).toBe(201);
   });
 });
+
+describeWithRealPart(
+  `a zip appended to an image, then more bytes, through the gateway on ${testDriverName()}`,
+  zipToolsPart(),
+  () => {
+    it("refuses a PNG + Python's zip + 20 bytes (issue 32), and stores a PNG whose pixels spell PK\\5\\6", async () => {
+      const program = { 'run.exe': Buffer.concat([Buffer.from('MZ'), Buffer.alloc(300)]) };
+      const polyglot = Buffer.concat([png(), pythonZip(program), Buffer.alloc(20, 0x5a)]);
+      expect(await namesListedBy(polyglot)).toEqual({ python: ['run.exe'], unzip: ['run.exe'], sevenZip: ['run.exe'] });
+      const before = await footprint(harness.services);
+      expect(await upload(harness.gateway.url, 'photo.png', polyglot)).toEqual({
+        status: 400,
+        code: 'file_type_mismatch',
+      });
+      expect(await footprint(harness.services)).toEqual(before);
+      const pixels = Buffer.concat([
+        Buffer.alloc(300_000, 0x80),
+        Buffer.from('PK\x05\x06\0\0\0\0\x01\0\x01\0', 'latin1'),
+      ]);
+      expect((await upload(harness.gateway.url, 'photo.png', storedPng(pixels))).status).toBe(201);
+    });
+  },
+);
+
+/** A one-row grey PNG of `pixels`, deflated at level 0 so they show verbatim in its IDAT. */
+function storedPng(pixels: Buffer): Buffer {
+  const chunk = (type: string, data: Buffer): Buffer => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+    return Buffer.concat([head, data, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(pixels.length, 0);
+  header.writeUInt32BE(1, 4);
+  header[8] = 8;
+  return Buffer.concat([
+    png().subarray(0, 8),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat([Buffer.from([0]), pixels]), { level: 0 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}

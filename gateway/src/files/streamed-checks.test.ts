@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Writable } from 'node:stream';
 import fc from 'fast-check';
-import { signatureIn } from './appended-archive.js';
+import { signatureIn, ZipAfterEndWatch } from './appended-archive.js';
 import { StreamedCheckPass } from './streamed-checks.js';
 import type { TextVerdict } from './text.js';
 
 // The upload's single pass must reach the verdicts the whole-file checks reach on the same bytes,
-// however the network cuts them into chunks: a signature or a UTF-8 sequence split between two
-// chunks (or spread over several tiny ones) included.
+// however the network cuts them into chunks: a signature, a ZIP record, an image's chunk header or
+// a UTF-8 sequence split between two chunks (or spread over several tiny ones) included.
 
 const RAR = Buffer.from('Rar!\x1a\x07', 'latin1');
 const SEVEN_ZIP = Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]);
@@ -46,6 +46,53 @@ async function streamed(bytes: Buffer, cuts: number[]) {
   return { results: pass.results(), written: Buffer.concat(written) };
 }
 
+/** The ZIP-after-the-end verdict on the whole buffer at once. */
+function wholeZipAfterEnd(bytes: Buffer): boolean {
+  const watch = new ZipAfterEndWatch();
+  watch.update(bytes);
+  return watch.verdict();
+}
+
+const pngChunkHeader = (length: number, type: string): Buffer => {
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(length);
+  header.write(type, 4, 'latin1');
+  return header;
+};
+
+/** How a file starts: each format's head, so the content-end walkers run, or anything. */
+const head = fc.constantFrom(
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from([0xff, 0xd8]),
+  Buffer.from('GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00', 'latin1'),
+  Buffer.from('RIFF\x40\x00\x00\x00WEBP', 'latin1'),
+  Buffer.from('%PDF-1.4\n'),
+  Buffer.alloc(0),
+);
+
+/** Pieces of structure: chunk and segment headers, end markers, ZIP records whole and cut. */
+const structure = fc.oneof(
+  fc
+    .tuple(fc.nat({ max: 24 }), fc.constantFrom('IHDR', 'IDAT', 'tEXt', 'IEND', 'x1!z'))
+    .map(([length, type]) => pngChunkHeader(length, type)),
+  fc.constantFrom(
+    Buffer.from([0xff, 0xd9]),
+    Buffer.from([0xff, 0xda, 0x00, 0x04, 0x01, 0x02]),
+    Buffer.from([0xff, 0xe1, 0x00, 0x06]),
+    Buffer.from([0xff, 0x00]),
+    Buffer.from([0xff, 0xd3]),
+    Buffer.from([0xff, 0xff]),
+    Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x01, 0x44, 0x00]),
+    Buffer.from([0x21, 0xfe, 0x02, 0x41, 0x42, 0x00]),
+    Buffer.from([0x3b]),
+    Buffer.from('%%EOF'),
+    Buffer.from('PK\x03\x04\x14\x00\x00\x00\x08\x00\x00\x00', 'latin1'),
+    Buffer.from('PK\x03\x04\x14\x00\x00\x00\x07\x00\x00\x00', 'latin1'),
+    Buffer.from('PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00', 'latin1'),
+    Buffer.from('PK\x05\x06\x00\x00\x00', 'latin1'),
+  ),
+);
+
 const piece = fc.oneof(
   fc.uint8Array({ maxLength: 40 }).map((bytes) => Buffer.from(bytes)),
   fc.string({ maxLength: 20 }).map((text) => Buffer.from(text.replaceAll('\0', ''), 'utf8')),
@@ -62,10 +109,11 @@ describe('the upload single pass (StreamedCheckPass)', () => {
   it('reaches the whole-file verdicts on any bytes, however they are cut into chunks', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(piece, { maxLength: 30 }),
+        head,
+        fc.array(fc.oneof(piece, structure), { maxLength: 30 }),
         fc.array(fc.nat(), { maxLength: 12 }),
-        async (pieces, cuts) => {
-          const bytes = Buffer.concat(pieces);
+        async (start, pieces, cuts) => {
+          const bytes = Buffer.concat([start, ...pieces]);
           const { results, written } = await streamed(bytes, cuts);
           expect(written.equals(bytes)).toBe(true);
           expect(results.size).toBe(bytes.length);
@@ -73,6 +121,7 @@ describe('the upload single pass (StreamedCheckPass)', () => {
           // Whether one is found is the verdict; which one, when both are there, is the first seen.
           expect(results.streamed.archiveSignature !== null).toBe(signatureIn(bytes) !== null);
           expect(results.streamed.text).toEqual(wholeTextVerdict(bytes));
+          expect(results.streamed.zipAfterEnd).toBe(wholeZipAfterEnd(bytes));
         },
       ),
       { numRuns: 2000 },

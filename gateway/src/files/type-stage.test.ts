@@ -1,4 +1,6 @@
+import { crc32, deflateSync } from 'node:zlib';
 import CFB from 'cfb';
+import { describeWithRealPart } from '@intake/shared/test';
 import { FileTypeParser } from 'file-type';
 import type { ReceivedFile } from './types.js';
 import { detectType } from './type-stage.js';
@@ -27,6 +29,7 @@ import {
   SAMPLE_TYPES,
   sevenZip,
   text,
+  webp,
   xlsx,
   zip,
   zipOf,
@@ -34,7 +37,9 @@ import {
 } from '@intake/test-files';
 import { buildRar } from '../test/rar-writer.js';
 import { sevenZipOf } from '../test/sevenzip-samples.js';
+import { READ_BACK_WINDOW_BYTES } from './appended-archive.js';
 import { ZIP_END_SEARCH_BYTES } from './archive/zip-end.js';
+import { namesListedBy, pythonZip, zipToolsPart } from '../test/zip-tools.js';
 
 let dir: string;
 
@@ -373,8 +378,8 @@ describe('archives appended to images and PDFs (polyglots)', () => {
 
   it('finds a RAR across the boundary of two reads of a big file, and far into it', async () => {
     const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
-    // The scan reads windows of the ZIP end search's size plus the 5 bytes carried between them.
-    const window = ZIP_END_SEARCH_BYTES + 5;
+    // A file not checked as it streamed in is read back in windows of this size.
+    const window = READ_BACK_WINDOW_BYTES;
     for (const at of [window - 3, 3 * window + 1000]) {
       const before = Buffer.alloc(at - png().length, 0x20);
       // A file this big is streamed. Padding after the RAR keeps it out of the last bytes, read first.
@@ -385,19 +390,34 @@ describe('archives appended to images and PDFs (polyglots)', () => {
     await expect(typeOf('photo.png', clean)).resolves.toMatchObject({ mimeType: MIME_PNG });
   });
 
-  it('accepts stray bytes after IEND, an incremental PDF update, and a zip inside a PDF stream', async () => {
+  it('accepts stray bytes after IEND, an incremental PDF update, and a zip deep inside a PDF stream', async () => {
     await expect(typeOf('photo.png', Buffer.concat([png(), Buffer.from('\0\0\n')]))).resolves.toMatchObject({
       mimeType: MIME_PNG,
     });
     const update = Buffer.from('\n1 0 obj\n<< >>\nendobj\ntrailer\n<< /Size 2 >>\n%%EOF\n');
     await expect(typeOf('report.pdf', Buffer.concat([pdf(), update]))).resolves.toMatchObject({ mimeType: MIME_PDF });
-    const embedded = Buffer.concat([
-      pdf(),
-      Buffer.from('\n9 0 obj\n<< /Length 1 >>\nstream\n'),
-      await program(),
-      Buffer.from('\nendstream\nendobj\n%%EOF\n'),
-    ]);
-    await expect(typeOf('report.pdf', embedded)).resolves.toMatchObject({ mimeType: MIME_PDF });
+    // An attachment stored uncompressed, its end record further from the end than ZIP readers look.
+    const embedded = (after: Buffer) =>
+      Buffer.concat([
+        pdf(),
+        Buffer.from('\n9 0 obj\n<< /Length 1 >>\nstream\n'),
+        zipped,
+        Buffer.from('\nendstream\nendobj\n'),
+        after,
+        Buffer.from('\n%%EOF\n'),
+      ]);
+    const zipped = await program();
+    const farFromTheEnd = Buffer.from(
+      `10 0 obj\n<< /Length 90000 >>\nstream\n${'q Q\n'.repeat(22_500)}endstream\nendobj`,
+    );
+    await expect(typeOf('report.pdf', embedded(farFromTheEnd))).resolves.toMatchObject({ mimeType: MIME_PDF });
+    // Near the end, Python's zipfile and unzip open the PDF as that zip: refused.
+    expect(await refusal('report.pdf', embedded(Buffer.alloc(0)))).toMatchObject({ code: 'file_type_mismatch' });
+  });
+
+  it('sees a zip appended to an image even with a stray byte after it', async () => {
+    const appended = Buffer.concat([png(), await zip(), Buffer.from('\n')]);
+    expect(await refusal('photo.png', appended)).toMatchObject({ code: 'file_type_mismatch' });
   });
 });
 
@@ -418,11 +438,6 @@ describe('stray bytes after the end of a zip', () => {
     expect(await refusal('a.docx', Buffer.concat([await docx(), Buffer.alloc(64, 0x41)]))).toMatchObject({
       code: 'archive_unreadable',
     });
-  });
-
-  it('sees a zip appended to an image even with a stray byte after it', async () => {
-    const appended = Buffer.concat([png(), await zip(), Buffer.from('\n')]);
-    expect(await refusal('photo.png', appended)).toMatchObject({ code: 'file_type_mismatch' });
   });
 });
 
@@ -470,24 +485,33 @@ describe('the verdicts of the upload single pass (ReceivedFile.streamed)', () =>
 
   it('refuses an image whose stream held an archive signature, and takes a clean one without reading it', async () => {
     const file = await received('photo.png', big(png()));
-    const seen = { ...file, streamed: { archiveSignature: 'rar' as const, text: { ok: true as const } } };
+    const seen = {
+      ...file,
+      streamed: { archiveSignature: 'rar' as const, zipAfterEnd: false, text: { ok: true as const } },
+    };
     await expect(detectType(seen, DEFAULT_ALLOWED_MIME_TYPES)).rejects.toMatchObject({ code: 'file_type_mismatch' });
     const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
     const polyglot = await received('photo.png', big(Buffer.concat([png(), rar])));
     const clean = {
       ...polyglot,
-      streamed: { archiveSignature: null, text: { ok: false as const, reason: 'nul' as const } },
+      streamed: { archiveSignature: null, zipAfterEnd: false, text: { ok: false as const, reason: 'nul' as const } },
     };
     await expect(detectType(clean, DEFAULT_ALLOWED_MIME_TYPES)).resolves.toMatchObject({ mimeType: MIME_PNG });
   });
 
   it('takes the streamed signature verdict for a small file too, read whole only for its type and zip tail', async () => {
     const small = await received('photo.png', png());
-    const seen = { ...small, streamed: { archiveSignature: 'sevenzip' as const, text: { ok: true as const } } };
+    const seen = {
+      ...small,
+      streamed: { archiveSignature: 'sevenzip' as const, zipAfterEnd: false, text: { ok: true as const } },
+    };
     await expect(detectType(seen, DEFAULT_ALLOWED_MIME_TYPES)).rejects.toMatchObject({ code: 'file_type_mismatch' });
     const rar = buildRar([{ name: 'run.exe', data: EXECUTABLE_HEADS.pe }]);
     const polyglot = await received('photo.png', Buffer.concat([png(), rar]));
-    const unseen = { ...polyglot, streamed: { archiveSignature: null, text: { ok: true as const } } };
+    const unseen = {
+      ...polyglot,
+      streamed: { archiveSignature: null, zipAfterEnd: false, text: { ok: true as const } },
+    };
     await expect(detectType(unseen, DEFAULT_ALLOWED_MIME_TYPES)).resolves.toMatchObject({ mimeType: MIME_PNG });
   });
 
@@ -495,7 +519,7 @@ describe('the verdicts of the upload single pass (ReceivedFile.streamed)', () =>
     const file = await received('notes.txt', text());
     const refused = {
       ...file,
-      streamed: { archiveSignature: null, text: { ok: false as const, reason: 'nul' as const } },
+      streamed: { archiveSignature: null, zipAfterEnd: false, text: { ok: false as const, reason: 'nul' as const } },
     };
     await expect(detectType(refused, DEFAULT_ALLOWED_MIME_TYPES)).rejects.toMatchObject({
       code: 'file_type_mismatch',
@@ -503,3 +527,103 @@ describe('the verdicts of the upload single pass (ReceivedFile.streamed)', () =>
     });
   });
 });
+
+describe('archives appended after more bytes, as real ZIP tools still open them (issue 32)', () => {
+  const program = { 'run.exe': Buffer.concat([Buffer.from('MZ'), Buffer.alloc(300)]) };
+  const junk = (bytes: number): Buffer => Buffer.alloc(bytes, 0x5a);
+
+  describeWithRealPart('built and opened by Python, unzip and 7-Zip', zipToolsPart(), () => {
+    it('refuses a PNG with a zip and then 20 bytes of junk appended, which all three open', async () => {
+      const polyglot = Buffer.concat([png(), pythonZip(program), junk(20)]);
+      expect(await namesListedBy(polyglot)).toEqual({ python: ['run.exe'], unzip: ['run.exe'], sevenZip: ['run.exe'] });
+      expect(await refusal('photo.png', polyglot)).toMatchObject({ code: 'file_type_mismatch', status: 400 });
+    });
+
+    it('refuses a zip followed by 100 KB of junk, past where Python and unzip look but not 7-Zip', async () => {
+      const polyglot = Buffer.concat([png(), pythonZip(program), junk(100_000)]);
+      expect((await namesListedBy(polyglot)).sevenZip).toEqual(['run.exe']);
+      expect(await refusal('photo.png', polyglot)).toMatchObject({ code: 'file_type_mismatch' });
+    });
+
+    it('refuses it after a JPEG, a GIF, a WebP and a PDF too', async () => {
+      for (const [name, bytes] of [
+        ['photo.jpg', jpeg()],
+        ['anim.gif', gif()],
+        ['photo.webp', webp()],
+        ['report.pdf', pdf()],
+      ] as const) {
+        const polyglot = Buffer.concat([bytes, pythonZip(program), junk(20)]);
+        expect((await namesListedBy(polyglot)).python).toEqual(['run.exe']);
+        expect(await refusal(name, polyglot)).toMatchObject({ code: 'file_type_mismatch' });
+      }
+    });
+
+    it('refuses a zip hidden in a PNG chunk before IEND, whose end record Python finds', async () => {
+      const image = png();
+      const comment = pngChunk('tEXt', Buffer.from('Comment\0drawn by hand', 'latin1'));
+      const hidden = Buffer.concat([
+        image.subarray(0, -12),
+        pngChunk('ziPp', pythonZip(program)),
+        comment,
+        image.subarray(-12),
+      ]);
+      expect((await namesListedBy(hidden)).python).toEqual(['run.exe']);
+      expect(await refusal('photo.png', hidden)).toMatchObject({ code: 'file_type_mismatch' });
+    });
+
+    it('refuses a 7z or a RAR with junk after it, which 7-Zip opens', async () => {
+      const sevenZ = Buffer.concat([
+        jpeg(),
+        await sevenZipOf([{ name: 'run.exe', data: program['run.exe'] }]),
+        junk(20),
+      ]);
+      expect((await namesListedBy(sevenZ)).sevenZip).toEqual(['run.exe']);
+      expect(await refusal('photo.jpg', sevenZ)).toMatchObject({ code: 'file_type_mismatch' });
+      const rar = Buffer.concat([png(), buildRar([{ name: 'run.exe', data: program['run.exe'] }]), junk(20)]);
+      expect(await refusal('photo.png', rar)).toMatchObject({ code: 'file_type_mismatch' });
+    });
+  });
+
+  it('accepts images whose own data spells ZIP signatures, and a video kept after a JPEG', async () => {
+    // Pixel bytes stored verbatim (deflate level 0) in IDAT, near the end: an end record whose
+    // directory is not where it points, and a local header naming deflate.
+    const endRecord = Buffer.from('PK\x05\x06\0\0\0\0\x01\0\x01\0\x40\0\0\0\x10\0\0\0\0\0', 'latin1');
+    const localHeader = Buffer.from('PK\x03\x04\x14\0\0\0\x08\0', 'latin1');
+    const pixels = Buffer.concat([Buffer.alloc(70_000, 0x80), endRecord, localHeader, Buffer.alloc(500, 0x40)]);
+    const image = grayPng(pixels);
+    expect(image.includes(endRecord) && image.includes(localHeader)).toBe(true);
+    await expect(typeOf('photo.png', image)).resolves.toMatchObject({ mimeType: MIME_PNG });
+    // After EOI, as phones keep a motion photo's video: bare signatures, none a whole ZIP record.
+    const video = Buffer.concat([
+      Buffer.from('\0\0\0\x18ftypmp42'),
+      Buffer.from('PK\x03\x04\x14\0\0\0\xff\xff'),
+      Buffer.from('PK\x05\x06\x01\0'),
+    ]);
+    await expect(typeOf('photo.jpg', Buffer.concat([jpeg(), video, Buffer.alloc(200_000, 7)]))).resolves.toMatchObject({
+      mimeType: MIME_JPEG,
+    });
+  });
+});
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A one-row 8-bit grey PNG of `pixels`, its IDAT deflated at level 0 so the bytes show verbatim. */
+function grayPng(pixels: Buffer): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(pixels.length, 0);
+  header.writeUInt32BE(1, 4);
+  header[8] = 8;
+  return Buffer.concat([
+    png().subarray(0, 8),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.concat([Buffer.from([0]), pixels]), { level: 0 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}

@@ -2,9 +2,10 @@
 // The extension (the last one) must name an allowed type (`file_type_not_allowed`); then the magic
 // bytes must agree (`file_type_mismatch`). Only the head of the file is read, except for text (which
 // has no magic: every byte must be UTF-8), OOXML (two small parts read through the zip central
-// directory), and images and PDF (every byte looked at for an archive appended to them; a file of
-// up to 128 KiB is read whole, once, for both its type and that scan). For an upload, the checks
-// of every byte were taken as it streamed in (streamed-checks.ts) and are not read again.
+// directory), and images and PDF (every byte looked at for an archive appended to them, and their
+// last 80 KiB for a zip's end record; a file of up to 128 KiB is read whole, once, for its type and
+// those scans). For an upload, the checks of every byte were taken as it streamed in
+// (streamed-checks.ts) and are not read again.
 import { open, readFile } from 'node:fs/promises';
 import { AppError } from '@intake/shared/errors';
 import {
@@ -134,9 +135,8 @@ export async function assertContentIs(
       if (ARCHIVE_TYPES.has(mimeType)) {
         return;
       }
-      const appended = whole
-        ? appendedArchiveIn(whole, streamed?.archiveSignature)
-        : await findAppendedArchive(path, streamed?.archiveSignature);
+      const scanned = streamed && { signature: streamed.archiveSignature, zipAfterEnd: streamed.zipAfterEnd };
+      const appended = whole ? await appendedArchiveIn(whole, scanned) : await findAppendedArchive(path, scanned);
       if (appended !== null) {
         throw new AppError('file_type_mismatch', `The file (${mimeType}) is also an archive: one is appended to it.`);
       }

@@ -28,6 +28,8 @@ export interface ReceivedFile {
 export interface StreamedChecks {
   /** A RAR or 7z signature anywhere in the bytes (appended-archive.ts), or null. */
   archiveSignature: AppendedArchive | null;
+  /** A ZIP record after the end of the image or PDF the bytes make (appended-archive.ts). */
+  zipAfterEnd: boolean;
   /** Whether the bytes are UTF-8 without NUL (text.ts): the content check of `text/plain`. */
   text: TextVerdict;
 }

@@ -13,6 +13,7 @@ import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/ent
 import type { Services } from '@intake/shared/services';
 import type { SiteTokenCodec } from '@intake/shared/site-token';
 import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
+import { ACCEPTING_FORM } from '../submission/acceptance.js';
 import { formShapeOf, type FormShape } from '../submission/form-shape.js';
 import { createSiteScopedCache, type SiteScopedCacheOptions } from './site-scoped-cache.js';
 import { memoizeTokenDecoding } from './token-memo.js';
@@ -32,7 +33,7 @@ export interface SiteCache {
   tokens: SiteTokenCodec;
   /** The site of this id, deleted or not (the token check tells them apart), or null. */
   site(em: () => Em, id: string): Promise<Site | null>;
-  /** The form of this code that belongs to `site` and is not deleted, enabled or not, or null. */
+  /** The form of this code that belongs to `site` and accepts submissions (acceptance.ts), or null. */
   form(em: () => Em, site: Site, code: string): Promise<CachedForm | null>;
   /** Whether cached answers are being used (the change feed is live). */
   readonly caching: boolean;
@@ -95,18 +96,18 @@ export function createSiteCache(
     form(em, site, code) {
       return forms.get(`${site.id}\n${code}`, site.id, async () => {
         const forked = em();
-        const form = await forked.findOne(FormSchema, { code, deletedAt: null, site: site.id });
+        // Only a form that accepts submissions (acceptance.ts); any other is answered as absent.
+        const form = await forked.findOne(FormSchema, { code, site: site.id, ...ACCEPTING_FORM });
         if (!form) {
           return null;
         }
-        // A disabled form is refused before any delivery: its webhooks need not be read.
-        const webhookIds = form.enabled ? await enabledWebhookIds(forked, form.id) : [];
+        const webhookIds = await enabledWebhookIds(forked, form.id);
         const cached = Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form;
         return Object.freeze({
           form: cached,
           webhookIds: Object.freeze(webhookIds),
           // Dropped with the entry when the change feed says the form changed, so never stale.
-          shape: form.enabled ? formShapeOf(cached) : null,
+          shape: formShapeOf(cached),
         });
       });
     },

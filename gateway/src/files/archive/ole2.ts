@@ -8,6 +8,7 @@ import CFB from 'cfb';
 import type { CFB$Blob, CFB$Container } from 'cfb';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 import { checkEntryName, isOle2Magic } from './entry-rules.js';
+import { isEmptyDocumentProject } from './vba-project.js';
 import { isVisioDocument, visioStorages } from './visio.js';
 
 const STREAM = 2;
@@ -253,7 +254,7 @@ function packagedFileName(path: string): string {
  * installer or a packaged executable, `archive_unreadable` for an encrypted or unparsable file.
  * Returns the payloads the caller must inspect as entry content (magic bytes, nested archives).
  */
-export function inspectOle2(bytes: Buffer, depth = 1): Ole2Payload[] {
+export function inspectOle2(bytes: Buffer, depth = 1, options: { inVisioDrawing?: boolean } = {}): Ole2Payload[] {
   if (depth > MAX_EMBEDDED_STORAGE_DEPTH) {
     throw unreadable();
   }
@@ -262,7 +263,9 @@ export function inspectOle2(bytes: Buffer, depth = 1): Ole2Payload[] {
   if (root !== undefined && INSTALLER_CLSIDS.has(root.clsid.toLowerCase())) {
     throw new AppError('archive_executable', 'An archive entry is an installer package.');
   }
-  const streams = streamPaths(container);
+  // The VBA project Visio saves on its own runs nothing (vba-project.ts): its streams are left out.
+  const emptyProject = options.inVisioDrawing === true && isEmptyDocumentProject(container);
+  const streams = streamPaths(container).filter((stream) => !(emptyProject && stream.segments[0] === 'vba'));
   if (streams.some((stream) => isVbaStream(stream.segments, stream.content))) {
     throw new AppError('archive_macro', 'An archive entry holds a VBA macro project.');
   }
@@ -285,7 +288,7 @@ export function inspectOle2(bytes: Buffer, depth = 1): Ole2Payload[] {
     }
     if (segments.length === 1 && name === 'visiodocument' && isVisioDocument(content)) {
       for (const storage of visioStorages(content)) {
-        payloads.push(...inspectOle2(storage, depth + 1));
+        payloads.push(...inspectOle2(storage, depth + 1, { inVisioDrawing: true }));
       }
     }
     if (name === '\u0001ole10native') {

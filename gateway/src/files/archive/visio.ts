@@ -1,26 +1,20 @@
 // Visio 2003 and earlier (`.vsd`, `.vss`, `.vst`) keep everything in one `VisioDocument` stream
 // of their compound file: a tree of streams found through pointers, many compressed with Visio's
-// own LZ77 variant. A VBA project or an embedded object is a whole compound file inside one of
-// those streams, so its storages never show in the outer file (Apache POI's VBA reader finds no
-// macro in POI's `SimpleMacro.vsd`), and when compressed not even its bytes do. We walk the
-// pointer tree, inflate what is compressed, and hand back every compound file found, to be
-// inspected like any other OLE2 document.
-//
-// Layout, as reverse-engineered by vsdump and implemented by Apache POI (HDGF) and libvisio: the
-// stream starts with `Visio (TM) Drawing\r\n`, a u16 version at 0x1A and the trailer pointer at
-// 0x24. A v6+ pointer is 18 bytes: type u32, address u32, offset u32, length u32, format u16;
-// format bit 1 says compressed, and a stream holds pointers when its type is 20 (the trailer) or
-// its format is 0x1D–0x1E or 0x50–0x5F: u32 at its start gives where the pointer count (u32)
-// sits, and the pointers follow 8 bytes after it. A compressed stream inflates to a 4-byte block
-// header and the stream's data. No maintained JavaScript library reads this format, hence this file.
+// own LZ77 variant. A VBA project or an embedded object is a whole compound file split over the
+// OLE data streams of one OLE list, so its storages never show in the outer file, and when
+// compressed not even its bytes do. We walk the tree, inflate what is compressed, join each list's
+// pieces and hand back every compound file, to be inspected like any other. The layout, checked on
+// drawings Visio wrote (test-files/fixtures/visio), is in docs/security.md. No maintained
+// JavaScript library reads this format, hence this file.
 import { AppError } from '@intake/shared/errors';
 import { MAX_NESTED_ARCHIVE_BYTES } from './budget.js';
 
 const SIGNATURE = Buffer.from('Visio (TM) Drawing\r\n', 'latin1');
 const VERSION_OFFSET = 0x1a;
 const TRAILER_POINTER_OFFSET = 0x24;
-const TRAILER_TYPE = 20;
-const POINTER_BYTES = 18;
+const TRAILER_TYPE = 0x14;
+const COLORS_TYPE = 0x16;
+const OLE_DATA_TYPE = 0x1f;
 const BLOCK_HEADER_BYTES = 4;
 /** Streams in one drawing; a pointer tree larger than this is refused, not walked. */
 const MAX_STREAMS = 10_000;
@@ -44,21 +38,78 @@ interface Pointer {
   format: number;
 }
 
-function pointerAt(data: Buffer, at: number): Pointer {
-  if (at < 0 || at + POINTER_BYTES > data.length) {
-    throw unreadable();
-  }
-  return {
+/**
+ * The two pointer layouts. Visio 2000 and 2003 (versions 6 and 11): 18 bytes, type u32, a u32,
+ * offset u32, length u32, format u16; a stream holding pointers starts with a u32 giving where their
+ * count (u32) sits, and they follow 8 bytes after it. Visio 5 and older (versions 1 to 5): 16 bytes,
+ * type and format in the low bytes of two u16, a u32, offset u32, length u32; the count (u16) sits
+ * at an offset set by the stream's type, the pointers right after it.
+ */
+interface Layout {
+  pointerBytes: number;
+  pointerAt(data: Buffer, at: number): Pointer;
+  /** Where the pointers of a stream holding them start, and how many there are. */
+  list(data: Buffer, type: number): { first: number; count: number };
+}
+
+const VERSION_6_LAYOUT: Layout = {
+  pointerBytes: 18,
+  pointerAt: (data, at) => ({
     type: data.readUInt32LE(at),
     offset: data.readUInt32LE(at + 8),
     length: data.readUInt32LE(at + 12),
     format: data.readUInt16LE(at + 16),
-  };
+  }),
+  list: (data) => {
+    const countAt = data.length >= 4 ? data.readUInt32LE(0) : data.length;
+    if (countAt + 4 > data.length) {
+      throw unreadable();
+    }
+    return { first: countAt + 8, count: data.readUInt32LE(countAt) };
+  },
+};
+
+/** Visio 5: where the pointer count sits in a stream of each type that holds pointers. */
+const VERSION_5_COUNT_OFFSETS = new Map([
+  [TRAILER_TYPE, 0x82],
+  [0x15, 0x42], // page
+  [0x18, 0x2e], // font list
+  [0x1a, 0x12], // styles
+  [0x1d, 0x1e], // stencils
+  [0x1e, 0x36], // stencil page
+  [0x4e, 0x1e], // foreign shape
+]);
+
+const VERSION_5_LAYOUT: Layout = {
+  pointerBytes: 16,
+  pointerAt: (data, at) => ({
+    type: data[at] ?? 0,
+    format: data[at + 2] ?? 0,
+    offset: data.readUInt32LE(at + 8),
+    length: data.readUInt32LE(at + 12),
+  }),
+  list: (data, type) => {
+    const countAt = VERSION_5_COUNT_OFFSETS.get(type) ?? (type > 0x45 ? 0x1e : 0x0a);
+    if (countAt + 2 > data.length) {
+      throw unreadable();
+    }
+    return { first: countAt + 2, count: data.readUInt16LE(countAt) };
+  },
+};
+
+function layoutOf(version: number): Layout {
+  if (version >= 1 && version <= 5) {
+    return VERSION_5_LAYOUT;
+  }
+  if (version === 6 || version === 11) {
+    return VERSION_6_LAYOUT;
+  }
+  throw unreadable();
 }
 
-function holdsPointers(pointer: Pointer): boolean {
-  const { type, format } = pointer;
-  return type === TRAILER_TYPE || (format >= 0x1d && format < 0x1f) || (format >= 0x50 && format < 0x60);
+/** A stream of pointers: the trailer, or a format whose high nibble is 5, except the colour table. */
+function holdsPointers({ type, format }: Pointer): boolean {
+  return type === TRAILER_TYPE || (type !== COLORS_TYPE && format >> 4 === 5);
 }
 
 /**
@@ -118,70 +169,76 @@ export function inflateVisio(compressed: Buffer, maxBytes: number = MAX_NESTED_A
   return Buffer.from(output.buffer, output.byteOffset, size);
 }
 
-/** Every compound file that starts somewhere in `data`, from its magic to the end of `data`. */
-function compoundFilesIn(data: Buffer): Buffer[] {
-  const found: Buffer[] = [];
-  for (let at = data.indexOf(OLE2_MAGIC); at >= 0; at = data.indexOf(OLE2_MAGIC, at + 1)) {
-    found.push(data.subarray(at));
-  }
-  return found;
-}
-
 /** True when a compound file's `VisioDocument` stream is a Visio drawing (it names itself). */
 export function isVisioDocument(stream: Buffer): boolean {
   return stream.subarray(0, SIGNATURE.length).equals(SIGNATURE);
 }
 
 /**
- * The compound files (VBA projects, embedded objects) stored in the streams of a `VisioDocument`
- * stream, compressed or not. Throws `archive_unreadable` when the pointer tree cannot be walked
- * (a Visio 5 or older drawing included: its pointers have another layout), `archive_bomb` when
- * the streams inflate beyond a nested archive's size.
+ * The compound files (VBA projects, embedded objects) kept in the OLE data streams of a
+ * `VisioDocument` stream, each list's pieces joined in their order. Throws `archive_unreadable`
+ * when the pointer tree cannot be walked or the version is unknown, `archive_bomb` when the streams
+ * inflate beyond a nested archive's size.
  */
 export function visioStorages(document: Buffer): Buffer[] {
-  if (document.length < TRAILER_POINTER_OFFSET + POINTER_BYTES) {
+  if (document.length < TRAILER_POINTER_OFFSET + 18) {
     throw unreadable();
   }
-  if (document.readUInt16LE(VERSION_OFFSET) < 6) {
-    throw unreadable();
-  }
-  const storages: Buffer[] = [...compoundFilesIn(document)];
-  const seen = new Set<string>();
+  const layout = layoutOf(document[VERSION_OFFSET] ?? 0);
+  const storages: Buffer[] = [];
+  const walked = new Set<string>();
   let streams = 0;
   let inflated = 0;
+  const pointerAt = (data: Buffer, at: number): Pointer => {
+    if (at < 0 || at + layout.pointerBytes > data.length) {
+      throw unreadable();
+    }
+    return layout.pointerAt(data, at);
+  };
+  /** A stream's data: cut at the end of the document, as Visio's readers do; inflated when compressed. */
+  const read = (pointer: Pointer): Buffer => {
+    streams += 1;
+    if (streams > MAX_STREAMS) {
+      throw unreadable();
+    }
+    const data = document.subarray(pointer.offset, pointer.offset + pointer.length);
+    if ((pointer.format & 2) === 0) {
+      return data;
+    }
+    const decoded = inflateVisio(data, Math.max(MAX_INFLATED_BYTES - inflated, 0));
+    inflated += decoded.length;
+    return decoded.subarray(BLOCK_HEADER_BYTES);
+  };
   const walk = (pointer: Pointer, depth: number): void => {
     const key = `${pointer.offset}:${pointer.length}:${pointer.format & 2}`;
-    if (pointer.length === 0 || seen.has(key)) {
+    if (walked.has(key)) {
       return;
     }
-    seen.add(key);
-    streams += 1;
-    if (depth > MAX_DEPTH || streams > MAX_STREAMS || pointer.offset + pointer.length > document.length) {
+    walked.add(key);
+    if (depth > MAX_DEPTH) {
       throw unreadable();
     }
-    let data = document.subarray(pointer.offset, pointer.offset + pointer.length);
-    if ((pointer.format & 2) !== 0) {
-      const decoded = inflateVisio(data, Math.max(MAX_INFLATED_BYTES - inflated, 0));
-      inflated += decoded.length;
-      data = decoded.subarray(BLOCK_HEADER_BYTES);
-      storages.push(...compoundFilesIn(data));
-    }
-    if (!holdsPointers(pointer)) {
-      return;
-    }
-    if (data.length < 4) {
-      throw unreadable();
-    }
-    const countAt = data.readUInt32LE(0);
-    if (countAt + 4 > data.length) {
-      throw unreadable();
-    }
-    const count = data.readUInt32LE(countAt);
+    const data = read(pointer);
+    const { first, count } = layout.list(data, pointer.type);
     if (count > MAX_STREAMS) {
       throw unreadable();
     }
+    const pieces: Buffer[] = [];
     for (let index = 0; index < count; index += 1) {
-      walk(pointerAt(data, countAt + 8 + index * POINTER_BYTES), depth + 1);
+      const child = pointerAt(data, first + index * layout.pointerBytes);
+      // A pointer of type 0 is an empty slot; Visio's readers skip it whatever its other fields say.
+      if (child.type === 0 || child.length === 0) {
+        continue;
+      }
+      if (holdsPointers(child)) {
+        walk(child, depth + 1);
+      } else if (child.type === OLE_DATA_TYPE) {
+        pieces.push(read(child));
+      }
+    }
+    const joined = Buffer.concat(pieces);
+    if (joined.subarray(0, OLE2_MAGIC.length).equals(OLE2_MAGIC)) {
+      storages.push(joined);
     }
   };
   walk(pointerAt(document, TRAILER_POINTER_OFFSET), 0);
