@@ -1,10 +1,11 @@
 // `npm run admin` as an operator runs it: the compiled command in a directory of its own, next to a
 // real `npm start` on the embedded database. It waits its turn for the database (refused while the
 // service holds it), gives a locked-out owner a new password (generated and printed once, or read
-// from stdin) and enables a disabled one again; the service then accepts that owner, and the audit
-// log says the admin command did it, without the password.
+// from stdin), enables a disabled one again and removes a lost second factor (passkeys included);
+// the service then accepts that owner's password alone, and the audit log says the admin command did
+// it, without the password.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,7 +47,7 @@ function runAdminCommand(cwd: string, args: string[], stdin = ''): Promise<Comma
 const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
 
 describe('npm run admin', () => {
-  it('resets a password and enables an account through the embedded-database lock, recorded in the audit log', async () => {
+  it('resets a password, enables an account and removes a second factor through the embedded-database lock, recorded in the audit log', async () => {
     const cwd = mkdtempSync(path.join(tmpdir(), 'intake-admin-cli-'));
     const started: StartedProcess[] = [];
     const start = () => {
@@ -99,6 +100,21 @@ describe('npm run admin', () => {
       const enabled = await runAdminCommand(cwd, ['enable', email]);
       expect(enabled.code).toBe(0);
 
+      // The owner's only second factor is a passkey on a lost phone: the password alone is refused.
+      const withPasskey = await openDatabase({ pgliteDir: path.join(cwd, 'data', 'db') });
+      await withPasskey.em
+        .fork()
+        .getConnection()
+        .execute(
+          `insert into passkeys (id, admin_id, name, credential_id, public_key, counter, backed_up, created_at)
+           select ?, id, 'Lost phone', ?, ?, 0, false, now() from admin_users where email = ?`,
+          [randomUUID(), randomBytes(16).toString('base64url'), randomBytes(77).toString('base64url'), email],
+        );
+      await withPasskey.close();
+      const reset = await runAdminCommand(cwd, ['reset-two-factor', email]);
+      expect(reset).toMatchObject({ code: 0, stderr: '' });
+      expect(reset.stdout).toContain(`${email} signs in with the password alone`);
+
       const next = start();
       const url = await listeningUrl(next, 'admin');
       expect(
@@ -119,11 +135,16 @@ describe('npm run admin', () => {
       );
       const entries = log.data?.auditLog.edges.map((edge) => edge.node) ?? [];
       expect(entries.map((entry) => entry.action)).toEqual([
+        'member.twoFactorReset',
         'member.enabled',
         'member.passwordReset',
         'member.passwordReset',
       ]);
-      expect(entries[0]).toMatchObject({ actor: { kind: 'SYSTEM', name: 'admin command' }, objectType: 'AdminUser' });
+      expect(entries[0]).toMatchObject({
+        actor: { kind: 'SYSTEM', name: 'admin command' },
+        objectType: 'AdminUser',
+        details: { email, hadSecondFactor: true, passkeysRemoved: 1 },
+      });
       expect(JSON.stringify(entries)).not.toContain(chosen);
       expect(JSON.stringify(entries)).not.toContain(printed);
     } finally {

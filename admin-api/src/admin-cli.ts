@@ -5,7 +5,7 @@
 //   reset-password <email> [--password-stdin]   a new password: generated and printed once, or read from stdin
 //   enable <email>                              the account may sign in again
 //   rotate-receipt-key                          a new receipt signing key in DATA_DIR; the old one retired
-//   reset-two-factor <email>                    the account's second factor and recovery codes are removed
+//   reset-two-factor <email>                    the account's TOTP secret, recovery codes and passkeys are removed
 import { ConfigError, parseConfig, readEnvironment } from '@intake/shared/config';
 import { bootstrap } from '@intake/shared/process';
 import { rotateKeyFile } from '@intake/shared/signing';

@@ -137,11 +137,14 @@ export async function startConsole(
   });
   context.setDefaultTimeout(30000);
   const problems: string[] = [];
-  let token: string | undefined;
+  let token: { value: string; at: number } | undefined;
 
   const gql = async <T>(query: string, variables?: Record<string, unknown>) => {
-    token ??= await bearerToken(admin.url);
-    return graphqlRequest<T>(admin.url, query, variables, token);
+    // A fresh sign-in every five minutes: changes such as createApiToken need one from the last ten.
+    if (token === undefined || Date.now() - token.at > 5 * 60_000) {
+      token = { value: await bearerToken(admin.url), at: Date.now() };
+    }
+    return graphqlRequest<T>(admin.url, query, variables, token.value);
   };
 
   return {

@@ -134,6 +134,14 @@ export const ERROR_CATALOGUE = {
     title: 'Second factor enrolment required',
     via: GRAPHQL,
   },
+  // A change to how someone signs in (a new passkey, an API token…) from a sign-in older than a few
+  // minutes: `confirmSignIn` with the password or a second factor first, then the same change again.
+  recent_sign_in_required: {
+    status: 403,
+    graphqlCode: 'RECENT_SIGN_IN_REQUIRED',
+    title: 'Recent sign-in required',
+    via: GRAPHQL,
+  },
   // Anything that is not an AppError is answered as this, and says nothing about the fault.
   internal_error: {
     status: 500,

@@ -32,6 +32,8 @@ const ACCOUNT_ACTIONS = new Set([
   'finishPasskeySignIn',
   'startPasskeyRegistration',
   'finishPasskeyRegistration',
+  'confirmSignIn',
+  'startPasskeyConfirmation',
 ]);
 
 function isMutationRootField(info: GraphQLResolveInfo): boolean {

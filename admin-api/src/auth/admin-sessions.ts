@@ -27,8 +27,15 @@ export async function startSession(em: Em, adminId: string, ttlSeconds: number):
   return { secret, expiresAt };
 }
 
+export interface FoundSession {
+  id: string;
+  adminId: string;
+  /** When a sign-in or a confirmation started it (docs/sign-in.md#recent-sign-in). */
+  startedAt: Date;
+}
+
 /** The live session the secret belongs to, or null. */
-export async function findSession(em: Em, secret: string): Promise<{ id: string; adminId: string } | null> {
+export async function findSession(em: Em, secret: string): Promise<FoundSession | null> {
   if (!SESSION_SECRET_SHAPE.test(secret)) {
     return null;
   }
@@ -36,7 +43,7 @@ export async function findSession(em: Em, secret: string): Promise<{ id: string;
     secretHash: hashSecret(secret),
     expiresAt: { $gt: new Date() },
   });
-  return session === null ? null : { id: session.id, adminId: session.admin.id };
+  return session === null ? null : { id: session.id, adminId: session.admin.id, startedAt: session.createdAt };
 }
 
 export async function endSession(em: Em, secret: string): Promise<void> {

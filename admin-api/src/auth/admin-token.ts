@@ -17,6 +17,8 @@ export interface AdminTokenClaims {
   adminId: string;
   /** `passwordChangedAt` (ms) of the admin when the token was issued. */
   passwordVersion: number;
+  /** When it was issued (`iat`, whole seconds): every token is issued by a sign-in or a confirmation. */
+  issuedAt: Date;
 }
 
 export interface IssuedAdminToken {
@@ -55,14 +57,19 @@ export function createAdminTokens(config: Pick<Config, 'jwtSecret' | 'adminToken
       } catch {
         return null;
       }
-      if (typeof payload !== 'object' || !isUuid(payload.sub) || typeof payload.exp !== 'number') {
+      if (
+        typeof payload !== 'object' ||
+        !isUuid(payload.sub) ||
+        typeof payload.exp !== 'number' ||
+        typeof payload.iat !== 'number'
+      ) {
         return null;
       }
       const passwordVersion: unknown = payload.pwv;
       if (typeof passwordVersion !== 'number' || !Number.isSafeInteger(passwordVersion)) {
         return null;
       }
-      return { adminId: payload.sub.toLowerCase(), passwordVersion };
+      return { adminId: payload.sub.toLowerCase(), passwordVersion, issuedAt: new Date(payload.iat * 1000) };
     },
   };
 }

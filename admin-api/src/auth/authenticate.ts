@@ -34,7 +34,7 @@ export async function authenticate(
   if (authorization === undefined && sessionSecret !== undefined) {
     const session = await findSession(deps.em, sessionSecret);
     const member = session === null ? null : await loadActiveMember(deps.em, session.adminId);
-    return member === null ? null : signedInPrincipal(deps.em, member);
+    return member === null ? null : signedInPrincipal(deps.em, member, session!.startedAt);
   }
   const token = bearerToken(authorization);
   if (token === null) {
@@ -72,5 +72,5 @@ export async function authenticate(
     return null;
   }
   const member = await loadActiveMember(deps.em, admin.id);
-  return member === null ? null : signedInPrincipal(deps.em, member);
+  return member === null ? null : signedInPrincipal(deps.em, member, claims.issuedAt);
 }

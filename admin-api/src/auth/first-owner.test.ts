@@ -1,10 +1,15 @@
 // The team always starts with an owner: the migration that brought roles made every existing
 // account an owner (they all had every power) and gave API tokens without a creator to the first,
 // and each start makes the ADMIN_EMAIL account (else the oldest) an owner when no active one exists.
-import { AdminUserSchema } from '@intake/shared/entities';
+// The ADMIN_EMAIL account is made only for a team with no member at all: one removed later stays
+// removed across restarts.
+import { AdminUserSchema, AuditEntrySchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
-import { createTestDatabase, createTestServices, testDriverName } from '@intake/shared/test';
+import { createTestDatabase, createTestServices, graphqlRequest, testDriverName } from '@intake/shared/test';
 import { ensureAdmin } from './ensure-admin.js';
+import { startAdmin } from '../server.js';
+
+const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
 
 const BEFORE_MEMBERS = 'Migration20261126100100_stored_text_search';
 
@@ -65,6 +70,14 @@ describe(`the first owner on ${testDriverName()}`, () => {
       const roles = async () =>
         Object.fromEntries((await em().find(AdminUserSchema, {})).map((a) => [a.email, `${a.role}/${a.status}`]));
       expect(await roles()).toEqual({ 'boss@example.com': 'owner/active', 'older@example.com': 'admin/active' });
+      const madeOwner = await em().find(AuditEntrySchema, { action: 'member.madeOwner' });
+      expect(madeOwner.map(({ actorKind, actorName, details }) => ({ actorKind, actorName, details }))).toEqual([
+        {
+          actorKind: 'system',
+          actorName: 'start-up',
+          details: { email: 'boss@example.com', fromRole: 'member', fromStatus: 'disabled' },
+        },
+      ]);
 
       // An active owner exists: nothing changes.
       await em().nativeUpdate(AdminUserSchema, { email: 'older@example.com' }, { role: 'owner' });
@@ -80,4 +93,64 @@ describe(`the first owner on ${testDriverName()}`, () => {
       await services.close();
     }
   }, 120_000);
+
+  it('never brings a removed ADMIN_EMAIL owner back at the next start, and says in the log why not', async () => {
+    const env = {
+      ADMIN_EMAIL: 'first@example.com',
+      ADMIN_PASSWORD: 'the password in the .env file',
+      LOG_LEVEL: 'info',
+    };
+    const lines: string[] = [];
+    const services = await createTestServices(env, { logDestination: { write: (line: string) => lines.push(line) } });
+    let admin = await startAdminAfter(services);
+    try {
+      const login = (email: string, password: string) =>
+        graphqlRequest<{ login: { token: string } }>(admin.url, LOGIN, { email, password });
+      const first = (await login(env.ADMIN_EMAIL, env.ADMIN_PASSWORD)).data!.login.token;
+      const created = await graphqlRequest<{ createMember: { member: { id: string }; password: string } }>(
+        admin.url,
+        'mutation { createMember(input: { email: "next@example.com", name: "Next", role: owner, grants: [] }) { member { id } password } }',
+        {},
+        first,
+      );
+      const next = (await login('next@example.com', created.data!.createMember.password)).data!.login.token;
+      const me = await graphqlRequest<{ me: { id: string } }>(admin.url, '{ me { id } }', {}, first);
+      const removed = await graphqlRequest(
+        admin.url,
+        'mutation($id: ID!) { removeMember(id: $id) }',
+        { id: me.data!.me.id },
+        next,
+      );
+      expect(removed.errors).toBeUndefined();
+
+      // The restart: the server stops, and the start-up runs again on the same database.
+      await admin.close();
+      lines.length = 0;
+      admin = await startAdminAfter(services);
+      const refused = await login(env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+      expect(refused.errors?.map((error) => error.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+      const accounts = await services.db.em.fork().find(AdminUserSchema, {});
+      expect(accounts.map((account) => `${account.email} ${account.role}`)).toEqual(['next@example.com owner']);
+      const audited = await services.db.em.fork().find(AuditEntrySchema, { action: 'member.removed' });
+      expect(audited).toHaveLength(1);
+
+      const said = lines.map((line) => JSON.parse(line) as { msg: string; email?: string });
+      expect(said).toContainEqual(
+        expect.objectContaining({
+          email: 'first@example.com',
+          msg: 'ADMIN_EMAIL account not created: the team already has members (an owner invites it, or it was removed on purpose)',
+        }),
+      );
+      expect(lines.join('')).not.toContain(env.ADMIN_PASSWORD);
+    } finally {
+      await admin.close();
+      await services.close();
+    }
+  }, 120_000);
 });
+
+/** What a start does: ensureAdmin, then the admin API listening. */
+async function startAdminAfter(services: Awaited<ReturnType<typeof createTestServices>>) {
+  await ensureAdmin(services);
+  return startAdmin(services);
+}

@@ -3,13 +3,20 @@
 // answer the resolver gives for an unknown id: null, false, or NOT_FOUND), and a list of sites is
 // cut to the visible ones; what they may see but not change (or read beyond their level) is
 // FORBIDDEN. An object that does not exist at all is left to the resolver, which answers as before.
+// An operation marked `recentSignIn` from a sign-in older than ten minutes is RECENT_SIGN_IN_REQUIRED.
 import type { Em } from '@intake/shared/db';
 import { DeliverySchema, FormSchema, SubmissionSchema, WebhookSchema } from '@intake/shared/entities';
 import { isUuid } from '@intake/shared/site-token';
 import { getNullableType, GraphQLBoolean, isNonNullType, type GraphQLResolveInfo } from 'graphql';
 import type { MiddlewareFn } from 'type-graphql';
 import type { AdminContext } from '../context.js';
-import { forbidden, notFound, secondFactorEnrolmentRequired, unauthenticated } from '../schema/errors.js';
+import {
+  forbidden,
+  notFound,
+  recentSignInRequired,
+  secondFactorEnrolmentRequired,
+  unauthenticated,
+} from '../schema/errors.js';
 import {
   callerSiteLevel,
   holdsTeamPermission,
@@ -21,6 +28,7 @@ import {
   type SiteLocator,
   type SiteObject,
 } from './permissions.js';
+import { proofMethods, RECENT_SIGN_IN_SECONDS, signedInRecently } from './recent-sign-in.js';
 
 const OBJECT_NAMES: Record<SiteObject, string> = {
   site: 'Site',
@@ -114,6 +122,10 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
     }
     if (!mayUseTeamPermission(principal, info.parentType.name, rule.permission)) {
       throw forbidden("This API token's scope does not allow this");
+    }
+    if (rule.recentSignIn === true && principal.kind === 'admin' && !signedInRecently(principal.signedInAt)) {
+      const { db, config } = context.deps.services;
+      throw recentSignInRequired(await proofMethods(db.em.fork(), config, member.id), RECENT_SIGN_IN_SECONDS);
     }
     return next();
   }

@@ -41,7 +41,7 @@ function siteFrom(rule: OperationRule): string {
 
 describe('docs/teams.md', () => {
   it('lists every operation with the permission, the site and the login rule of the code', () => {
-    const documented = rows(/^`(Query|Mutation)\./);
+    const documented = rows(/^`(Query|Mutation)\./).filter((cells) => cells.length === 4);
     const expected = (['Query', 'Mutation'] as const).flatMap((root) =>
       (Object.entries(OPERATION_PERMISSIONS[root]) as [string, OperationRule][]).map(([field, rule]) => [
         `\`${root}.${field}\``,
@@ -50,6 +50,19 @@ describe('docs/teams.md', () => {
         'login' in rule && rule.login ? 'yes' : 'no',
       ]),
     );
+    expect([...documented].sort()).toEqual([...expected].sort());
+  });
+
+  it('lists exactly the operations that need a recent sign-in, each of them login only', () => {
+    const documented = rows(/^`Mutation\./)
+      .filter((cells) => cells.length === 2)
+      .map((cells) => cells[0]);
+    const expected = (Object.entries(OPERATION_PERMISSIONS.Mutation) as [string, OperationRule][])
+      .filter(([, rule]) => 'recentSignIn' in rule && rule.recentSignIn === true)
+      .map(([field, rule]) => {
+        expect([field, 'login' in rule && rule.login]).toEqual([field, true]);
+        return `\`Mutation.${field}\``;
+      });
     expect([...documented].sort()).toEqual([...expected].sort());
   });
 

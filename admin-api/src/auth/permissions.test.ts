@@ -105,6 +105,9 @@ const CALLS: Record<string, (world: World) => Call> = {
       'mutation { changePassword(currentPassword: "not the password", newPassword: "another long password") { token } }',
   }),
   createApiToken: () => ({ query: 'mutation { createApiToken(name: "walk") { apiToken { id } } }' }),
+  // A wrong password, and (at an IP address, without a passkey) no passkey to confirm with.
+  confirmSignIn: () => ({ query: 'mutation { confirmSignIn(password: "not the password") { token } }' }),
+  startPasskeyConfirmation: () => ({ query: 'mutation { startPasskeyConfirmation }' }),
   revokeApiToken: (w) => ({ query: 'mutation($id: ID!) { revokeApiToken(id: $id) }', variables: { id: w.ownTokenId } }),
   createSite: () => ({ query: 'mutation { createSite(input: { name: "Walk" }) { id } }' }),
   updateSite: (w) => ({
@@ -227,6 +230,8 @@ const CALLS: Record<string, (world: World) => Call> = {
 /** Calls refused for their arguments (a wrong password or code), not for the caller, when let through. */
 const REFUSED_FOR_ARGUMENTS = new Set([
   'changePassword',
+  'confirmSignIn',
+  'startPasskeyConfirmation',
   'confirmTwoFactor',
   'disableTwoFactor',
   'regenerateRecoveryCodes',

@@ -44,6 +44,11 @@ export type OperationRule =
       permission: TeamPermission;
       /** Needs a member signed in with their password, not an API token (a token cannot mint more of itself). */
       login?: true;
+      /**
+       * Adds a way in or changes how the team signs in: also needs that sign-in to be recent, started
+       * or confirmed within RECENT_SIGN_IN_SECONDS (recent-sign-in.ts). Only with `login`.
+       */
+      recentSignIn?: true;
     }
   | { permission: SitePermission; site: SiteLocator | 'each' };
 
@@ -157,8 +162,13 @@ export const OPERATION_PERMISSIONS = {
   Mutation: {
     login: { permission: 'public' },
     logout: { permission: 'public' },
+    // Its current password is its proof: no recent sign-in besides.
     changePassword: { permission: 'account', login: true },
-    createApiToken: { permission: 'account', login: true },
+    // A stolen session must not mint a way in that outlives it (docs/security.md#a-stolen-session).
+    createApiToken: { permission: 'account', login: true, recentSignIn: true },
+    // Starts a new session (or answers a new admin token) after the password, a code or a passkey.
+    confirmSignIn: { permission: 'account', login: true },
+    startPasskeyConfirmation: { permission: 'account', login: true },
     revokeApiToken: { permission: 'account' },
     createSite: { permission: 'sites:create' },
     updateSite: { permission: MANAGE, site: { site: 'id' } },
@@ -178,37 +188,37 @@ export const OPERATION_PERMISSIONS = {
     sendTestWebhook: { permission: MANAGE, site: { webhook: 'id' } },
     redeliver: { permission: MANAGE, site: { delivery: 'deliveryId' } },
     // Its answer is a new password: a leaked integration token could mint a sign-in of its own.
-    createMember: { permission: 'members:manage', login: true },
+    createMember: { permission: 'members:manage', login: true, recentSignIn: true },
     updateMember: { permission: 'members:manage' },
     removeMember: { permission: 'members:manage' },
     // Without SMTP their answer is a link that makes a member: as createMember, a sign-in's only.
-    inviteMember: { permission: 'members:manage', login: true },
-    resendInvitation: { permission: 'members:manage', login: true },
+    inviteMember: { permission: 'members:manage', login: true, recentSignIn: true },
+    resendInvitation: { permission: 'members:manage', login: true, recentSignIn: true },
     revokeInvitation: { permission: 'members:manage' },
     acceptInvitation: { permission: 'public' },
     // Who may sign in how: never from an integration token.
-    updateSsoPolicy: { permission: 'policy:manage', login: true },
-    unlinkSsoAccount: { permission: 'policy:manage', login: true },
+    updateSsoPolicy: { permission: 'policy:manage', login: true, recentSignIn: true },
+    unlinkSsoAccount: { permission: 'policy:manage', login: true, recentSignIn: true },
     // Reads the whole log, as auditLog does: a login, not an integration token.
     exportAuditLog: { permission: 'audit:read', login: true },
     // Two-factor sign-in (docs/sign-in.md): the code after the password needs no credential (the
     // challenge of `login` stands in for the password); the second factor itself is changed only
-    // signed in, and never by a token.
+    // signed in, and never by a token; turning it off and new recovery codes take a code, their proof.
     verifySecondFactor: { permission: 'public' },
-    startTwoFactorEnrolment: { permission: 'account', login: true },
-    confirmTwoFactor: { permission: 'account', login: true },
+    startTwoFactorEnrolment: { permission: 'account', login: true, recentSignIn: true },
+    confirmTwoFactor: { permission: 'account', login: true, recentSignIn: true },
     disableTwoFactor: { permission: 'account', login: true },
     regenerateRecoveryCodes: { permission: 'account', login: true },
-    resetMemberTwoFactor: { permission: 'policy:manage', login: true },
-    updateTeamPolicy: { permission: 'policy:manage', login: true },
+    resetMemberTwoFactor: { permission: 'policy:manage', login: true, recentSignIn: true },
+    updateTeamPolicy: { permission: 'policy:manage', login: true, recentSignIn: true },
     // Passkeys (docs/sign-in.md): sign-in needs no credential (the passkey is one, and as a second
     // factor the `login` challenge stands in for the password); each member manages their own.
     startPasskeySignIn: { permission: 'public' },
     finishPasskeySignIn: { permission: 'public' },
-    startPasskeyRegistration: { permission: 'account', login: true },
-    finishPasskeyRegistration: { permission: 'account', login: true },
+    startPasskeyRegistration: { permission: 'account', login: true, recentSignIn: true },
+    finishPasskeyRegistration: { permission: 'account', login: true, recentSignIn: true },
     renamePasskey: { permission: 'account', login: true },
-    removePasskey: { permission: 'account', login: true },
+    removePasskey: { permission: 'account', login: true, recentSignIn: true },
     updateAccount: { permission: 'account' },
   },
 } as const satisfies Record<'Query' | 'Mutation', Record<string, OperationRule>>;
@@ -227,6 +237,8 @@ export const OPEN_DURING_ENROLMENT: Readonly<Record<RootType, readonly string[]>
     'verifySecondFactor',
     'startTwoFactorEnrolment',
     'confirmTwoFactor',
+    // An old session confirms before it enrols.
+    'confirmSignIn',
     'startPasskeySignIn',
     'finishPasskeySignIn',
     'startPasskeyRegistration',

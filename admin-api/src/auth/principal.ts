@@ -40,6 +40,8 @@ export type Principal =
       member: Member;
       /** The team requires a second factor and the member has none: only enrolment is open (docs/sign-in.md). */
       mustEnrolSecondFactor: boolean;
+      /** When the session or admin token was started by a sign-in or a confirmation (recent-sign-in.ts). */
+      signedInAt: Date;
     }
   | { kind: 'api_token'; apiTokenId: string; adminId: string; member: Member; scope: TokenScope };
 
@@ -67,9 +69,9 @@ export async function loadActiveMember(em: Em, memberId: string): Promise<Member
  * A signed-in member (console session or admin token) as a principal. The team's policy is read
  * only for a member without a second factor, so most requests cost no extra query.
  */
-export async function signedInPrincipal(em: Em, member: Member): Promise<Principal> {
+export async function signedInPrincipal(em: Em, member: Member, signedInAt: Date): Promise<Principal> {
   const mustEnrolSecondFactor = member.secondFactor ? false : await teamRequiresSecondFactor(em);
-  return { kind: 'admin', adminId: member.id, member, mustEnrolSecondFactor };
+  return { kind: 'admin', adminId: member.id, member, mustEnrolSecondFactor, signedInAt };
 }
 
 export async function teamRequiresSecondFactor(em: Em): Promise<boolean> {

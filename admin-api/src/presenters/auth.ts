@@ -1,12 +1,17 @@
-import type { AdminUser, ApiToken } from '@intake/shared/entities';
+import type { AdminUser, ApiToken, Passkey } from '@intake/shared/entities';
 import type { IssuedAdminToken } from '../auth/admin-token.js';
 import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
 import type { TeamPermission } from '../auth/permissions.js';
+import { presentPasskey } from './passkey.js';
 import type { ApiTokenLevelEnum, ApiTokenType } from '../types/api-token.type.js';
 import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from '../types/auth.type.js';
 
-export function presentAuthPayload(issued: IssuedAdminToken): AuthPayloadType {
-  return { token: issued.token, expiresAt: issued.expiresAt.toISOString() };
+export function presentAuthPayload(issued: IssuedAdminToken, passkeys: readonly Passkey[] = []): AuthPayloadType {
+  return {
+    token: issued.token,
+    expiresAt: issued.expiresAt.toISOString(),
+    passkeysSincePasswordSignIn: passkeys.map(presentPasskey),
+  };
 }
 
 export function presentAdminUser(

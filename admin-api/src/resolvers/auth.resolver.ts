@@ -1,5 +1,6 @@
 // Login (a bearer token for API clients and an HttpOnly session cookie for the console), logout,
 // the current principal, and password change.
+import type { Passkey } from '@intake/shared/entities';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { noteAudit } from '../audit/audit-notes.js';
@@ -16,9 +17,9 @@ import { newPassword } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
 
 /** The token in the answer, the session in its cookie. */
-function answer(loggedIn: LoggedIn, { session }: AdminContext): AuthPayloadType {
+function answer(loggedIn: LoggedIn, { session }: AdminContext, passkeys: readonly Passkey[] = []): AuthPayloadType {
   session.set(loggedIn.session.secret, loggedIn.session.expiresAt);
-  return presentAuthPayload(loggedIn.issued);
+  return presentAuthPayload(loggedIn.issued, passkeys);
 }
 
 @Resolver()
@@ -67,7 +68,7 @@ export class AuthResolver {
   @Authorized()
   @Mutation(() => AuthPayloadType, {
     description:
-      'Every admin token and console session issued before stops working; the answer is a new token (and a new session cookie).',
+      'Every admin token and console session issued before stops working; the answer is a new token (and a new session cookie), with `passkeysSincePasswordSignIn` to review.',
   })
   async changePassword(
     @Arg('currentPassword', () => String) currentPassword: string,
@@ -79,6 +80,7 @@ export class AuthResolver {
       throw unauthenticated();
     }
     const { em, deps, principal } = context;
-    return answer(await changePassword(em, deps, principal.adminId, { current: currentPassword, next }), context);
+    const changed = await changePassword(em, deps, principal.adminId, { current: currentPassword, next });
+    return answer(changed, context, changed.passkeysSincePasswordSignIn);
   }
 }

@@ -20,6 +20,7 @@ import { SubmissionFieldsResolver } from '../resolvers/submission-fields.resolve
 import { SubmissionResolver } from '../resolvers/submission.resolver.js';
 import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../resolvers/passkey-count.resolver.js';
 import { PasskeyResolver } from '../resolvers/passkey.resolver.js';
+import { RecentSignInResolver } from '../resolvers/recent-sign-in.resolver.js';
 import { TwoFactorResolver } from '../resolvers/two-factor.resolver.js';
 import { WebhookResolver } from '../resolvers/webhook.resolver.js';
 
@@ -47,6 +48,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SsoResolver,
       TwoFactorResolver,
       PasskeyResolver,
+      RecentSignInResolver,
       AccountPasskeyCountResolver,
       MemberPasskeyCountResolver,
       AccountResolver,

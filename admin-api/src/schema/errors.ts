@@ -25,6 +25,7 @@ export const ErrorCode = {
   RATE_LIMITED: ERROR_CATALOGUE.rate_limited.graphqlCode,
   SECOND_FACTOR_REQUIRED: ERROR_CATALOGUE.second_factor_required.graphqlCode,
   SECOND_FACTOR_ENROLMENT_REQUIRED: ERROR_CATALOGUE.second_factor_enrolment_required.graphqlCode,
+  RECENT_SIGN_IN_REQUIRED: ERROR_CATALOGUE.recent_sign_in_required.graphqlCode,
   SERVICE_UNAVAILABLE: ERROR_CATALOGUE.service_unavailable.graphqlCode,
   INTERNAL_SERVER_ERROR: ERROR_CATALOGUE.internal_error.graphqlCode,
 } as const;
@@ -105,6 +106,18 @@ export function secondFactorEnrolmentRequired(): GraphQLError {
   return catalogued(
     'second_factor_enrolment_required',
     'Your team requires two-factor sign-in: set it up (startTwoFactorEnrolment, confirmTwoFactor) before anything else',
+  );
+}
+
+/**
+ * The operation adds a way in or changes how the team signs in, and the session or admin token was
+ * not started within the last `withinSeconds`: `methods` says what `confirmSignIn` accepts from them.
+ */
+export function recentSignInRequired(methods: readonly string[], withinSeconds: number): GraphQLError {
+  return catalogued(
+    'recent_sign_in_required',
+    `This change needs a sign-in within the last ${withinSeconds / 60} minutes: confirm it is you (confirmSignIn with your password, a code or a passkey), then try again`,
+    { methods, withinSeconds },
   );
 }
 

@@ -1,4 +1,5 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { PasskeyType } from './passkey.type.js';
 
 // The values of MEMBER_ROLES (@intake/shared/entities); see docs/teams.md.
 export enum MemberRoleEnum {
@@ -19,6 +20,12 @@ export class AuthPayloadType {
 
   @Field(() => String, { description: 'ISO 8601.' })
   expiresAt!: string;
+
+  @Field(() => [PasskeyType], {
+    description:
+      "changePassword only (empty elsewhere): the member's passkeys added since their last sign-in with the password, every one when there was none. A stolen session may have added them: review them and remove those you do not know (docs/sign-in.md#recent-sign-in).",
+  })
+  passkeysSincePasswordSignIn!: PasskeyType[];
 }
 
 @ObjectType('AdminUser')

@@ -1,9 +1,11 @@
 // The session in one place: the urql client (a fresh one, with an empty cache, after every sign-in
-// and sign-out) and where to go when the API says the session is gone.
+// and sign-out), where to go when the API says the session is gone, and the dialog that confirms an
+// old sign-in before a change that needs a recent one.
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { Provider as UrqlProvider } from 'urql';
 import { SIGN_IN_PATH, signInPathReturningTo } from '../lib/next-path';
+import { RecentSignInDialog, type RecentSignInRequest } from './recent-sign-in-dialog';
 import { createUrqlClient } from './urql-client';
 
 export { SIGN_IN_PATH, safeNextPath } from '../lib/next-path';
@@ -32,10 +34,31 @@ export function SessionRoot() {
   }, [navigate]);
 
   const sessionLostRef = useRef(() => {});
-  const [client, setClient] = useState(() => createUrqlClient(() => sessionLostRef.current()));
-  const resetClient = useCallback(() => {
-    setClient(createUrqlClient(() => sessionLostRef.current()));
+  // One dialog at a time: changes refused together wait for the same confirmation.
+  const [recentSignIn, setRecentSignIn] = useState<RecentSignInRequest | null>(null);
+  const pendingConfirmation = useRef<{ promise: Promise<boolean>; resolve: (confirmed: boolean) => void } | null>(null);
+  const confirmRecentSignIn = useCallback((methods: string[]) => {
+    if (pendingConfirmation.current === null) {
+      let resolve: (confirmed: boolean) => void = () => {};
+      const promise = new Promise<boolean>((done) => (resolve = done));
+      pendingConfirmation.current = { promise, resolve };
+      setRecentSignIn({ methods });
+    }
+    return pendingConfirmation.current.promise;
   }, []);
+  const recentSignInDone = useCallback((confirmed: boolean) => {
+    pendingConfirmation.current?.resolve(confirmed);
+    pendingConfirmation.current = null;
+    setRecentSignIn(null);
+  }, []);
+  const newClient = useCallback(
+    () => createUrqlClient(() => sessionLostRef.current(), confirmRecentSignIn),
+    [confirmRecentSignIn],
+  );
+  const [client, setClient] = useState(newClient);
+  const resetClient = useCallback(() => {
+    setClient(newClient());
+  }, [newClient]);
 
   useEffect(() => {
     sessionLostRef.current = () => {
@@ -56,6 +79,7 @@ export function SessionRoot() {
     <SessionContext.Provider value={control}>
       <UrqlProvider value={client}>
         <Outlet />
+        <RecentSignInDialog request={recentSignIn} onDone={recentSignInDone} />
       </UrqlProvider>
     </SessionContext.Provider>
   );

@@ -40,6 +40,8 @@ export const AdminUserSchema = defineEntity({
     // its issuer and subject. Another account naming the same e-mail is refused until an owner unlinks.
     ssoIssuer: p.string().length(2048).nullable(),
     ssoSubject: p.string().length(255).nullable(),
+    /** The last sign-in with the password (or password change): a password change lists the passkeys added since. */
+    passwordSignedInAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },

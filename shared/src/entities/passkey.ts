@@ -26,12 +26,13 @@ export const PasskeySchema = defineEntity({
 
 export type Passkey = InferEntity<typeof PasskeySchema>;
 
-export const PASSKEY_CHALLENGE_PURPOSES = ['registration', 'sign_in'] as const;
+export const PASSKEY_CHALLENGE_PURPOSES = ['registration', 'sign_in', 'confirmation'] as const;
 export type PasskeyChallengePurpose = (typeof PASSKEY_CHALLENGE_PURPOSES)[number];
 
 // A WebAuthn challenge the server handed out: only its sha256 is kept, it is used once and lives a
 // few minutes. A registration belongs to the signed-in member; a sign-in has a member only when the
-// passkey serves as the second factor after a password (then only that member's passkeys answer it).
+// passkey serves as the second factor after a password (then only that member's passkeys answer it);
+// a confirmation (a recent sign-in, confirmSignIn) belongs to the signed-in member.
 export const PasskeyChallengeSchema = defineEntity({
   name: 'PasskeyChallenge',
   tableName: 'passkey_challenges',

@@ -3,7 +3,7 @@
 // evaluated in the page) runs the ceremonies as the console does. The page is the console's own
 // origin, reached as `localhost` (WebAuthn refuses IP addresses), and the GraphQL calls go to the
 // same origin, so the relying party is the request's own origin. Runs on both databases.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -54,6 +54,46 @@ describeWithRealPart(
 
     function gql<T = any>(query: string, variables: Json = {}, token?: string): Promise<GraphQLResult<T>> {
       return graphqlRequest<T>(origin, query, variables, token);
+    }
+
+    /** A request with the console's session cookie (`intake_session=…`, or none), and the cookie it sets. */
+    async function withCookie(cookie: string | undefined, query: string, variables: Json = {}) {
+      const response = await fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie === undefined ? {} : { cookie }) },
+        body: JSON.stringify({ query, variables }),
+      });
+      const line = response.headers.getSetCookie().find((value) => value.startsWith('intake_session='));
+      const body = (await response.json()) as { data?: Json | null; errors?: GraphQLResult<unknown>['errors'] };
+      return { status: response.status, body, cookie: line?.split(';')[0] };
+    }
+
+    /** Registers a passkey of the authenticator in use with a session cookie, as the console does. */
+    async function registerWithCookie(cookie: string, name: string) {
+      const started = await withCookie(cookie, 'mutation { startPasskeyRegistration }');
+      expect(started.body.errors).toBeUndefined();
+      const options = started.body.data!.startPasskeyRegistration as Json;
+      challenges.add(options.challenge as string);
+      const response = await page.evaluate(
+        (optionsJSON) => (globalThis as any).SimpleWebAuthnBrowser.startRegistration({ optionsJSON }),
+        options,
+      );
+      return withCookie(
+        cookie,
+        'mutation($name: String!, $response: JSONObject!) { finishPasskeyRegistration(name: $name, response: $response) { id } }',
+        { name, response },
+      );
+    }
+
+    /** A request that a trusted proxy forwards for `address` (TRUST_PROXY is on, one hop). */
+    async function gqlFrom<T = any>(address: string, query: string, variables: Json = {}): Promise<GraphQLResult<T>> {
+      const response = await fetch(`${origin}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as { data?: T | null; errors?: GraphQLResult<T>['errors'] };
+      return { status: response.status, headers: response.headers, data: body.data, errors: body.errors };
     }
 
     async function login(email: string, password: string): Promise<GraphQLResult<{ login: { token: string } }>> {
@@ -141,7 +181,7 @@ describeWithRealPart(
 
     beforeAll(async () => {
       services = await createTestServices(
-        { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug' },
+        { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug', TRUST_PROXY: 'true' },
         { logDestination: { write: (line: string) => logLines.push(line) } },
       );
       await ensureAdmin(services);
@@ -262,6 +302,63 @@ describeWithRealPart(
       expect(codes(again)).toEqual(['UNAUTHENTICATED']);
     });
 
+    it("counts forged answers against the sender's address only: the member's own passkey still signs in", async () => {
+      // Answers naming the owner's phone passkey with a signature that is garbage, each to a fresh
+      // challenge, from one address (a proxy in front says which), as someone who knows the
+      // credential id (it is no secret) but holds no authenticator would send them.
+      const [pixel] = await services.db.em
+        .fork()
+        .execute<{ credential_id: string }[]>(`select credential_id from passkeys where name = 'Pixel'`);
+      const credentialId = pixel!.credential_id;
+      const forger = '198.51.100.7';
+      const forged = async (): Promise<GraphQLResult<unknown>> => {
+        const started = await gqlFrom<{ startPasskeySignIn: Json }>(forger, 'mutation { startPasskeySignIn }');
+        if (started.errors !== undefined) {
+          return started;
+        }
+        const challenge = started.data!.startPasskeySignIn.challenge as string;
+        challenges.add(challenge);
+        const clientData = { type: 'webauthn.get', challenge, origin, crossOrigin: false };
+        const response = {
+          id: credentialId,
+          rawId: credentialId,
+          type: 'public-key',
+          clientExtensionResults: {},
+          response: {
+            clientDataJSON: Buffer.from(JSON.stringify(clientData)).toString('base64url'),
+            authenticatorData: randomBytes(37).toString('base64url'),
+            signature: randomBytes(72).toString('base64url'),
+          },
+        };
+        return gqlFrom(
+          forger,
+          'mutation($response: JSONObject!) { finishPasskeySignIn(response: $response) { token } }',
+          { response },
+        );
+      };
+      // More than the member's own limit of 20 wrong second-factor answers: each is a plain failure.
+      for (let attempt = 1; attempt <= 21; attempt++) {
+        expect([attempt, codes(await forged())]).toEqual([attempt, ['UNAUTHENTICATED']]);
+      }
+      // The sender's address runs into the sign-in limit of one address (100 attempts: a start and a
+      // failed answer each count), and stays refused.
+      let refusedAt = 0;
+      for (let attempt = 22; attempt <= 60 && refusedAt === 0; attempt++) {
+        refusedAt = codes(await forged()).includes('RATE_LIMITED') ? attempt : 0;
+      }
+      expect(refusedAt).toBeGreaterThan(21);
+      expect(refusedAt).toBeLessThanOrEqual(51);
+
+      // The member, from their own address, signs in with the passkey: alone and after the password.
+      await use(phone);
+      const alone = await finishSignIn(await answerSignIn());
+      expect(alone.errors).toBeUndefined();
+      const first = await login(ADMIN.email, ADMIN.password);
+      const { challenge } = first.errors![0]!.extensions as { challenge: string };
+      const second = await finishSignIn(await answerSignIn(challenge), challenge);
+      expect(second.errors).toBeUndefined();
+    });
+
     it("answers another member's passkey as if it did not exist, and counts it as their second factor", async () => {
       const created = await gql<{ createMember: { member: { id: string }; password: string } }>(
         'mutation { createMember(input: { email: "second@example.com", name: "Second", role: member, grants: [] }) { member { id } password } }',
@@ -311,6 +408,86 @@ describeWithRealPart(
       await services.db.em.fork().execute(`update passkeys set counter = 1000000 where name = 'Pixel'`);
       const refused = await finishSignIn(await answerSignIn());
       expect(codes(refused)).toEqual(['UNAUTHENTICATED']);
+    });
+
+    it('confirms an old sign-in with a passkey, signing out a copied cookie; a password change lists what a thief added', async () => {
+      const created = await gql<{ createMember: { password: string } }>(
+        'mutation { createMember(input: { email: "victim@example.com", name: "Victim", role: member, grants: [] }) { password } }',
+        {},
+        ownerToken,
+      );
+      const password = created.data!.createMember.password;
+      // The member's own passkey, added right after a sign-in.
+      const ownKey = await addAuthenticator('usb');
+      await use(ownKey);
+      await register((await login('victim@example.com', password)).data!.login.token, 'Own laptop');
+
+      // A sign-in with the password and that passkey, in a browser whose cookie a thief copies.
+      const first = await login('victim@example.com', password);
+      const { challenge } = first.errors![0]!.extensions as { challenge: string };
+      const signedIn = await withCookie(
+        undefined,
+        'mutation($response: JSONObject!, $challenge: String) { finishPasskeySignIn(response: $response, challenge: $challenge) { token } }',
+        { response: await answerSignIn(challenge), challenge },
+      );
+      expect(signedIn.body.errors).toBeUndefined();
+      const copied = signedIn.cookie!;
+
+      // At once, the thief adds a passkey of their own with the copied cookie: the sign-in is recent.
+      const thiefKey = await addAuthenticator('usb');
+      await use(thiefKey);
+      const added = await registerWithCookie(copied, 'Thief key');
+      expect(added.body.errors).toBeUndefined();
+
+      // Ten minutes on, the same cookie may not add another, and says what confirms it.
+      await services.db.em
+        .fork()
+        .execute(
+          `update admin_sessions set created_at = created_at - interval '11 minutes' where admin_id = (select id from admin_users where email = 'victim@example.com')`,
+        );
+      const refused = await withCookie(copied, 'mutation { startPasskeyRegistration }');
+      expect(codes(refused.body as GraphQLResult<unknown>)).toEqual(['RECENT_SIGN_IN_REQUIRED']);
+      expect(refused.body.errors![0]!.extensions).toMatchObject({ methods: ['password', 'passkey'] });
+
+      // The member confirms with their own passkey; the copied cookie is signed out by it.
+      await use(ownKey);
+      const options = await withCookie(copied, 'mutation { startPasskeyConfirmation }');
+      expect(options.body.errors).toBeUndefined();
+      const confirmationOptions = options.body.data!.startPasskeyConfirmation as Json;
+      challenges.add(confirmationOptions.challenge as string);
+      expect((confirmationOptions.allowCredentials as unknown[]).length).toBe(2);
+      const answer = await page.evaluate(
+        (optionsJSON) => (globalThis as any).SimpleWebAuthnBrowser.startAuthentication({ optionsJSON }),
+        confirmationOptions,
+      );
+      const confirmed = await withCookie(
+        copied,
+        'mutation($r: JSONObject!) { confirmSignIn(passkeyResponse: $r) { token } }',
+        { r: answer },
+      );
+      expect(confirmed.body.errors).toBeUndefined();
+      const fresh = confirmed.cookie!;
+      expect(fresh).not.toBe(copied);
+      expect((await withCookie(copied, '{ me { email } }')).status).toBe(401);
+
+      // The password change lists the thief's passkey (added after the last password sign-in), not
+      // the member's own, and the new session removes it without asking again.
+      const changed = await withCookie(
+        fresh,
+        'mutation($p: String!) { changePassword(currentPassword: $p, newPassword: "a new password for the victim") { passkeysSincePasswordSignIn { id name } } }',
+        { p: password },
+      );
+      expect(changed.body.errors).toBeUndefined();
+      const listed = (
+        changed.body.data!.changePassword as { passkeysSincePasswordSignIn: { id: string; name: string }[] }
+      ).passkeysSincePasswordSignIn;
+      expect(listed.map((passkey) => passkey.name)).toEqual(['Thief key']);
+      const removed = await withCookie(changed.cookie!, 'mutation($id: ID!) { removePasskey(id: $id) }', {
+        id: listed[0]!.id,
+      });
+      expect(removed.body.errors).toBeUndefined();
+      await use(thiefKey);
+      expect(codes(await finishSignIn(await answerSignIn()))).toEqual(['UNAUTHENTICATED']);
     });
 
     it('records sign-ins with their method, and never a challenge or an answer', async () => {

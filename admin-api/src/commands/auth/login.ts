@@ -1,5 +1,5 @@
 import type { Em } from '@intake/shared/db';
-import type { AdminUser } from '@intake/shared/entities';
+import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
 import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
@@ -84,7 +84,7 @@ export async function login(em: Em, deps: AdminDeps, request: LoginRequest): Pro
   }
   await deps.loginAttempts.reset(account);
   await deps.loginAttempts.release(address);
-  return signIn(em, deps, admin);
+  return signIn(em, deps, admin, { withPassword: true });
 }
 
 /** What may follow a right password (or a single sign-on): a code (with recovery codes) and, with a passkey registered, a passkey. */
@@ -95,8 +95,19 @@ export async function secondFactorMethods(em: Em, admin: AdminUser): Promise<Sec
   ];
 }
 
-/** A session and a bearer token for a member who proved who they are. */
-export async function signIn(em: Em, deps: AdminDeps, admin: AdminUser): Promise<LoggedIn> {
+/**
+ * A session and a bearer token for a member who proved who they are; `withPassword` when the proof
+ * included their password (a password change lists the passkeys added since: change-password.ts).
+ */
+export async function signIn(
+  em: Em,
+  deps: AdminDeps,
+  admin: AdminUser,
+  { withPassword }: { withPassword: boolean },
+): Promise<LoggedIn> {
+  if (withPassword) {
+    await em.nativeUpdate(AdminUserSchema, { id: admin.id }, { passwordSignedInAt: new Date() });
+  }
   const issued = deps.adminTokens.issue(admin.id, admin.passwordChangedAt);
   const session = await startSession(em, admin.id, deps.services.config.adminTokenTtlSeconds);
   return { issued, session };

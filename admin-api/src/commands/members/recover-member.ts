@@ -1,17 +1,17 @@
 // The server-side way back in for the day every owner is locked out (`npm run admin`): a new
-// password, an account enabled again, or its second factor removed. Whoever runs it already holds the server and its
-// database, so it asks for no sign-in; each use is recorded in the audit log as done by the
-// `admin command`, with the account it acted on and never the password.
+// password, an account enabled again, or its second factor (passkeys included) removed. Whoever
+// runs it already holds the server and its database, so it asks for no sign-in; each use is
+// recorded in the audit log as done by the `admin command`, with the account it acted on and never
+// the password.
 import { randomBytes } from 'node:crypto';
 import { recordAuditEntry, systemActor, type AuditChainKey } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
+import { AdminUserSchema, type AdminUser, type AuditDetails } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { endAllSessions } from '../../auth/admin-sessions.js';
-import { endChallenges } from '../../auth/two-factor/challenges.js';
-import { clearSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { findAdminByEmail } from '../../queries/auth/find-admin.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
+import { removeSecondFactors } from '../two-factor/reset-member-two-factor.js';
 
 export const ADMIN_COMMAND_ACTOR = systemActor('admin command');
 
@@ -28,13 +28,19 @@ export function passwordProblem(password: string): string | null {
     : null;
 }
 
-async function record(em: Em, chain: AuditChainKey, account: AdminUser, action: string): Promise<void> {
+async function record(
+  em: Em,
+  chain: AuditChainKey,
+  account: AdminUser,
+  action: string,
+  details: AuditDetails = {},
+): Promise<void> {
   await recordAuditEntry(em, chain, {
     actor: ADMIN_COMMAND_ACTOR,
     action,
     objectType: 'AdminUser',
     objectId: account.id,
-    details: { email: account.email },
+    details: { email: account.email, ...details },
     outcome: 'success',
   });
 }
@@ -65,8 +71,9 @@ export async function resetMemberPassword(
 }
 
 /**
- * Removes the account's second factor and recovery codes (a lost phone and lost codes, with no other
- * owner to reset it): the password alone signs in again. Null when no account has this e-mail.
+ * Removes the account's second factor as an owner's reset does (a lost phone and lost codes, with no
+ * other owner to reset it): the TOTP secret, the recovery codes and every passkey, so the password
+ * alone signs in again. Null when no account has this e-mail.
  */
 export async function resetMemberSecondFactor(em: Em, chain: AuditChainKey, email: string): Promise<AdminUser | null> {
   return em.transactional(async (tx) => {
@@ -74,9 +81,8 @@ export async function resetMemberSecondFactor(em: Em, chain: AuditChainKey, emai
     if (account === null) {
       return null;
     }
-    await clearSecondFactor(tx, account.id);
-    await endChallenges(tx, account.id);
-    await record(tx, chain, account, 'member.twoFactorReset');
+    const removed = await removeSecondFactors(tx, account);
+    await record(tx, chain, account, 'member.twoFactorReset', { ...removed });
     return account;
   });
 }

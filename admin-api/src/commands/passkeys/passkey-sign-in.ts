@@ -5,31 +5,26 @@
 //   their passkeys answer.
 // Starting counts as a sign-in attempt of the address (a right passkey gives it back), so nobody can
 // fill the challenge table or the audit log at request rate. Every failure is the same UNAUTHENTICATED
-// answer and counts against the address and, once the member is known, their second-factor limit.
+// answer and counts against the caller's address only: an answer anyone can forge by naming a
+// credential id (no secret) must not use up the member's own second-factor limit and lock them out.
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser, type Passkey } from '@intake/shared/entities';
 import {
   generateAuthenticationOptions,
-  verifyAuthenticationResponse,
   type AuthenticationResponseJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from '../../auth/passkeys/passkey-challenges.js';
 import { answeredChallenge, parseAuthenticationResponse } from '../../auth/passkeys/passkey-response.js';
-import {
-  asCredential,
-  descriptors,
-  listPasskeys,
-  recordPasskeyUse,
-  userHandleOf,
-} from '../../auth/passkeys/passkeys.js';
+import { descriptors, listPasskeys, recordPasskeyUse, userHandleOf } from '../../auth/passkeys/passkeys.js';
+import { verifiedCounter } from '../../auth/passkeys/verify-assertion.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { findChallenge, useChallenge } from '../../auth/two-factor/challenges.js';
 import { linkAccount, type ProviderAccount } from '../../sso/account-link.js';
 import type { AdminDeps } from '../../context.js';
 import { unauthenticated } from '../../schema/errors.js';
 import { loginAttemptKeys, signIn, type LoggedIn } from '../auth/login.js';
-import { countCodeAttempt, secondFactorAttempt } from '../two-factor/code-attempts.js';
+import { countCodeAttempt } from '../two-factor/code-attempts.js';
 
 const FAILED = 'Passkey sign-in failed: try again, or sign in another way';
 
@@ -119,29 +114,6 @@ async function checkClaims(
   return { admin, passkey, secondFactorChallengeId: found.id, sso: found.sso };
 }
 
-/** The authenticator's new counter when the signature holds; null otherwise. */
-async function verifiedCounter(
-  relyingParty: RelyingParty,
-  response: AuthenticationResponseJSON,
-  challenge: string,
-  checked: Checked,
-): Promise<number | null> {
-  try {
-    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: relyingParty.origin,
-      expectedRPID: relyingParty.id,
-      credential: asCredential(checked.passkey),
-      requireUserVerification: checked.secondFactorChallengeId === null,
-    });
-    return verified ? authenticationInfo.newCounter : null;
-  } catch {
-    // A wrong signature, origin or RP ID, or a counter that did not grow (a cloned authenticator).
-    return null;
-  }
-}
-
 export async function finishPasskeySignIn(
   em: Em,
   deps: AdminDeps,
@@ -162,8 +134,14 @@ export async function finishPasskeySignIn(
   }
   const { admin, passkey, secondFactorChallengeId, sso } = checked;
   outcome.member = { id: admin.id, email: admin.email };
-  await countCodeAttempt(deps, [secondFactorAttempt(admin.id)]);
-  const newCounter = await verifiedCounter(relyingParty, response!, challenge!, checked);
+  // Alone, the passkey is both factors: it must have verified the user. After a password it is the second.
+  const newCounter = await verifiedCounter(
+    relyingParty,
+    response!,
+    challenge!,
+    passkey,
+    secondFactorChallengeId === null,
+  );
   const used =
     newCounter !== null &&
     (await recordPasskeyUse(em, passkey, newCounter)) &&
@@ -180,12 +158,11 @@ export async function finishPasskeySignIn(
     });
   }
   outcome.method = secondFactorChallengeId === null ? 'passkey' : sso === null ? 'password+passkey' : 'oidc+passkey';
-  await deps.loginAttempts.release(secondFactorAttempt(admin.id));
   // The attempt startPasskeySignIn counted, and as a second factor the one of the password before it.
   await deps.loginAttempts.release(address);
   if (secondFactorChallengeId !== null) {
     await deps.loginAttempts.reset(loginAttemptKeys(admin.email, clientAddress).account);
     await deps.loginAttempts.release(address);
   }
-  return signIn(em, deps, admin);
+  return signIn(em, deps, admin, { withPassword: secondFactorChallengeId !== null && sso === null });
 }

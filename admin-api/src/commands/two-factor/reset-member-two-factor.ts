@@ -1,9 +1,27 @@
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema, PasskeySchema } from '@intake/shared/entities';
+import { AdminUserSchema, PasskeySchema, type AdminUser } from '@intake/shared/entities';
 import { endChallenges } from '../../auth/two-factor/challenges.js';
 import { clearSecondFactor, hasSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { notFound } from '../../schema/errors.js';
 import { recordMemberChange, type ActingMember } from '../members/member-rules.js';
+
+export interface RemovedSecondFactors {
+  hadSecondFactor: boolean;
+  passkeysRemoved: number;
+}
+
+/**
+ * Removes every second factor of the member: the TOTP secret, the recovery codes, every passkey and
+ * the pending sign-in challenges, so the password alone signs in. The one removal behind an owner's
+ * reset and `npm run admin -- reset-two-factor`; each caller records its own audit entry.
+ */
+export async function removeSecondFactors(tx: Em, member: AdminUser): Promise<RemovedSecondFactors> {
+  const passkeysRemoved = await tx.nativeDelete(PasskeySchema, { admin: member.id });
+  const hadSecondFactor = hasSecondFactor(member) || passkeysRemoved > 0;
+  await clearSecondFactor(tx, member.id);
+  await endChallenges(tx, member.id);
+  return { hadSecondFactor, passkeysRemoved };
+}
 
 /**
  * An owner removes a member's second factor (a lost phone and lost recovery codes): the TOTP
@@ -16,10 +34,7 @@ export async function resetMemberTwoFactor(em: Em, acting: ActingMember, memberI
     if (member === null) {
       throw notFound('Member');
     }
-    const passkeysRemoved = await tx.nativeDelete(PasskeySchema, { admin: member.id });
-    const hadSecondFactor = hasSecondFactor(member) || passkeysRemoved > 0;
-    await clearSecondFactor(tx, member.id);
-    await endChallenges(tx, member.id);
-    await recordMemberChange(tx, acting, 'member.twoFactorReset', member, { hadSecondFactor, passkeysRemoved });
+    const removed = await removeSecondFactors(tx, member);
+    await recordMemberChange(tx, acting, 'member.twoFactorReset', member, { ...removed });
   });
 }

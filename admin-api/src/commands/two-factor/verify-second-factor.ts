@@ -72,5 +72,5 @@ export async function verifySecondFactor(
   await deps.loginAttempts.reset(account);
   await deps.loginAttempts.release(address);
   await deps.loginAttempts.release(secondFactorAttempt(admin.id));
-  return signIn(em, deps, admin);
+  return signIn(em, deps, admin, { withPassword: found.sso === null });
 }

@@ -1,0 +1,36 @@
+// Recent sign-in ("sudo mode", docs/sign-in.md#recent-sign-in): the operations marked `recentSignIn`
+// in the permission table add a way in or change how the team signs in, so a session or admin token
+// must have been started within RECENT_SIGN_IN_SECONDS by a sign-in or by `confirmSignIn` (the
+// password, a code or a passkey). Someone holding a copied cookie or token, without those, gets
+// RECENT_SIGN_IN_REQUIRED. The extension `methods` says what this member can confirm with.
+import type { Config } from '@intake/shared/config';
+import type { Em } from '@intake/shared/db';
+import { AdminUserSchema } from '@intake/shared/entities';
+import { hasPasskey } from './passkeys/passkeys.js';
+import { passwordSignInForbidden } from './password-sign-in-policy.js';
+import { hasSecondFactor } from './two-factor/second-factor.js';
+import { emailDomainAllowed } from '../sso/email-domain.js';
+
+/** Ten minutes: long enough to finish what the confirmation was for, short for a stolen session. */
+export const RECENT_SIGN_IN_SECONDS = 10 * 60;
+
+/** What proves it is the member: their password, a code (TOTP or recovery), a passkey, or signing in again through the provider. */
+export type ProofMethod = 'password' | 'totp' | 'passkey' | 'sso';
+
+export function signedInRecently(signedInAt: Date, now: Date = new Date()): boolean {
+  return now.getTime() - signedInAt.getTime() < RECENT_SIGN_IN_SECONDS * 1000;
+}
+
+/** The ways this member can confirm a sign-in, in the order the console offers them. */
+export async function proofMethods(em: Em, config: Pick<Config, 'oidc'>, adminId: string): Promise<ProofMethod[]> {
+  const admin = await em.findOne(AdminUserSchema, { id: adminId });
+  if (admin === null) {
+    return [];
+  }
+  return [
+    ...((await passwordSignInForbidden(em, config, admin)) ? [] : (['password'] as const)),
+    ...(hasSecondFactor(admin) ? (['totp'] as const) : []),
+    ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : []),
+    ...(config.oidc !== undefined && emailDomainAllowed(config.oidc, admin.email) ? (['sso'] as const) : []),
+  ];
+}
