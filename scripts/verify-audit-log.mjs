@@ -115,7 +115,7 @@ async function verifyExport(ndjson, keys, witnessJws) {
     const { type: _type, hash: _hash, digest: stored, ...fields } = entry;
     digest = createHash('sha256').update(digest).update(canonicalize(fields)).digest('hex');
     if (digest !== stored) {
-      return fail(entry.seq, `entry ${entry.seq} does not match its digest: it was changed or moved`);
+      return fail(entry.seq, `entry ${entry.seq} does not match its digest`);
     }
     const checkpoint = statedAt.get(entry.seq);
     if (checkpoint !== undefined && checkpoint.digest !== digest) {

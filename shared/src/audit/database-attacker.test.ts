@@ -87,6 +87,21 @@ describe(`a database-only attacker on ${testDriverName()}`, () => {
     expect(third!.details).toEqual({ n: 99 });
   });
 
+  it('gets no checkpoint signed over entries changed after the newest one, or at it', async () => {
+    await write(1, 3);
+    await checkpointChainHead(services.db.em.fork(), services.auditChain);
+    await write(4, 5);
+    const checkpoint = () => checkpointChainHead(services.db.em.fork(), services.auditChain);
+    await sql(`update "audit_log" set "details" = '{"n": 99}' where "seq" = 5`);
+    await expect(checkpoint()).rejects.toMatchObject({ verification: { firstBadSequence: 5 } });
+    await sql(`update "audit_log" set "details" = '{"n": 5}' where "seq" = 5`);
+    await sql(`update "audit_log" set "digest" = repeat('0', 64) where "seq" = 3`);
+    await expect(checkpoint()).rejects.toMatchObject({
+      verification: { firstBadSequence: 3, problem: 'entry 3 differs from what a signed checkpoint says of it' },
+    });
+    expect(await services.db.em.fork().count(AuditCheckpointSchema, {})).toBe(1);
+  });
+
   it('finds the head moved back over entries that are still there', async () => {
     await write(1, 5);
     const [three] = await sql<{ hash: string; digest: string }[]>(

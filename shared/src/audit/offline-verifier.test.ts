@@ -81,7 +81,7 @@ describe(`the offline verifier on ${testDriverName()}`, () => {
       },
     });
     // A header alone, claiming entries or none.
-    const [header] = lines(content);
+    const header = lines(content)[0]!;
     for (const claimed of [
       { ...header, lastSeq: 4 },
       { ...header, lastSeq: 0 },

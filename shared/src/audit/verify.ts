@@ -85,19 +85,19 @@ interface Walked {
 }
 
 /**
- * Recomputes every entry after the anchor, up to `upTo` (all when null), against the stated
- * checkpoints; the first entry that fails, or where the walk ended.
+ * Recomputes every entry after `from` (the anchor, or a signed checkpoint), up to `upTo` (all when
+ * null), against the stated checkpoints; the first entry that fails, or where the walk ended.
  */
 async function walkChain(
   tx: Em,
   chain: AuditChain,
-  head: ChainHead,
+  from: VerifiedEnd,
   stated: Map<number, AuditCheckpoint[]>,
   upTo: number | null,
   witnessSeq: number | null = null,
 ): Promise<AuditVerification | Walked> {
-  let link: ChainLink = { hash: head.anchorHash ?? '', digest: head.anchorDigest ?? '' };
-  let expected = head.anchorSeq + 1;
+  let link = from.link;
+  let expected = from.seq + 1;
   let checked = 0;
   let atWitness: ChainLink | null = null;
   for (;;) {
@@ -139,6 +139,11 @@ async function walkChain(
   return { checked, last: expected - 1, link, atWitness };
 }
 
+const anchorOf = (head: ChainHead): VerifiedEnd => ({
+  seq: head.anchorSeq,
+  link: { hash: head.anchorHash ?? '', digest: head.anchorDigest ?? '' },
+});
+
 /** Signed statements by the entry they state, after the anchor. */
 function statedBySeq(signed: AuditCheckpoint[], head: ChainHead): Map<number, AuditCheckpoint[]> {
   const stated = new Map<number, AuditCheckpoint[]>();
@@ -146,6 +151,57 @@ function statedBySeq(signed: AuditCheckpoint[], head: ChainHead): Map<number, Au
     stated.set(checkpoint.seq, [...(stated.get(checkpoint.seq) ?? []), checkpoint]);
   }
   return stated;
+}
+
+/** The head against the last entry found: set back over entries that follow it, or changed. */
+function headMismatch(head: ChainHead, checked: number, last: number, link: ChainLink): AuditVerification | null {
+  const movedBack = Math.min(head.seq, head.chainedSeq);
+  if (last > movedBack) {
+    return bad(
+      checked,
+      movedBack + 1,
+      `the chain's head was moved back to entry ${movedBack}: entries up to ${last} follow it`,
+    );
+  }
+  if (head.seq > head.anchorSeq && (head.hash !== link.hash || head.digest !== link.digest)) {
+    return bad(checked, last, `the chain's head does not match entry ${last}`);
+  }
+  return null;
+}
+
+/**
+ * Inside `tx`: whether the entries after a signed checkpoint `from` (the newest) are intact, and
+ * the entry at it still what it states; the problem found, or the log's last entry as recomputed.
+ * What a new checkpoint is made from, without walking again what the signed one covers.
+ */
+export async function verifySince(
+  tx: Em,
+  chain: AuditChain,
+  head: ChainHead,
+  from: VerifiedEnd,
+): Promise<AuditVerification | VerifiedEnd> {
+  if (head.keyId !== null && head.keyId !== chain.keyId) {
+    return bad(0, head.anchorSeq + 1, 'the chain was written with another key: was TOKEN_ENCRYPTION_KEY changed?');
+  }
+  const [at] = await tx.execute<{ hash: string | null; digest: string | null }[]>(
+    `select "hash", "digest" from "audit_log" where "seq" = ?`,
+    [from.seq],
+  );
+  if (at === undefined) {
+    return bad(0, from.seq, `entry ${from.seq} is missing`);
+  }
+  if (at.hash !== from.link.hash || at.digest !== from.link.digest) {
+    return bad(0, from.seq, `entry ${from.seq} differs from what a signed checkpoint says of it`);
+  }
+  const walked = await walkChain(tx, chain, from, new Map(), null);
+  if ('valid' in walked) {
+    return walked;
+  }
+  const { checked, last, link } = walked;
+  if (last < head.seq) {
+    return bad(checked, last + 1, `entry ${last + 1} is missing: the log ends before entry ${head.seq}`);
+  }
+  return headMismatch(head, checked, last, link) ?? { seq: last, link };
 }
 
 /** The checkpoints in the order they were made: each must carry the next count and name the one before. */
@@ -200,7 +256,7 @@ export async function verifyPrefix(
   if (start !== null) {
     return start;
   }
-  const walked = await walkChain(tx, chain, head, statedBySeq(signed, head), upTo);
+  const walked = await walkChain(tx, chain, anchorOf(head), statedBySeq(signed, head), upTo);
   if ('valid' in walked) {
     return walked;
   }
@@ -237,7 +293,7 @@ export async function checkAuditLog(
       if (start !== null) {
         return verification(start);
       }
-      const walked = await walkChain(tx, chain, head, statedBySeq(signed, head), null, witness?.seq ?? null);
+      const walked = await walkChain(tx, chain, anchorOf(head), statedBySeq(signed, head), null, witness?.seq ?? null);
       if ('valid' in walked) {
         return verification(walked);
       }
@@ -249,18 +305,9 @@ export async function checkAuditLog(
           bad(checked, last + 1, `entry ${last + 1} is missing: the log ends before entry ${beyond}`),
         );
       }
-      const movedBack = Math.min(head.seq, head.chainedSeq);
-      if (last > movedBack) {
-        return verification(
-          bad(
-            checked,
-            movedBack + 1,
-            `the chain's head was moved back to entry ${movedBack}: entries up to ${last} follow it`,
-          ),
-        );
-      }
-      if (head.seq > head.anchorSeq && (head.hash !== link.hash || head.digest !== link.digest)) {
-        return verification(bad(checked, last, `the chain's head does not match entry ${last}`));
+      const headProblem = headMismatch(head, checked, last, link);
+      if (headProblem !== null) {
+        return verification(headProblem);
       }
       if (forged !== null && forged.seq <= last) {
         return verification(bad(checked, forged.seq, `the checkpoint at entry ${forged.seq} has no valid signature`));
