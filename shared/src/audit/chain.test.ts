@@ -1,7 +1,7 @@
 // The audit chain on a real database: entries edited, deleted or swapped with SQL are found at
-// their sequence number; two ORMs
-// writing at once leave one valid chain; a forged checkpoint and a changed key are told apart; an
-// export verifies offline with the documented script and the public key alone.
+// their sequence number; two ORMs writing at once leave one valid chain; a forged checkpoint and a
+// changed key are told apart; an export verifies offline with the documented script and the
+// public key alone.
 import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';

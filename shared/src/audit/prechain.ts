@@ -55,6 +55,11 @@ async function chainPrechainEntries(tx: Em, chain: AuditChainKey): Promise<void>
  * entries it numbered, all in one transaction. Resolves with the names of the migrations applied.
  */
 export async function migrateAuditedDatabase(db: Database, chain: AuditChainKey): Promise<string[]> {
+  // Outside the transaction: on a new database this creates the migrations' own table, through a
+  // connection of its own, which PGlite's one connection would otherwise wait for forever.
+  if ((await db.migrator.getPending()).length === 0) {
+    return [];
+  }
   return db.em.fork().transactional(async (tx) => {
     const applied = await db.migrator.up({ transaction: tx.getTransactionContext() });
     const names = applied.map((migration) => migration.name);

@@ -40,8 +40,10 @@ function bad(checkedEntries: number, seq: number | null, problem: string): Audit
 }
 
 /** Anchors and checkpoints whose signature holds; the first one after the anchor whose signature fails. */
-async function loadStatements(tx: Em, chain: AuditChain, head: ChainHead) {
-  const all = await tx.find(AuditCheckpointSchema, {}, { orderBy: { seq: 'asc', at: 'asc' } });
+async function loadStatements(tx: Em, chain: AuditChain, head: ChainHead, upTo: number | null = null) {
+  const all = await tx.find(AuditCheckpointSchema, upTo === null ? {} : { seq: { $lte: upTo } }, {
+    orderBy: { seq: 'asc', at: 'asc' },
+  });
   const signed: AuditCheckpoint[] = [];
   let forged: AuditCheckpoint | null = null;
   for (const checkpoint of all) {
@@ -247,7 +249,8 @@ export async function verifyPrefix(
   if (head.keyId !== null && head.keyId !== chain.keyId) {
     return bad(0, head.anchorSeq + 1, 'the chain was written with another key: was TOKEN_ENCRYPTION_KEY changed?');
   }
-  const { signed } = await loadStatements(tx, chain, head);
+  // Only the statements up to it: the head stays locked meanwhile, and writers wait.
+  const { signed } = await loadStatements(tx, chain, head, upTo);
   const start = await startProblem(
     tx,
     head,
