@@ -33,6 +33,7 @@ import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { latestAuditCheckpoint } from './routes/audit-checkpoint.js';
 import { downloadExport } from './routes/exports.js';
 import { downloadFile } from './routes/files.js';
 import { healthz, readyz } from './routes/health.js';
@@ -168,6 +169,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.get('/metrics', metricsEndpoint(metrics.registry));
   // The receipt keys here too, for deployments that expose only the admin origin to auditors.
   router.get('/.well-known/jwks.json', (ctx) => answerJwks(ctx, services));
+  router.get('/.well-known/audit-checkpoint', latestAuditCheckpoint(services));
   router.get('/files/:id', downloadFile(services, deps.downloadLinks));
   router.get('/exports/:token', downloadExport(deps));
   router.get('/auth/oidc/start', startSso(services, deps.sso));

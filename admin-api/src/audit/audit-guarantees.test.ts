@@ -1,9 +1,11 @@
-// The audit log's edges. When its own insert fails after a mutation committed, the client still
-// gets the mutation's real answer (not an error that would invite a retry) and the failure is
-// logged at error level with the request id and the action, so an operator can alert on it.
+// The audit log's edges. An entry the database refuses as described is written without the actor's
+// name. When no entry can be written after a mutation committed, the client still gets the
+// mutation's real answer (not an error that would invite a retry) and the failure is logged at
+// error level with the request id and the action, so an operator can alert on it.
 // Sign-ins refused by the attempt limit leave no entry: guessing on past the limit must not grow
 // the table at request rate.
 import { jest } from '@jest/globals';
+import { NAME_NOT_RECORDED } from '@intake/shared/audit';
 import { AuditEntrySchema, SiteSchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../auth/login-policy.js';
@@ -83,6 +85,43 @@ describe(`an audit entry that cannot be written, on ${testDriverName()}`, () => 
     expect(deleted.errors).toBeUndefined();
     const entries = await services.db.em.fork().find(AuditEntrySchema, { objectId: siteId });
     expect(entries.map((entry) => entry.action)).toEqual(['deleteSite']);
+  });
+
+  it('writes an entry the database refuses as described without the actor name, and says so', async () => {
+    const em = () => services.db.em.fork();
+    await em().execute(
+      `alter table "audit_log" add constraint "refuse_name" check ("actor_name" <> '${ADMIN_EMAIL}') not valid`,
+    );
+    let created;
+    try {
+      created = await graphqlRequest<{ createSite: { id: string } }>(
+        admin.url,
+        'mutation { createSite(input: { name: "Nameless" }) { id } }',
+        {},
+        token,
+      );
+    } finally {
+      await em().execute(`alter table "audit_log" drop constraint "refuse_name"`);
+    }
+    expect(created.errors).toBeUndefined();
+    const entries = await em().find(AuditEntrySchema, { objectId: created.data!.createSite.id });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        action: 'createSite',
+        actorKind: 'admin',
+        actorName: NAME_NOT_RECORDED,
+        details: null,
+      }),
+    ]);
+    const lines = logged.text
+      .split('\n')
+      .filter((line) => line.length > 0)
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((line) => line.msg === 'audit entry written without the actor name');
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 50, action: 'createSite', requestId: created.headers.get('x-request-id') }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain(ADMIN_EMAIL);
   });
 
   it('records failed sign-ins up to the attempt limit, and not the refusals past it', async () => {

@@ -4,9 +4,10 @@
 //
 // Guarantee: the entry is written after the field resolved and before the answer is sent; a
 // client that got an answer can rely on the entries being there. It is written on its own, not in
-// the resolver's transaction (resolvers own those), so if the audit insert fails after the
-// mutation committed the answer still reports the mutation's real outcome and the failure is
-// logged at error level (`audit entry not written`) with the request id and the action.
+// the resolver's transaction (resolvers own those). An entry the database refuses as described is
+// written without the actor's name and details (recordAuditEntry), logged at error level; only when
+// that fails too (no entry can be written at all) does the answer stand alone, logged at error
+// level as `audit entry not written` with the request id and the action.
 // Not recorded: operations refused before execution (no or a bad token, invalid documents): no
 // mutation ran. Nor refusals by an attempt limit (RATE_LIMITED): nothing was tried, and recording
 // each would let anyone grow the table at request rate by guessing passwords past the limit.
@@ -52,6 +53,11 @@ function errorCodeOf(error: Error): string {
   return typeof code === 'string' ? code : 'INTERNAL_SERVER_ERROR';
 }
 
+/** What went wrong, by name and code only: a database error's message and detail may quote the row. */
+function errorFacts(error: unknown): { errorName: string; errorCode: unknown } {
+  return { errorName: (error as Error).name, errorCode: (error as { code?: unknown }).code };
+}
+
 interface FieldOutcome {
   info: GraphQLResolveInfo;
   args: Record<string, unknown>;
@@ -79,7 +85,7 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
         : describeMutation(field, args, error === null ? outcome.result : undefined);
     const object = { ...described, details: { ...described.details, ...note?.details } };
     const account = ACCOUNT_ACTIONS.has(action) && who.id ? { objectType: 'AdminUser', objectId: who.id } : {};
-    await recordAuditEntry(em, context.deps.services.auditChain, {
+    const recorded = await recordAuditEntry(em, context.deps.services.auditChain, {
       actor: who,
       action,
       ...object,
@@ -91,8 +97,17 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
       requestId: context.requestId,
       at,
     });
+    if (recorded.refused !== null) {
+      context.logger.error(
+        { ...errorFacts(recorded.refused), requestId: context.requestId, action, seq: recorded.seq },
+        'audit entry written without the actor name',
+      );
+    }
   } catch (writeError) {
-    context.logger.error({ err: writeError, requestId: context.requestId, action }, 'audit entry not written');
+    context.logger.error(
+      { ...errorFacts(writeError), requestId: context.requestId, action },
+      'audit entry not written',
+    );
   }
 }
 

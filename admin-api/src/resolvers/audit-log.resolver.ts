@@ -67,10 +67,18 @@ export class AuditLogResolver {
   @Authorized()
   @Query(() => AuditVerificationType, {
     description:
-      'Walks the audit chain and reports the first entry changed, removed or moved (docs/audit-log.md). Needs an administrator login.',
+      'Walks the audit chain and reports the first entry changed, removed or moved, and a witnessed checkpoint the log no longer reaches (docs/audit-log.md). Needs an administrator login.',
   })
-  async verifyAuditLog(@Ctx() { em, deps }: AdminContext): Promise<AuditVerificationType> {
-    return verifyAuditLog(em, deps.services.auditChain);
+  async verifyAuditLog(
+    @Arg('witness', () => String, {
+      nullable: true,
+      description:
+        'A signed checkpoint kept outside the database (its compact JWS, as GET /.well-known/audit-checkpoint or the `audit checkpoint` log line gave it): the log must still reach it.',
+    })
+    witness: string | null | undefined,
+    @Ctx() { em, deps }: AdminContext,
+  ): Promise<AuditVerificationType> {
+    return verifyAuditLog(em, deps.services.auditChain, { witness: witness ?? null });
   }
 
   @Authorized()

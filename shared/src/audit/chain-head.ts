@@ -1,10 +1,9 @@
-// The chain's head row: read (optionally locked for the rest of the transaction) and brought up to
-// date. Raw SQL for the lock, so it works the same through PGlite and PostgreSQL.
+// The chain's head row, read (optionally locked for the rest of the transaction). Raw SQL for the
+// lock, so it works the same through PGlite and PostgreSQL. Nothing here hashes an entry: the server
+// hashes only the entry it writes, in the transaction that writes it (record.ts, prechain.ts).
 import type { Em } from '../db/orm.js';
-import { AUDIT_CHAIN_HEAD_ID, AuditChainHeadSchema } from '../entities/audit-chain.js';
-import { AuditEntrySchema } from '../entities/audit-entry.js';
-import type { AuditChainKey } from './chain-key.js';
-import { canonicalEntry, chainedFields, nextLink, type ChainLink } from './chain.js';
+import { AUDIT_CHAIN_HEAD_ID } from '../entities/audit-chain.js';
+import type { ChainLink } from './chain.js';
 
 export interface ChainHead {
   seq: number;
@@ -51,59 +50,9 @@ export async function readChainHead(em: Em, lock: boolean): Promise<ChainHead> {
   };
 }
 
-/** Where the chain continues after its last chained entry. */
+/** Where the chain continues: after its last entry, or after the anchor when retention removed every entry. */
 export function headLink(head: ChainHead): ChainLink {
-  return head.chainedSeq === head.anchorSeq
+  return head.seq === head.anchorSeq
     ? { hash: head.anchorHash ?? '', digest: head.anchorDigest ?? '' }
     : { hash: head.hash ?? '', digest: head.digest ?? '' };
-}
-
-const BACKLOG_BATCH = 500;
-
-/**
- * Chains the entries numbered but not yet chained (those from before the chain existed), in their
- * order, with `head` locked by the caller's transaction. Returns the head as it then is.
- */
-export async function chainBacklog(tx: Em, chain: AuditChainKey, head: ChainHead): Promise<ChainHead> {
-  if (head.chainedSeq >= head.seq) {
-    return head;
-  }
-  let link = headLink(head);
-  let after = head.chainedSeq;
-  for (;;) {
-    const entries = await tx.find(
-      AuditEntrySchema,
-      { seq: { $gt: after, $lte: head.seq } },
-      { orderBy: { seq: 'asc' }, limit: BACKLOG_BATCH, disableIdentityMap: true },
-    );
-    for (const entry of entries) {
-      link = nextLink(chain.key, link, canonicalEntry(chainedFields(entry)));
-      await tx.nativeUpdate(AuditEntrySchema, { id: entry.id }, link);
-      after = entry.seq;
-    }
-    if (entries.length < BACKLOG_BATCH) {
-      break;
-    }
-  }
-  const updated: ChainHead = {
-    ...head,
-    chainedSeq: head.seq,
-    hash: link.hash,
-    digest: link.digest,
-    keyId: head.keyId ?? chain.keyId,
-  };
-  await tx.nativeUpdate(
-    AuditChainHeadSchema,
-    { id: AUDIT_CHAIN_HEAD_ID },
-    { chainedSeq: updated.chainedSeq, hash: updated.hash, digest: updated.digest, keyId: updated.keyId },
-  );
-  return updated;
-}
-
-/** Chains any entries from before the chain (at start, so the first request does not wait for it). */
-export async function ensureAuditChain(em: Em, chain: AuditChainKey): Promise<void> {
-  const head = await readChainHead(em.fork(), false);
-  if (head.chainedSeq < head.seq) {
-    await em.fork().transactional(async (tx) => chainBacklog(tx, chain, await readChainHead(tx, true)));
-  }
 }

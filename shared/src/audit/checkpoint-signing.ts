@@ -18,6 +18,9 @@ export interface CheckpointStatement {
   digest: string;
   /** When the statement was made (ISO 8601). */
   at: string;
+  /** Checkpoints only: their number (1, 2, 3, …) and the SHA-256 of the one before ('' for the first). */
+  count?: number;
+  previous?: string;
 }
 
 /** How checkpoints are signed and checked: the current private key, and every published public key. */
@@ -65,7 +68,9 @@ function isStatement(value: unknown): value is CheckpointStatement {
     Number.isSafeInteger(statement.seq) &&
     typeof statement.hash === 'string' &&
     typeof statement.digest === 'string' &&
-    typeof statement.at === 'string'
+    typeof statement.at === 'string' &&
+    (statement.count === undefined || Number.isSafeInteger(statement.count)) &&
+    (statement.previous === undefined || typeof statement.previous === 'string')
   );
 }
 

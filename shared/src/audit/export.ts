@@ -1,7 +1,8 @@
 // The audit log as NDJSON, for keeping elsewhere and checking offline (scripts/verify-audit-log.mjs,
 // docs/audit-log.md): a header, the signed anchor the log starts from (after retention), every
 // entry with its hash and digest in sequence order, and every signed checkpoint after the anchor.
-// A checkpoint of the current end is made first, so the whole export is covered by a signature.
+// The log is checked and a checkpoint of its end made first, so the whole export is covered by a
+// signature; a log that fails its check is exported without one (and fails offline too).
 import { IsolationLevel } from '@mikro-orm/core';
 import type { Em } from '../db/orm.js';
 import { AuditCheckpointSchema, type AuditCheckpoint } from '../entities/audit-chain.js';
@@ -9,7 +10,8 @@ import { AuditEntrySchema } from '../entities/audit-entry.js';
 import type { AuditChain } from './audit-chain.js';
 import { chainedFields } from './chain.js';
 import { readChainHead } from './chain-head.js';
-import { checkpointChainHead } from './checkpoints.js';
+import { AuditLogTamperedError, checkpointChainHead } from './checkpoints.js';
+import { statementOf } from './statements.js';
 
 export const AUDIT_EXPORT_FORMAT = 'intake-audit-log';
 export const AUDIT_EXPORT_VERSION = 1;
@@ -17,14 +19,8 @@ export const AUDIT_EXPORT_VERSION = 1;
 const BATCH = 1000;
 
 function statementLine(checkpoint: AuditCheckpoint): string {
-  return JSON.stringify({
-    type: checkpoint.kind,
-    seq: checkpoint.seq,
-    hash: checkpoint.hash,
-    digest: checkpoint.digest,
-    at: checkpoint.at.toISOString(),
-    signature: checkpoint.signature ?? null,
-  });
+  const { kind, ...statement } = statementOf(checkpoint);
+  return JSON.stringify({ type: kind, ...statement, signature: checkpoint.signature ?? null });
 }
 
 export interface AuditLogExport {
@@ -33,18 +29,33 @@ export interface AuditLogExport {
   entries: number;
 }
 
+/** A checkpoint of the log's end, made after checking it; null when the check failed (nothing is signed then). */
+async function coveringCheckpoint(em: Em, chain: AuditChain, now: Date): Promise<AuditCheckpoint | null> {
+  try {
+    return await checkpointChainHead(em, chain, now);
+  } catch (error) {
+    if (error instanceof AuditLogTamperedError) {
+      return null;
+    }
+    throw error;
+  }
+}
+
 export async function exportAuditLog(em: Em, chain: AuditChain, now = new Date()): Promise<AuditLogExport> {
-  await checkpointChainHead(em, chain, now);
+  const covering = await coveringCheckpoint(em, chain, now);
   return em.fork().transactional(
     async (tx) => {
       const head = await readChainHead(tx, false);
+      // Up to the checkpoint just made, so every entry exported is covered by a signature; a log that
+      // failed its check is exported whole and unsigned, as evidence.
+      const upTo = covering?.seq ?? null;
       const lines = [
         JSON.stringify({
           type: AUDIT_EXPORT_FORMAT,
           version: AUDIT_EXPORT_VERSION,
           exportedAt: now.toISOString(),
           firstSeq: head.anchorSeq + 1,
-          lastSeq: head.seq,
+          lastSeq: upTo ?? head.seq,
         }),
       ];
       const checkpoints = await tx.find(
@@ -60,7 +71,7 @@ export async function exportAuditLog(em: Em, chain: AuditChain, now = new Date()
       for (;;) {
         const batch = await tx.find(
           AuditEntrySchema,
-          { seq: { $gt: after, $lte: head.seq } },
+          upTo === null ? { seq: { $gt: after } } : { seq: { $gt: after, $lte: upTo } },
           { orderBy: { seq: 'asc' }, limit: BATCH, disableIdentityMap: true },
         );
         for (const entry of batch) {
@@ -75,7 +86,9 @@ export async function exportAuditLog(em: Em, chain: AuditChain, now = new Date()
         }
       }
       lines.push(
-        ...checkpoints.filter((each) => each.kind === 'checkpoint' && each.seq > head.anchorSeq).map(statementLine),
+        ...checkpoints
+          .filter((each) => each.kind === 'checkpoint' && each.seq > head.anchorSeq && each.seq <= (upTo ?? Infinity))
+          .map(statementLine),
       );
       return { content: `${lines.join('\n')}\n`, entries };
     },

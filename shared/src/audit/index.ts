@@ -6,4 +6,7 @@ export * from './chain-head.js';
 export * from './checkpoint-signing.js';
 export * from './checkpoints.js';
 export * from './verify.js';
+export * from './statements.js';
+export * from './witness.js';
 export * from './export.js';
+export * from './prechain.js';

@@ -5,14 +5,16 @@ import { randomUUID } from 'node:crypto';
 import type { Em } from '../db/orm.js';
 import { AUDIT_CHAIN_HEAD_ID, AuditChainHeadSchema } from '../entities/audit-chain.js';
 import {
+  ACTOR_NAME_MAX_LENGTH,
   AuditEntrySchema,
   type AuditActorKind,
+  type AuditEntry,
   type AuditDetails,
   type AuditOutcome,
 } from '../entities/audit-entry.js';
 import type { AuditChainKey } from './chain-key.js';
 import { canonicalEntry, chainedFields, nextLink } from './chain.js';
-import { chainBacklog, headLink, readChainHead } from './chain-head.js';
+import { headLink, readChainHead } from './chain-head.js';
 
 /** Who acted. `name` is copied into the entry so it stays readable after the actor is deleted. */
 export interface AuditActor {
@@ -59,37 +61,62 @@ export function systemActor(name: string): AuditActor {
   return { kind: 'system', name };
 }
 
-// Column widths from the migration: an over-long value is cut, not a reason to lose the entry.
-function cut(value: string | null | undefined, length: number): string | null {
-  return value == null ? null : value.slice(0, length);
+/** The actor's name in an entry that could not be stored as described (see recordAuditEntry). */
+export const NAME_NOT_RECORDED = '(name not recorded)';
+
+/** Well-formed text without NUL: a lone surrogate becomes U+FFFD, as does NUL (PostgreSQL refuses it in text and JSON). */
+function storable(value: string): string {
+  return value.toWellFormed().replaceAll('\u0000', '\uFFFD');
 }
 
 /**
- * Appends one entry to the chain: in a transaction (a savepoint inside the caller's) that locks the
- * chain's head, so concurrent writers, in this process or another, take sequence numbers one after
- * the other and each entry's hash follows the one before it. A plain insert, outside `em`'s unit of
- * work, so pending changes of the caller are not flushed with it. Inside `em.transactional(...)` the
- * entry commits or rolls back with the caller's work (and holds the head's lock until then). Throws
- * when the insert fails; callers decide whether that matters.
+ * A value cut to its column's width in code points, as PostgreSQL's varchar(n) counts (cutting
+ * UTF-16 units split a surrogate pair, and the entry could then not be written at all).
  */
-export async function recordAuditEntry(em: Em, chain: AuditChainKey, entry: AuditEntryInput): Promise<void> {
-  const row = {
+export function cutToColumn(value: string | null | undefined, length: number): string | null {
+  if (value == null) {
+    return null;
+  }
+  const text = storable(value);
+  return text.length <= length ? text : Array.from(text).slice(0, length).join('');
+}
+
+function storableDetails(details: AuditDetails | null | undefined): AuditDetails | null {
+  if (details == null) {
+    return null;
+  }
+  const stored: AuditDetails = {};
+  for (const [key, value] of Object.entries(details)) {
+    stored[storable(key)] =
+      typeof value === 'string' ? storable(value) : Array.isArray(value) ? value.map(storable) : value;
+  }
+  return stored;
+}
+
+type EntryRow = Omit<AuditEntry, 'seq' | 'hash' | 'digest'>;
+
+function rowOf(entry: AuditEntryInput): EntryRow {
+  return {
     id: randomUUID(),
     at: entry.at ?? new Date(),
     actorKind: entry.actor.kind,
-    actorId: cut(entry.actor.id, 64),
-    actorName: cut(entry.actor.name, 320) ?? '',
-    action: cut(entry.action, 100) ?? '',
-    objectType: cut(entry.objectType, 64),
-    objectId: cut(entry.objectId, 100),
+    actorId: cutToColumn(entry.actor.id, 64),
+    actorName: cutToColumn(entry.actor.name, ACTOR_NAME_MAX_LENGTH) ?? '',
+    action: cutToColumn(entry.action, 100) ?? '',
+    objectType: cutToColumn(entry.objectType, 64),
+    objectId: cutToColumn(entry.objectId, 100),
     outcome: entry.outcome,
-    errorCode: cut(entry.errorCode, 64),
-    address: cut(entry.address, 64),
-    requestId: cut(entry.requestId, 128),
-    details: entry.details ?? null,
+    errorCode: cutToColumn(entry.errorCode, 64),
+    address: cutToColumn(entry.address, 64),
+    requestId: cutToColumn(entry.requestId, 128),
+    details: storableDetails(entry.details),
   };
-  await em.transactional(async (tx) => {
-    const head = await chainBacklog(tx, chain, await readChainHead(tx, true));
+}
+
+/** Appends a row to the chain under the head's lock, in a transaction (a savepoint inside the caller's). */
+async function append(em: Em, chain: AuditChainKey, row: EntryRow): Promise<number> {
+  return em.transactional(async (tx) => {
+    const head = await readChainHead(tx, true);
     const seq = head.seq + 1;
     const link = nextLink(chain.key, headLink(head), canonicalEntry(chainedFields({ ...row, seq })));
     await tx.insert(AuditEntrySchema, { ...row, seq, ...link });
@@ -98,5 +125,34 @@ export async function recordAuditEntry(em: Em, chain: AuditChainKey, entry: Audi
       { id: AUDIT_CHAIN_HEAD_ID },
       { seq, chainedSeq: seq, ...link, keyId: head.keyId ?? chain.keyId },
     );
+    return seq;
   });
+}
+
+export interface RecordedEntry {
+  seq: number;
+  /** Why the entry as described was refused, when it was stored without the actor's name and details; else null. */
+  refused: Error | null;
+}
+
+/**
+ * Appends one entry to the chain: in a transaction (a savepoint inside the caller's) that locks the
+ * chain's head, so concurrent writers, in this process or another, take sequence numbers one after
+ * the other and each entry's hash follows the one before it. The server hashes nothing else: no
+ * row it did not write here. A plain insert, outside `em`'s unit of work, so pending changes of the
+ * caller are not flushed with it. Inside `em.transactional(...)` the entry commits or rolls back
+ * with the caller's work (and holds the head's lock until then).
+ *
+ * Fails closed: an entry the database refuses as described is written again without the actor's
+ * name (NAME_NOT_RECORDED) and details, so an action never goes without its entry for what a
+ * caller typed; when that fails too it throws, and a caller in a transaction rolls back with it.
+ */
+export async function recordAuditEntry(em: Em, chain: AuditChainKey, entry: AuditEntryInput): Promise<RecordedEntry> {
+  const row = rowOf(entry);
+  try {
+    return { seq: await append(em, chain, row), refused: null };
+  } catch (error) {
+    const seq = await append(em, chain, { ...row, actorName: NAME_NOT_RECORDED, details: null });
+    return { seq, refused: error as Error };
+  }
 }

@@ -181,6 +181,7 @@ export function parseConfig(raw: RawEnvironment): Config {
     adminTokenTtlSeconds: env.ADMIN_TOKEN_TTL_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+    auditWitnessFile: env.AUDIT_WITNESS_FILE,
     receiptSigning: { key: env.RECEIPT_SIGNING_KEY, keyRetentionDays: env.RECEIPT_KEY_RETENTION_DAYS },
     captcha: {
       turnstileVerifyUrl: env.CAPTCHA_TURNSTILE_VERIFY_URL,

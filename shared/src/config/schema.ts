@@ -132,6 +132,8 @@ export const environmentSchema = z.object({
   DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(300),
   /** Audit log entries older than this are deleted by the worker; at most 100 years. */
   AUDIT_RETENTION_DAYS: positiveInt.max(36_500).default(365),
+  /** A file each new signed audit checkpoint is appended to, one JWS a line: a witness outside the database. */
+  AUDIT_WITNESS_FILE: optionalText,
   /**
    * Key that signs submission receipts: a private Ed25519 JWK, or a JSON array whose first key signs
    * and whose others are retired keys still published (docs/receipts.md). Unset: a key made on first

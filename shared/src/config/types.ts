@@ -100,6 +100,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Audit log entries older than this many days are pruned by the worker. */
   auditRetentionDays: number;
+  /** AUDIT_WITNESS_FILE: where each new signed audit checkpoint is appended (docs/audit-log.md#a-witness). */
+  auditWitnessFile: string | undefined;
   captcha: CaptchaConfig;
   /** Receipt signing keys (shared/src/signing): the RECEIPT_SIGNING_KEY value when set, and how long a retired key is published. */
   receiptSigning: { key: string | undefined; keyRetentionDays: number };

@@ -17,7 +17,11 @@ export const AuditChainHeadSchema = defineEntity({
     /** The chained hash and digest of entry `seq`; null while nothing is chained. */
     hash: p.string().length(64).nullable(),
     digest: p.string().length(64).nullable(),
-    /** Entries up to here carry their hash; those after it (from before the chain) are chained at the next write. */
+    /**
+     * Entries up to here carry their hash: equal to `seq` since every entry is chained as it is
+     * written (the entries from before the chain were chained with the migration that numbered
+     * them); a head whose `chainedSeq` is not its `seq` was moved back by hand.
+     */
     chainedSeq: p.bigint('number'),
     /** The last entry removed by retention (0: none), and its hash and digest: where the rest starts. */
     anchorSeq: p.bigint('number'),
@@ -35,7 +39,9 @@ export type AuditCheckpointKind = (typeof AUDIT_CHECKPOINT_KINDS)[number];
 
 // A signed statement of the chain at one entry: `checkpoint` (made regularly, and for every export)
 // or `anchor` (made by retention for the last entry it removed). The signature is a compact JWS
-// (EdDSA) with the receipt signing key; null when no signing key was available.
+// (EdDSA) with the receipt signing key; null when no signing key was available. Checkpoints form a
+// chain of their own: `count` numbers them 1, 2, 3, … and `previous` is the SHA-256 of the one
+// before (statementHash); both null on anchors and on checkpoints from before the chain.
 export const AuditCheckpointSchema = defineEntity({
   name: 'AuditCheckpoint',
   tableName: 'audit_checkpoints',
@@ -47,6 +53,8 @@ export const AuditCheckpointSchema = defineEntity({
     digest: p.string().length(64),
     at: p.datetime(),
     signature: p.text().nullable(),
+    count: p.bigint('number').nullable().unique(),
+    previous: p.string().length(64).nullable(),
   },
   indexes: [{ name: 'audit_checkpoints_seq_index', properties: ['seq'] }],
 });

@@ -12,6 +12,9 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export type AuditDetailValue = string | number | boolean | null | string[];
 export type AuditDetails = Record<string, AuditDetailValue>;
 
+/** The width of `actor_name`, in characters (code points, as PostgreSQL counts). */
+export const ACTOR_NAME_MAX_LENGTH = 523;
+
 // One administrative action, kept for AUDIT_RETENTION_DAYS. Rows are only ever inserted (and pruned
 // by age, from the start); nothing references them, so deleting a site or an admin leaves its
 // history readable. The actor's name is copied, not joined, for the same reason.
@@ -32,7 +35,8 @@ export const AuditEntrySchema = defineEntity({
     at: p.datetime(),
     actorKind: p.enum(AUDIT_ACTOR_KINDS).columnType('varchar(16)'),
     actorId: p.string().length(64).nullable(),
-    actorName: p.string().length(320),
+    /** An API token's name (200 characters at most) with its member's e-mail (320) fits whole. */
+    actorName: p.string().length(ACTOR_NAME_MAX_LENGTH),
     action: p.string().length(100),
     objectType: p.string().length(64).nullable(),
     objectId: p.string().length(100).nullable(),

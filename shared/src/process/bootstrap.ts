@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { deriveAuditChainKey, ensureAuditChain } from '../audit/index.js';
+import { deriveAuditChainKey, migrateAuditedDatabase } from '../audit/index.js';
 import { ensureEnvFile } from '../config/env-file.js';
 import { parseConfig, readEnvironment } from '../config/load-config.js';
-import { migrate, type Database } from '../db/orm.js';
+import type { Database } from '../db/orm.js';
 import { createLogger, type Logger } from '../logger/index.js';
 import { createServices, openConfiguredDatabase, type Services } from '../services/index.js';
 
@@ -42,12 +42,11 @@ export async function bootstrap(options: BootstrapOptions): Promise<Services> {
   try {
     db = await openConfiguredDatabase(config);
     if (options.migrate) {
-      const applied = await migrate(db);
+      // Entries from before the audit chain are chained with the migration that numbers them, never later.
+      const applied = await migrateAuditedDatabase(db, deriveAuditChainKey(config.tokenEncryptionKey));
       if (applied.length > 0) {
         logger.info({ migrations: applied }, 'applied migrations');
       }
-      // Entries from before the audit chain get their hashes now, not in the first request's time.
-      await ensureAuditChain(db.em.fork(), deriveAuditChainKey(config.tokenEncryptionKey));
     }
   } catch (error) {
     await db?.close(true);

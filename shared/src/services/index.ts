@@ -1,4 +1,4 @@
-import { checkpointSigningWith, deriveAuditChainKey, type AuditChain } from '../audit/index.js';
+import { checkpointSigningWith, checkpointWitness, deriveAuditChainKey, type AuditChain } from '../audit/index.js';
 import type { Config } from '../config/types.js';
 import { openDatabase, type Database } from '../db/orm.js';
 import type { Logger } from '../logger/index.js';
@@ -31,7 +31,11 @@ export function createServices(config: Config, db: Database, logger: Logger): Se
     storage: createStorage(config),
     siteTokens: createSiteTokenCodec({ jwtSecret: config.jwtSecret, encryptionKey: config.tokenEncryptionKey }),
     signingKeys,
-    auditChain: { ...deriveAuditChainKey(config.tokenEncryptionKey), signing: checkpointSigningWith(signingKeys) },
+    auditChain: {
+      ...deriveAuditChainKey(config.tokenEncryptionKey),
+      signing: checkpointSigningWith(signingKeys),
+      witness: checkpointWitness(logger, config.auditWitnessFile),
+    },
   };
 }
 

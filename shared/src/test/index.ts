@@ -15,3 +15,4 @@ export * from './redis.js';
 export * from './raw-request.js';
 export * from './audit-signing.js';
 export * from './chromium.js';
+export * from './audit-export.js';

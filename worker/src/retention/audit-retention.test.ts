@@ -1,23 +1,41 @@
 // Audit log retention: entries older than AUDIT_RETENTION_DAYS are deleted from the log's start in
 // batches, by any number of concurrent runs and by the retention schedule on its own; younger
 // entries stay, a run that deleted something records itself, and the rest of the chain still
-// verifies from the signed anchor retention leaves.
+// verifies from the signed anchor retention leaves. Entries whose chain fails are never removed.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createRetentionSchedule } from './retention-schedule.js';
 import { recordAuditEntry, verifyAuditLog } from '@intake/shared/audit';
 import { AuditCheckpointSchema, AuditEntrySchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { createTestServices } from '@intake/shared/test';
-import { DAY_MS, deleteExpiredAuditEntries } from './audit-retention.js';
+import { AUDIT_LOG_TAMPERED, DAY_MS, deleteExpiredAuditEntries } from './audit-retention.js';
 
 type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 
 let services: TestServices;
+let logged: string;
+let witnessFile: string;
 
 // A database per test: the log is pruned from its start, so one test's young entry would keep
 // the next test's older ones.
 beforeEach(async () => {
-  services = await createTestServices({ AUDIT_RETENTION_DAYS: '30' });
+  logged = '';
+  witnessFile = path.join(await mkdtemp(path.join(tmpdir(), 'intake-witness-')), 'checkpoints.jws');
+  services = await createTestServices(
+    { AUDIT_RETENTION_DAYS: '30', AUDIT_WITNESS_FILE: witnessFile, LOG_LEVEL: 'info' },
+    { logDestination: { write: (line: string) => void (logged += line) } },
+  );
 }, 60_000);
+
+function logLines(msg: string): Record<string, unknown>[] {
+  return logged
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => line.msg === msg);
+}
 
 afterEach(async () => {
   await services?.close();
@@ -91,6 +109,33 @@ describe(`audit log retention on ${testDriverName()}`, () => {
     });
   });
 
+  it('checks every entry it would remove: entries back-dated with SQL stay, and the run says the log was altered', async () => {
+    for (let n = 0; n < 100; n++) {
+      await entry(1);
+    }
+    await entry(0);
+    // Someone with the database moves entries 1–100 two years back, for retention to remove them.
+    await services.db.em.fork().execute(`update "audit_log" set "at" = "at" - interval '730 days' where "seq" <= 100`);
+
+    expect(await deleteExpiredAuditEntries(services)).toBe(0);
+    expect(await services.db.em.fork().count(AuditEntrySchema, { seq: { $lte: 100 } })).toBe(100);
+    expect(await services.db.em.fork().count(AuditCheckpointSchema, { kind: 'anchor' })).toBe(0);
+    const [failed] = await services.db.em.fork().find(AuditEntrySchema, { action: 'auditLog.prune' });
+    expect(failed).toMatchObject({
+      actorKind: 'system',
+      outcome: 'failure',
+      errorCode: AUDIT_LOG_TAMPERED,
+      details: { firstBadSequence: 1, retentionDays: 30 },
+    });
+    const lines = logLines('audit log failed its check: retention removed nothing');
+    expect(lines).toEqual([expect.objectContaining({ level: 50, firstBadSequence: 1 })]);
+    expect(logged).not.toContain('ada@example.com');
+    await expect(verifyAuditLog(services.db.em.fork(), services.auditChain)).resolves.toMatchObject({
+      valid: false,
+      firstBadSequence: 1,
+    });
+  });
+
   it('lets concurrent runs share the work without deleting an entry twice', async () => {
     const old = await Promise.all(Array.from({ length: 12 }, () => entry(45)));
     const counts = await Promise.all([1, 2, 3].map(() => deleteExpiredAuditEntries(services, { batchSize: 2 })));
@@ -116,6 +161,11 @@ describe(`audit log retention on ${testDriverName()}`, () => {
     expect(await exists(old)).toBe(false);
     // The last entry is the prune's own record, after the retention run's (`retention.run`): 4.
     const checkpoint = await services.db.em.fork().findOne(AuditCheckpointSchema, { kind: 'checkpoint' });
-    expect(checkpoint).toMatchObject({ seq: 4 });
+    expect(checkpoint).toMatchObject({ seq: 4, count: 1, previous: '' });
+    // Witnessed outside the database: a log line carrying it, and a line of AUDIT_WITNESS_FILE.
+    expect(logLines('audit checkpoint')).toEqual([
+      expect.objectContaining({ level: 30, auditCheckpoint: checkpoint!.signature, seq: 4, count: 1 }),
+    ]);
+    expect(await readFile(witnessFile, 'utf8')).toBe(`${checkpoint!.signature}\n`);
   });
 });

@@ -1,8 +1,9 @@
 // When retention runs: at start, then every RETENTION_INTERVAL_MS, in the worker's process beside
 // the delivery loop but apart from it. Each tick runs retention (spam and form retentions), then
-// prunes the audit log and makes a signed checkpoint of its chain (docs/audit-log.md). Ticks of one process never overlap (chained), ticks of several processes
-// share the work (SKIP LOCKED), and one step failing does not keep the other from running.
-import { checkpointChainHead } from '@intake/shared/audit';
+// prunes the audit log and makes a signed checkpoint of its chain (docs/audit-log.md). Ticks of
+// one process never overlap (chained), ticks of several processes share the work (SKIP LOCKED),
+// and one step failing does not keep the other from running.
+import { AuditLogTamperedError, checkpointChainHead } from '@intake/shared/audit';
 import type { Services } from '@intake/shared/services';
 import { deleteExpiredAuditEntries } from './audit-retention.js';
 import { runRetention } from './retention-run.js';
@@ -46,7 +47,14 @@ export function createRetentionSchedule(services: Services, options: RetentionSc
       .then(() => checkpointChainHead(services.db.em.fork(), services.auditChain))
       .then(
         () => undefined,
-        (error: unknown) => logger.warn({ err: error }, 'could not checkpoint the audit log'),
+        (error: unknown) => {
+          if (error instanceof AuditLogTamperedError) {
+            const { firstBadSequence } = error.verification;
+            logger.error({ firstBadSequence }, 'audit log failed its check: no checkpoint signed');
+          } else {
+            logger.warn({ err: error }, 'could not checkpoint the audit log');
+          }
+        },
       );
   }
 
