@@ -23,6 +23,7 @@ import { Migration20261126182000_sso_policy } from './Migration20261126182000_ss
 import { Migration20261126184000_audit_chain } from './Migration20261126184000_audit_chain.js';
 import { Migration20261126181000_two_factor } from './Migration20261126181000_two_factor.js';
 import { Migration20261126190000_passkeys } from './Migration20261126190000_passkeys.js';
+import { Migration20261128120000_browser_posting } from './Migration20261128120000_browser_posting.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -48,4 +49,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261126184000_audit_chain', class: Migration20261126184000_audit_chain },
   { name: 'Migration20261126181000_two_factor', class: Migration20261126181000_two_factor },
   { name: 'Migration20261126190000_passkeys', class: Migration20261126190000_passkeys },
+  { name: 'Migration20261128120000_browser_posting', class: Migration20261128120000_browser_posting },
 ];
