@@ -1,9 +1,9 @@
-// `npm run build` (and so `npm start` and `npm test`, which build first): the workspaces, then
-// docs/schema.graphql, then the command line and the console (both generate their typed GraphQL
+// `npm run build` (and so `npm start` and `npm test`, which build first): the workspaces, the
+// gateway's browser scripts, then docs/schema.graphql, then the command line and the console (both generate their typed GraphQL
 // operations from that schema), each only when it is out of date. Building everything took
 // 16 to 40 s on every start although nothing had changed.
 //
-//   node scripts/build.js [workspaces|schema|cli|console ...]   the named steps, in this order (default: all)
+//   node scripts/build.js [workspaces|gateway-assets|schema|cli|console ...]   the named steps, in this order (default: all)
 //
 // `tsc -b` decides for itself (it is incremental). The schema, the command line and the console are skipped when a
 // hash of their inputs and of their outputs is the one recorded after their last successful build
@@ -27,6 +27,12 @@ const STEPS = {
   workspaces: {
     // Incremental by itself (tsconfig `composite`, .tsbuildinfo): it rebuilds only what changed.
     command: [process.execPath, createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b'],
+  },
+  'gateway-assets': {
+    // The scripts the gateway serves to browsers: the ALTCHA widget (from node_modules) and its own.
+    inputs: ['gateway/public', 'gateway/scripts', 'node_modules/altcha/package.json', 'package-lock.json'],
+    outputs: ['gateway/dist/public'],
+    command: [process.execPath, path.join(root, 'gateway/scripts/copy-browser-assets.js')],
   },
   schema: {
     // printAdminSchema() runs the compiled admin API (and the shared kernel and migrations it imports).

@@ -34,7 +34,9 @@ export function challengeDifficultyOf(form: Pick<Form, 'browserChallengeDifficul
 }
 
 /** Every text of the visitor's pages: the form's own where set, the default otherwise. */
-export function browserTextsOf(form: Pick<Form, 'browserTexts'>): Record<BrowserTextKey, string> {
+export type { BrowserTextKey };
+
+export function browserTextsOf(form: Partial<Pick<Form, 'browserTexts'>>): Record<BrowserTextKey, string> {
   const own = form.browserTexts ?? {};
   const texts = { ...BROWSER_TEXT_DEFAULTS } as Record<BrowserTextKey, string>;
   for (const key of Object.keys(BROWSER_TEXT_DEFAULTS) as BrowserTextKey[]) {
