@@ -2,22 +2,13 @@
 // neither X-KEY-SERVICE nor Authorization; a request carrying either is a site backend's and takes
 // the credential steps exactly as before. A browser post is authorised by its form alone (browser
 // posting on) and the page's origin, then limited per visitor address and per form.
-import { browserLimitsOf, type BrowserLimits } from '@intake/shared/browser-posting';
+import { browserLimitsOf } from '@intake/shared/browser-posting';
 import type { Form } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { IntakeContext, IntakeMiddleware } from '../context.js';
 import { rateLimited, setRateLimitHeaders } from '../rate-limit/rate-limit-headers.js';
 import type { SiteCache } from '../site-cache/site-cache.js';
-
-/** What the gateway knows of a browser post once its form and origin passed. */
-export interface BrowserPost {
-  /** The page's origin, one of the form's: the only origin CORS answers ever name. */
-  origin: string;
-  limits: BrowserLimits;
-  /** A form sent by the browser itself (no script): answered with a page or a redirect. */
-  navigation: boolean;
-}
 
 const FORM_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 

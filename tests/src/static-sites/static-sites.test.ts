@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
@@ -39,6 +40,22 @@ function unavailable(): string | undefined {
 }
 
 const reason = unavailable();
+const require = createRequire(import.meta.url);
+
+/**
+ * axe-core in the page (evaluated over the DevTools protocol, which the page's strict CSP does not
+ * govern): the serious and critical violations, by rule and element.
+ */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  await page.evaluate(await readFile(require.resolve('axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    const axe = (window as any).axe as { run(context: Document): Promise<{ violations: any[] }> };
+    const { violations } = await axe.run(document);
+    return violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node: any) => node.html).join(', ')}`);
+  });
+}
 
 /** A static site: pages by path, on one loopback address. */
 async function staticSite(
@@ -400,6 +417,53 @@ describeWithRealPart(
           files: [['dot.png', 'image/png']],
         },
       ]);
+    });
+
+    it("shows a refusal page naming each field and a thank-you page, both accessible, in the form's language", async () => {
+      const target = await form({
+        browserChallenge: 'OFF',
+        confirmChallengeOff: true,
+        fields: [
+          { name: 'email', type: 'EMAIL', required: true },
+          { name: 'guests', type: 'NUMBER' },
+        ],
+        browserTexts: { language: 'de', title: 'Danke', errorTitle: 'Nicht gesendet', back: 'Zurück zum Formular' },
+      });
+      site.pages.set(
+        '/booking.html',
+        html(
+          'Book a table',
+          `<form action="${sendUrl(target.code)}" method="post">
+            <label>E-mail <input name="email"></label>
+            <label>Guests <input name="guests"></label>
+            <button>Book</button></form>`,
+        ),
+      );
+      const { context, page } = await newPage(true);
+      await page.goto(`${site.origin}/booking.html`);
+      await page.getByLabel('E-mail').fill('not an address');
+      await page.getByLabel('Guests').fill('four');
+      await page.getByRole('button', { name: 'Book' }).click();
+      await page.waitForURL(sendUrl(target.code));
+      const alert = await page.getByRole('alert').innerText();
+      expect(alert).toContain('Nicht gesendet');
+      expect(alert).toContain('email: must be an e-mail address');
+      expect(alert).toContain('guests: must be a number');
+      expect(await page.locator('html').getAttribute('lang')).toBe('de');
+      expect(await accessibilityProblems(page)).toEqual([]);
+      // The back link returns to the form (history.back()), where the browser kept what was typed.
+      await page.getByRole('link', { name: 'Zurück zum Formular' }).click();
+      await page.waitForURL(`${site.origin}/booking.html`);
+      await page.getByLabel('E-mail').fill('ada@example.org');
+      await page.getByLabel('Guests').fill('4');
+      await page.getByRole('button', { name: 'Book' }).click();
+      await page.waitForURL(new RegExp(`^${gateway.url}/api/v1/thanks/${target.code}\\?receipt=`));
+      await page.getByRole('heading', { name: 'Danke' }).waitFor();
+      expect(await accessibilityProblems(page)).toEqual([]);
+      expect(await stored(target.id)).toEqual([
+        { data: { email: 'ada@example.org', guests: 4 }, spam: false, spamReason: null, files: [] },
+      ]);
+      await context.close();
     });
 
     it('never shows the API key or the site token in any page, script or answer', async () => {
