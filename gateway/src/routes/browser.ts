@@ -3,7 +3,7 @@
 // ALTCHA widget and the form's enhancement), all served from this gateway's own origin.
 import Router from '@koa/router';
 import { BROWSER_PATHS, browserTextsOf } from '@intake/shared/browser-posting';
-import { AppError } from '@intake/shared/errors';
+import { AppError, isAppError } from '@intake/shared/errors';
 import { RECEIPT_TYPE, type ReceiptClaims } from '@intake/shared/receipts';
 import type { Services } from '@intake/shared/services';
 import type { IntakeCustomContext, IntakeMiddleware, IntakeState } from '../context.js';
@@ -45,8 +45,11 @@ export function browserRouter(
 
   // The preflight of a post a script sends as JSON: the listed origin only, never credentials.
   router.options('/api/v1/send/:code', forkEntityManager, async (ctx) => {
-    const { form } = await browserFormOf(ctx, siteCache, String(ctx.params.code)).catch(() => {
-      throw new AppError('origin_not_allowed', 'This form does not take posts from this origin.');
+    // One answer for "no such form" and "no browser posting": a preflight learns nothing more.
+    const { form } = await browserFormOf(ctx, siteCache, String(ctx.params.code)).catch((error: unknown) => {
+      throw isAppError(error)
+        ? new AppError('origin_not_allowed', 'This form does not take posts from this origin.')
+        : error;
     });
     const origin = allowedOrigin(ctx, form);
     allowOrigin(ctx, origin);
