@@ -1,11 +1,12 @@
 # Multi-stage build. The build stage installs every dependency and compiles the workspaces; the
 # runtime stage installs production dependencies only and takes the compiled output (the migrations
-# included, compiled into migrations/dist). The development-only workspaces (test-files, tests,
-# bench) declare devDependencies only and never reach the runtime image (test-files and bench are
-# built; tests, the runs across services, has nothing to build and is here for npm ci's sake). The
-# command line (cli) and the site-backend client (client) are built too but not shipped in the image:
-# people install them with `npm pack` tarballs (docs/cli.md, docs/client.md). One
-# image runs every service; docker-compose.yml picks the entry point of each:
+# included, compiled into migrations/dist, and the contract the kernel re-exports, contract/dist).
+# The development-only workspaces (test-files, tests, bench) declare devDependencies only and never
+# reach the runtime image (test-files and bench are built; tests, the runs across services, has
+# nothing to build and is here for npm ci's sake). The command line (cli) and the site-backend
+# client (client) are built too but not shipped in the image: people install them with `npm pack`
+# tarballs (docs/cli.md, docs/client.md). One image runs every service; docker-compose.yml picks the
+# entry point of each:
 #   node gateway/dist/main.js           the intake gateway (GATEWAY_PORT, 3000)
 #   node admin-api/dist/main.js         the admin API (ADMIN_PORT, 4000)
 #   node worker/dist/main.js            the delivery worker
@@ -17,6 +18,7 @@
 FROM node:24-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY contract/package.json contract/
 COPY migrations/package.json migrations/
 COPY shared/package.json shared/
 COPY admin-api/package.json admin-api/
@@ -34,6 +36,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY scripts scripts
 COPY docs docs
+COPY contract contract
 COPY migrations migrations
 COPY shared shared
 COPY admin-api admin-api
@@ -50,6 +53,7 @@ RUN npm run build
 FROM manifests AS runtime
 ENV NODE_ENV=production
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/contract/dist contract/dist
 COPY --from=build /app/migrations/dist migrations/dist
 COPY --from=build /app/shared/dist shared/dist
 COPY --from=build /app/admin-api/dist admin-api/dist

@@ -8,6 +8,7 @@ export default {
   // agents) piled up in one process until its heap ran out near the end of the PGlite pass.
   workerIdleMemoryLimit: '1536MB',
   projects: [
+    '<rootDir>/contract',
     '<rootDir>/shared',
     '<rootDir>/migrations',
     '<rootDir>/admin-api',

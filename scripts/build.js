@@ -1,11 +1,12 @@
-// `npm run build` (and so `npm start` and `npm test`, which build first): the workspaces, the
-// gateway's browser scripts, then docs/schema.graphql, then the command line and the console (both generate their typed GraphQL
-// operations from that schema), each only when it is out of date. Building everything took
-// 16 to 40 s on every start although nothing had changed.
+// `npm run build` (and so `npm start` and `npm test`, which build first): the workspaces, then the
+// client's copy of the contract and the gateway's browser scripts, then docs/schema.graphql, then the
+// command line and the console (both generate their typed GraphQL operations from that schema), each
+// only when it is out of date. Building everything took 16 to 40 s on every start although nothing
+// had changed.
 //
-//   node scripts/build.js [workspaces|gateway-assets|schema|cli|console ...]   the named steps, in this order (default: all)
+//   node scripts/build.js [workspaces|client|gateway-assets|schema|cli|console ...]   the named steps, in this order (default: all)
 //
-// `tsc -b` decides for itself (it is incremental). The schema, the command line and the console are skipped when a
+// `tsc -b` decides for itself (it is incremental). The other steps are skipped when a
 // hash of their inputs and of their outputs is the one recorded after their last successful build
 // (in node_modules/.cache/intake-build/, so `npm ci` and a fresh clone build everything). Inputs are
 // hashed by content, not by time: a checkout or `tsc -b` that rewrites a file with the same bytes
@@ -28,6 +29,13 @@ const STEPS = {
     // Incremental by itself (tsconfig `composite`, .tsbuildinfo): it rebuilds only what changed.
     command: [process.execPath, createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-b'],
   },
+  client: {
+    // Compiled by the step above; its build bundles the compiled contract into client/dist/contract.
+    inputs: ['contract/dist', 'contract/scripts', 'client/package.json'],
+    outputs: ['client/dist/contract'],
+    command: ['npm', 'run', 'build'],
+    cwd: 'client',
+  },
   'gateway-assets': {
     // The scripts the gateway serves to browsers: the ALTCHA widget (from node_modules) and its own.
     inputs: ['gateway/public', 'gateway/scripts', 'node_modules/altcha/package.json', 'package-lock.json'],
@@ -43,17 +51,16 @@ const STEPS = {
   cli: {
     // codegen (from the printed schema and the .graphql operations), then `tsc -b` of the command line
     // (which is therefore not among the root tsconfig's references: its sources import src/gql), then
-    // the copy of the shared field declarations its tarball carries.
+    // the contract bundled into its tarball (contract/scripts/bundle.js).
     inputs: [
       'cli/src',
       'cli/bin',
-      'cli/scripts',
       'cli/codegen.ts',
       'cli/tsconfig.json',
       'cli/package.json',
       'docs/schema.graphql',
-      // The compiled field declarations it copies into cli/dist (cli/scripts/copy-shared.js).
-      'shared/dist',
+      'contract/dist',
+      'contract/scripts',
       'package-lock.json',
     ],
     outputs: ['cli/dist'],
@@ -72,6 +79,9 @@ const STEPS = {
       'admin-web/tsconfig.json',
       'admin-web/package.json',
       'docs/schema.graphql',
+      // Bundled from its compiled dist/ (the package's default export condition).
+      'contract/dist',
+      'contract/package.json',
       'package-lock.json',
     ],
     outputs: ['admin-web/dist'],

@@ -11,6 +11,12 @@
 //   development-only workspaces (no `dependencies`: test-files, tests, bench)   `devDependencies`
 //   the site-backend client (`client`)   nothing: its production code imports Node built-ins only,
 //                     so the packed tarball runs without installing anything (docs/client.md)
+//   the contract (`contract`)   nothing at all: its production code imports only its own files (no
+//                     package, no built-in: the console runs it in the browser), and it declares no
+//                     dependency, so every package can bundle it (contract/README.md)
+//   a subpath import (`#contract`, the workspace's package.json "imports")   the package its
+//                     "@intake/source" target names, in `dependencies` or `devDependencies`: the
+//                     command line and the client bundle the contract so (contract/scripts/bundle.js)
 //
 // No service names another in any dependency field: the gateway, the admin API and the worker share
 // the kernel (`shared`) and nothing else, so each builds, ships and tests alone. The runs that start
@@ -58,8 +64,7 @@ function sourceFiles(dir) {
 
 /**
  * `@scope/name/sub` → `@scope/name`, `name/sub` → `name`; undefined for relative and built-in, and
- * for the workspace's own subpath imports (`#…`, its package.json "imports": the command line's copy
- * of the shared field declarations).
+ * for the workspace's own subpath imports (`#…`, read apart by `bundledPackageOf`).
  */
 function packageOf(specifier) {
   if (
@@ -75,7 +80,16 @@ function packageOf(specifier) {
   return builtins.has(name) ? undefined : (PROVIDED_BY[name] ?? name);
 }
 
+/** The package a subpath import (`#contract`) stands for in the sources: its "@intake/source" target. */
+function bundledPackageOf(specifier, pkg) {
+  const entry = pkg.imports?.[specifier];
+  const target = typeof entry === 'string' ? entry : entry?.['@intake/source'];
+  return typeof target === 'string' ? packageOf(target) : undefined;
+}
+
 const SERVICES = new Set(['@intake/gateway', '@intake/admin-api', '@intake/worker']);
+// Imports nothing and declares nothing: what crosses package lines, bundled by the packages that ship alone.
+const IMPORTS_NOTHING = new Set(['@intake/contract']);
 // Published packages whose code runs with Node's built-ins alone.
 const WITHOUT_RUNTIME_DEPENDENCIES = new Set(['@intake/client']);
 const DEPENDENCY_FIELDS = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
@@ -108,10 +122,20 @@ for (const workspace of rootPackage.workspaces) {
   const devDependencies = new Set(Object.keys(pkg.devDependencies ?? {}));
   const rootDevDependencies = new Set(Object.keys(rootPackage.devDependencies ?? {}));
   const builtinsOnly = WITHOUT_RUNTIME_DEPENDENCIES.has(pkg.name);
-  const developmentOnly = dependencies.size === 0 && !builtinsOnly;
+  const importsNothing = IMPORTS_NOTHING.has(pkg.name);
+  const developmentOnly = dependencies.size === 0 && !builtinsOnly && !importsNothing;
   if (builtinsOnly && dependencies.size > 0) {
     problems.push(`${workspace}/package.json: declares dependencies; it must run on Node's built-ins alone`);
   }
+  if (importsNothing) {
+    for (const field of DEPENDENCY_FIELDS) {
+      for (const name of Object.keys(pkg[field] ?? {})) {
+        problems.push(`${workspace}/package.json: ${field} names ${name}; the contract depends on nothing`);
+      }
+    }
+  }
+  // The packages this workspace bundles through its subpath imports (`#contract` → @intake/contract).
+  const bundled = new Set(Object.keys(pkg.imports ?? {}).map((specifier) => bundledPackageOf(specifier, pkg)));
   if (SERVICES.has(pkg.name)) {
     for (const field of DEPENDENCY_FIELDS) {
       for (const name of Object.keys(pkg[field] ?? {})) {
@@ -132,6 +156,22 @@ for (const workspace of rootPackage.workspaces) {
     const { importedFiles } = ts.preProcessFile(text, true, true);
     const typeOnly = typeOnlySpecifiers(file, text);
     for (const { fileName: specifier } of importedFiles) {
+      if (importsNothing && !isTestFile(file) && !specifier.startsWith('.')) {
+        problems.push(`${path.relative(root, file)}: imports ${specifier}; the contract imports only its own files`);
+        continue;
+      }
+      if (specifier.startsWith('#')) {
+        const target = bundledPackageOf(specifier, pkg);
+        if (target && !dependencies.has(target) && !devDependencies.has(target)) {
+          problems.push(
+            `${path.relative(root, file)}: imports ${specifier} (${target}), not in ${workspace}/package.json dependencies or devDependencies`,
+          );
+        }
+        if (target) {
+          used.add(target);
+        }
+        continue;
+      }
       const name = packageOf(specifier);
       if (!name || name === pkg.name) {
         continue;
@@ -143,7 +183,13 @@ for (const workspace of rootPackage.workspaces) {
         (isTestFile(file) && rootDevDependencies.has(name));
       if (!declared) {
         const where = isTestFile(file) || developmentOnly ? 'dependencies or devDependencies' : 'dependencies';
-        problems.push(`${path.relative(root, file)}: imports ${name}, not in ${workspace}/package.json ${where}`);
+        const hint =
+          bundled.has(name) && !isTestFile(file)
+            ? ` (it is bundled: import it through ${workspace}/package.json "imports")`
+            : '';
+        problems.push(
+          `${path.relative(root, file)}: imports ${name}, not in ${workspace}/package.json ${where}${hint}`,
+        );
       }
     }
   }
@@ -156,7 +202,7 @@ for (const workspace of rootPackage.workspaces) {
 
 if (problems.length > 0) {
   console.error(
-    `Dependencies not declared where they are imported, or a service depending on another (scripts/check-dependencies.js):\n  ${problems.join('\n  ')}`,
+    `Dependencies not declared where they are imported, a service depending on another, or the contract importing (scripts/check-dependencies.js):\n  ${problems.join('\n  ')}`,
   );
   process.exit(1);
 }

@@ -41,7 +41,8 @@ export const STAGES = [
 export type Stage = (typeof STAGES)[number];
 
 /** Intake's own code: compiled workspaces, matched on the path below `dist/`. */
-const intake = (workspace: 'gateway' | 'shared', below: string) => new RegExp(`/${workspace}/dist/${below}`);
+const intake = (workspace: 'gateway' | 'shared' | 'contract', below: string) =>
+  new RegExp(`/${workspace}/dist/${below}`);
 /** A package, wherever node_modules puts it. */
 const pkg = (...names: string[]) => new RegExp(`/node_modules/(?:${names.join('|')})/`);
 /** One of Node's own modules (`node:_http_server`, `node:internal/...`). */
@@ -79,6 +80,7 @@ export const STAGE_RULES: readonly { stage: Stage; file: RegExp }[] = [
   { stage: 'idempotency', file: intake('gateway', '(middleware/idempotency-key|submission/idempotency)\\.js') },
   { stage: 'validation', file: intake('gateway', 'submission/(validate-body|form-shape)\\.js') },
   { stage: 'validation', file: intake('shared', '(form-shape|input-fields|field-path|plain-object)/') },
+  { stage: 'validation', file: intake('contract', 'field-path\\.js') },
   { stage: 'validation', file: pkg('zod') },
   { stage: 'spam rules', file: intake('gateway', 'spam/') },
   { stage: 'spam rules', file: intake('shared', 'spam/') },

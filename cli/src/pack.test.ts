@@ -47,15 +47,19 @@ describe('npm pack', () => {
         'bin/intake.js',
         'dist/main.js',
         'dist/setup/plan.js',
-        // The typed GraphQL documents, and the field declarations shared with the admin API (copied in:
-        // @intake/shared is not installed with it).
+        // The typed GraphQL documents, and the contract (the bounds the setup file shares with the admin
+        // API), bundled in: @intake/contract is a private workspace, never installed with it.
         'dist/gql/graphql.js',
-        'dist/shared/input-fields/index.js',
+        'dist/contract/index.js',
+        'dist/contract/input-bounds.js',
+        'dist/contract/problems.js',
       ]),
     );
     expect(files.filter((file) => file.startsWith('src/') || /\.test\.|tsbuildinfo|dist\/test\//.test(file))).toEqual(
       [],
     );
+    // No compiled kernel file travels with it any more.
+    expect(files.filter((file) => file.startsWith('dist/shared/'))).toEqual([]);
 
     const prefix = path.join(scratch, 'prefix');
     npm(
@@ -72,10 +76,12 @@ describe('npm pack', () => {
       scratch,
     );
     bin = path.join(prefix, 'bin', 'intake');
-    // Installed alone: no workspace package came along.
+    // Installed alone: no workspace package came along, the contract neither (it is in dist/contract).
     const installed = await readdir(path.join(prefix, 'lib', 'node_modules'));
     expect(installed).toEqual(['@intake']);
     expect(await readdir(path.join(prefix, 'lib', 'node_modules', '@intake'))).toEqual(['cli']);
+    const cliModules = await readdir(path.join(prefix, 'lib', 'node_modules', '@intake', 'cli', 'node_modules'));
+    expect(cliModules).not.toContain('@intake');
   }, 240000);
 
   it('runs: --help, and a real command against the admin API', async () => {
@@ -91,7 +97,7 @@ describe('npm pack', () => {
     expect(json(created)).toMatchObject({ name: 'Packed' });
     const listed = await runCli(['sites', 'list', '-o', 'json'], { bin, cwd: scratch, env: world.env });
     expect(json(listed).map((site: { name: string }) => site.name)).toEqual(['Packed']);
-    // The setup file's schema, built from the shared field declarations, as the clone prints it.
+    // The setup file's schema, built with the bounds of the bundled contract, as the clone prints it.
     const schema = await runCli(['schema'], { bin, cwd: scratch });
     expect(schema.code).toBe(0);
     expect(JSON.parse(schema.stdout)).toEqual(

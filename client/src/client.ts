@@ -1,9 +1,12 @@
 // A site backend's client of the Intake gateway (docs/client.md): `submit` posts one submission to
 // `POST /api/v1/send/:code` with the API key and the site token, with an Idempotency-Key made for it
 // when none is given, and tries again on 429, 503 and network failures with that same key, so a retry
-// is answered with the first submission's id and never stores a second one.
+// is answered with the first submission's id and never stores a second one. A redirect is never
+// followed (redirect.ts): the credentials and the submission go only to the configured URL.
+import type { StoredFileDescription } from '#contract';
 import { submissionBody, type Fields, type IntakeFile } from './body.js';
 import { problemOf } from './problem.js';
+import { isRedirect, redirectError } from './redirect.js';
 import {
   delayBeforeRetry,
   RETRIED_STATUSES,
@@ -23,7 +26,7 @@ export interface IntakeClientOptions {
   retry?: RetryOptions;
   /** Each attempt's deadline (default 30 s); a timed-out attempt is retried like a network failure. */
   timeoutMs?: number;
-  /** Replaces the global fetch (a proxy agent, a test double). */
+  /** Replaces the global fetch (a proxy agent, a test double); it must honour `redirect: 'manual'`. */
   fetch?: typeof fetch;
 }
 
@@ -40,14 +43,8 @@ export interface SubmitOptions {
   signal?: AbortSignal;
 }
 
-export interface StoredFile {
-  id: string;
-  field: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-}
+/** A stored file as the gateway describes it (@intake/contract's shape). */
+export type StoredFile = StoredFileDescription;
 
 export interface SubmissionResult {
   id: string;
@@ -91,7 +88,7 @@ export class IntakeClient {
 
   /**
    * Posts a submission and returns what the gateway stored, or throws an IntakeProblem (a refusal,
-   * or the last 429/503 when the retries ran out) or an IntakeNetworkError.
+   * or the last 429/503 when the retries ran out), an IntakeNetworkError or an IntakeRedirectError.
    */
   async submit(formCode: string, fields: Fields, options: SubmitOptions = {}): Promise<SubmissionResult> {
     const idempotencyKey = options.idempotencyKey ?? crypto.randomUUID();
@@ -111,7 +108,7 @@ export class IntakeClient {
         const signal = options.signal
           ? AbortSignal.any([options.signal, AbortSignal.timeout(this.#timeoutMs)])
           : AbortSignal.timeout(this.#timeoutMs);
-        response = await this.#fetch(url, { method: 'POST', headers, body, signal });
+        response = await this.#fetch(url, { method: 'POST', headers, body, signal, redirect: 'manual' });
       } catch (error) {
         if (options.signal?.aborted) {
           throw options.signal.reason;
@@ -121,6 +118,9 @@ export class IntakeClient {
         }
         await sleep(delayBeforeRetry(attempt, undefined, this.#retry), options.signal);
         continue;
+      }
+      if (isRedirect(response)) {
+        throw await redirectError(response, url, attempt);
       }
       if (response.ok) {
         const answer = (await response.json()) as Omit<SubmissionResult, 'idempotencyKey' | 'attempts'>;

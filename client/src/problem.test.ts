@@ -1,9 +1,26 @@
-import { codesAnsweredAs } from '@intake/shared/errors';
-import { IntakeProblem, PROBLEM_CODES, problemOf } from './problem.js';
+import { codesAnsweredAs, ERROR_CATALOGUE } from '@intake/contract';
+import { IntakeProblem, PROBLEM_CODES, problemOf, type ProblemCode } from './problem.js';
+
+// The tests' type check (npm run lint) fails here when the client's ProblemCode lacks a problem code
+// of the one catalogue.
+const everyProblemCode: readonly ProblemCode[] = codesAnsweredAs('problem');
 
 describe('IntakeProblem', () => {
-  it("knows exactly the problem codes of the service's catalogue (docs/intake-api.md)", () => {
-    expect([...PROBLEM_CODES].sort()).toEqual(codesAnsweredAs('problem').sort());
+  it("knows every problem code of the service's catalogue (@intake/contract), each with its status", async () => {
+    expect([...PROBLEM_CODES].sort()).toEqual([...everyProblemCode].sort());
+    for (const code of everyProblemCode) {
+      const { status, title } = ERROR_CATALOGUE[code];
+      const response = new Response(
+        JSON.stringify({ type: `urn:intake:problem:${code}`, title, status, detail: title, code }),
+        { status, headers: { 'Content-Type': 'application/problem+json' } },
+      );
+      const problem = await problemOf(response, 1);
+      expect({ code: problem.code, status: problem.status, known: problem.known }).toEqual({
+        code,
+        status,
+        known: true,
+      });
+    }
   });
 
   it('reads a problem document, with the failing fields of fields_invalid', async () => {

@@ -1,47 +1,8 @@
-// The gateway's refusals as a typed error. The codes are the documented list of docs/intake-api.md
-// (a test holds this list equal to the service's error catalogue); the client depends on nothing of
-// the service, so the list is written out here.
+// The gateway's refusals as a typed error. The codes are the one catalogue's (@intake/contract,
+// bundled into this package as `#contract`, so the installed client needs nothing else).
+import { PROBLEM_CODES, type FieldProblem, type ProblemCode } from '#contract';
 
-/** Every `code` a problem document of `POST /api/v1/send/:code` may carry, and the routes around it. */
-export const PROBLEM_CODES = [
-  'api_key_missing',
-  'api_key_invalid',
-  'token_missing',
-  'token_invalid',
-  'form_forbidden',
-  'unsupported_media_type',
-  'payload_too_large',
-  'body_timeout',
-  'body_invalid',
-  'fields_invalid',
-  'captcha_invalid',
-  'file_type_not_allowed',
-  'file_type_mismatch',
-  'archive_bomb',
-  'archive_macro',
-  'archive_executable',
-  'archive_path_traversal',
-  'archive_unreadable',
-  'document_active_content',
-  'file_infected',
-  'rate_limited',
-  'scanner_unavailable',
-  'captcha_unavailable',
-  'service_unavailable',
-  'request_invalid',
-  'headers_too_large',
-  'not_found',
-  'method_not_allowed',
-  'internal_error',
-] as const;
-
-export type ProblemCode = (typeof PROBLEM_CODES)[number];
-
-/** One failing field of a `fields_invalid` refusal: its path (`email`, `tags[2]`) and why. */
-export interface FieldProblem {
-  path: string;
-  reason: string;
-}
+export { PROBLEM_CODES, type FieldProblem, type ProblemCode };
 
 /** An answer of the gateway that is not `201`: RFC 9457 problem details. */
 export class IntakeProblem extends Error {

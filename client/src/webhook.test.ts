@@ -1,7 +1,7 @@
 // The client's verification against another implementation of the scheme: the standardwebhooks
 // package signs, the client verifies (the delivery worker's own signatures are verified in
 // tests/src/end-to-end/client.test.ts).
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { verifyWebhook } from './webhook.js';
 
@@ -41,5 +41,36 @@ describe('verifyWebhook', () => {
     const old = signed('msg_1', new Date(Date.now() - 10 * 60_000));
     expect(verifyWebhook(SECRET, old, BODY)).toBe(false);
     expect(verifyWebhook(SECRET, old, BODY, { toleranceSeconds: 3600 })).toBe(true);
+  });
+
+  it.each([
+    ['an empty secret', ''],
+    ['a bare prefix', 'whsec_'],
+    ['a secret that decodes to no bytes', 'whsec_=='],
+  ])('refuses %s with a clear error instead of accepting signatures made with an empty key', (_, secret) => {
+    const at = Math.floor(Date.now() / 1000);
+    const emptyKeySignature = createHmac('sha256', Buffer.alloc(0)).update(`msg_1.${at}.${BODY}`).digest('base64');
+    const headers = {
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': String(at),
+      'webhook-signature': `v1,${emptyKeySignature}`,
+    };
+    expect(() => verifyWebhook(secret, headers, BODY)).toThrow(TypeError);
+    expect(() => verifyWebhook(secret, headers, BODY)).toThrow(
+      new TypeError('verifyWebhook: the webhook signing secret is empty; pass the whsec_… secret of the webhook'),
+    );
+  });
+
+  it.each([
+    [undefined, 'undefined'],
+    [null, 'null'],
+    [42, 'number'],
+  ])('refuses a missing secret (%p) with a clear error', (secret, got) => {
+    expect(() => verifyWebhook(secret as unknown as string, signed(), BODY)).toThrow(TypeError);
+    expect(() => verifyWebhook(secret as unknown as string, signed(), BODY)).toThrow(
+      new TypeError(
+        `verifyWebhook: the webhook signing secret is missing (got ${got}); pass the whsec_… secret of the webhook`,
+      ),
+    );
   });
 });

@@ -25,8 +25,26 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 }
 
 /**
+ * The HMAC key of a `whsec_` secret. An empty key would make anyone's signature valid (an unset
+ * environment variable read as ''), so a missing or empty one throws instead of answering false.
+ */
+function signingKey(secret: unknown): Buffer {
+  const hint = 'pass the whsec_… secret of the webhook';
+  if (typeof secret !== 'string') {
+    const got = secret === null ? 'null' : typeof secret;
+    throw new TypeError(`verifyWebhook: the webhook signing secret is missing (got ${got}); ${hint}`);
+  }
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+  if (key.length === 0) {
+    throw new TypeError(`verifyWebhook: the webhook signing secret is empty; ${hint}`);
+  }
+  return key;
+}
+
+/**
  * True when `rawBody` (exactly the bytes received: verify before parsing) was signed with `secret`
- * within the tolerance; false otherwise, whatever is wrong.
+ * within the tolerance; false otherwise, whatever is wrong. Throws a TypeError when `secret` is
+ * missing or empty: a receiver without its secret is misconfigured, not sent a bad webhook.
  */
 export function verifyWebhook(
   secret: string,
@@ -34,6 +52,7 @@ export function verifyWebhook(
   rawBody: string | Uint8Array,
   options: VerifyOptions = {},
 ): boolean {
+  const key = signingKey(secret);
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -44,7 +63,6 @@ export function verifyWebhook(
   if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) {
     return false;
   }
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
   const expected = createHmac('sha256', key)
     .update(`${id}.${timestamp}.`)
     .update(typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody)

@@ -1,6 +1,7 @@
 // Passkeys (docs/sign-in.md): a member registers, names and removes their own; a passkey signs in
 // alone or serves as the second factor after a password. The browser's answers are arguments of
 // type JSONObject, which the audit log never copies; the sign-in method is noted for it instead.
+import { PASSKEY_NAME_MAX_LENGTH } from '@intake/shared/input-fields';
 import type { GraphQLResolveInfo } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
@@ -23,8 +24,6 @@ import { PasskeyType } from '../types/passkey.type.js';
 import { codePoints, isPlainText, parseId } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
 import { signedInMemberId } from './acting-member.js';
-
-const PASSKEY_NAME_MAX_LENGTH = 100;
 
 const passkeyName = z
   .string()

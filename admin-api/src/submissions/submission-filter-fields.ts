@@ -1,13 +1,13 @@
 // The checks of a `SubmissionFilterInput`'s fields (zod schemas its class declares), and the
 // SubmissionFilter a checked input makes.
+import { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MIN_LENGTH } from '@intake/shared/input-fields';
 import { z } from 'zod';
 import { codePoints, fail, isPlainText } from '../validation/fields.js';
 import { NO_SUBMISSION_FILTER, type SubmissionFilter } from './submission-filter.js';
 
-// Trigram matching (pg_trgm) needs three characters to use its index; a shorter query would read
-// every submission of the form to count its matches.
-export const SEARCH_QUERY_MIN_LENGTH = 3;
-export const SEARCH_QUERY_MAX_LENGTH = 200;
+// The search words' bounds are @intake/contract's, which the console shares. Trigram matching (pg_trgm)
+// needs three characters to use its index; a shorter query would read every submission of the form.
+export { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MIN_LENGTH };
 
 // ISO 8601 as RFC 3339 writes it: a date, or a date-time with seconds optional and an explicit offset.
 // Parsed by hand because Date.parse also takes non-ISO forms and rolls 2026-02-30 over to March.

@@ -2,6 +2,7 @@
 // between the API's start and finish. The account page and the two-factor page (where the team's
 // policy holds a member without a second factor) both offer it, so it lives here. A passkey counts
 // as a second factor, so `me` is asked again after one is added: a held member is let go.
+import { PASSKEY_NAME_MAX_LENGTH } from '@intake/contract';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
@@ -12,9 +13,6 @@ import { notifySuccess } from './notify';
 import { FinishPasskeyRegistrationDocument, StartPasskeyRegistrationDocument } from '../gql/graphql';
 import { describeError, fieldErrors } from '../lib/api-errors';
 import { answerRegistration, ceremonyFailure } from '../lib/passkey-ceremony';
-
-/** The API's bound on a passkey's name. */
-const NAME_MAX_LENGTH = 100;
 
 /** Cached queries over these types are asked again once a passkey is added (the list, and `me`). */
 export const PASSKEY_TYPENAMES = ['Passkey', 'AdminUser'];
@@ -84,7 +82,7 @@ function AddPasskeyDialog({ opened, onClose }: { opened: boolean; onClose: () =>
             description="Which device or key holds it, to tell your passkeys apart"
             placeholder="Work laptop"
             required
-            maxLength={NAME_MAX_LENGTH}
+            maxLength={PASSKEY_NAME_MAX_LENGTH}
             data-autofocus
             key={form.key('name')}
             {...form.getInputProps('name')}

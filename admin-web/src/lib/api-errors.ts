@@ -1,20 +1,13 @@
 // Errors from the admin API in words, for a person: a field's BAD_USER_INPUT next to that field, the
 // rest in an alert or a notification. The API's message for a bad argument starts with the argument's
 // path (`input.name must be between 1 and 200 characters`); next to the field the path is dropped.
+import type { GraphQLErrorCode } from '@intake/contract';
 import type { GraphQLError } from 'graphql';
 import type { CombinedError } from 'urql';
 import { formatRetryAfter } from './format';
 
-export type ApiErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'BAD_USER_INPUT'
-  | 'NOT_FOUND'
-  | 'RATE_LIMITED'
-  | 'SECOND_FACTOR_REQUIRED'
-  | 'SECOND_FACTOR_ENROLMENT_REQUIRED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INTERNAL_SERVER_ERROR';
+/** The admin API's `extensions.code` values, from the one catalogue (@intake/contract). */
+export type ApiErrorCode = GraphQLErrorCode;
 
 export function errorCodes(error: CombinedError | undefined): string[] {
   return (error?.graphQLErrors ?? []).map((graphQLError) => String(graphQLError.extensions?.code ?? ''));

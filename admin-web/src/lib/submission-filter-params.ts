@@ -3,6 +3,7 @@
 // SubmissionFilterInput: the dates are days in the browser's time zone, `from` from its first instant
 // (createdAfter is inclusive) and `to` up to the next day's first instant (createdBefore is exclusive),
 // so both days are included.
+import { SEARCH_QUERY_MIN_LENGTH } from '@intake/contract';
 
 export interface InboxFilter {
   /** The search text, trimmed; '' for none. */
@@ -20,9 +21,6 @@ export interface SubmissionFilterVariables {
   createdBefore?: string;
   hasFiles?: boolean;
 }
-
-/** The API refuses shorter queries (a trigram index needs three characters). */
-export const SEARCH_MIN_LENGTH = 3;
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -72,7 +70,7 @@ export function isFiltered(filter: InboxFilter): boolean {
 /** The API's filter for `filter`; a query too short to send is left out (the search box says why). */
 export function toFilterVariables(filter: InboxFilter): SubmissionFilterVariables {
   const variables: SubmissionFilterVariables = {};
-  if ([...filter.query].length >= SEARCH_MIN_LENGTH) {
+  if ([...filter.query].length >= SEARCH_QUERY_MIN_LENGTH) {
     variables.query = filter.query;
   }
   const from = localMidnight(filter.from);

@@ -1,5 +1,7 @@
 // The admin API over GraphQL: one POST /graphql per operation with the API token as a bearer token.
-// Errors carry the API's own messages and codes, so the command line prints them as they are.
+// Errors carry the API's own messages and codes, so the command line prints them as they are. A
+// redirect is never followed: fetch would resend the request (and, to the same origin, the token)
+// to wherever Location points, and the admin API never redirects /graphql.
 // Documents are the typed ones GraphQL Code Generator makes from the `.graphql` files under src/
 // (cli/codegen.ts): the text to send, carrying the types of its variables and of its answer.
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
@@ -43,6 +45,17 @@ export function graphqlEndpoint(url: string): string {
   return trimmed.endsWith('/graphql') ? trimmed : `${trimmed}/graphql`;
 }
 
+/** The Location's origin only (its path or query may hold anything); undefined when absent or unreadable. */
+function locationOrigin(response: Response, requested: string): string | undefined {
+  const header = response.headers.get('location');
+  try {
+    const target = new URL(header ?? '', requested);
+    return header ? (target.origin === 'null' ? target.protocol : target.origin) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One line per error: its message, then `[CODE field]`. */
 export function describeErrors(errors: GraphQLErrorBody[]): string {
   return errors
@@ -62,10 +75,12 @@ export class AdminClient {
     document: TypedDocument<TResult, TVariables>,
     ...[variables]: VariablesArgument<TVariables>
   ): Promise<TResult> {
+    const endpoint = graphqlEndpoint(this.connection.url);
     let response: Response;
     try {
-      response = await fetch(graphqlEndpoint(this.connection.url), {
+      response = await fetch(endpoint, {
         method: 'POST',
+        redirect: 'manual',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json',
@@ -76,6 +91,16 @@ export class AdminClient {
     } catch (error) {
       const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
       throw new ApiError(`Cannot reach ${this.connection.url}${cause}`, []);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel();
+      const origin = locationOrigin(response, endpoint);
+      const where = origin === undefined ? 'without a usable Location' : `to ${origin}`;
+      throw new ApiError(
+        `${this.connection.url} answered HTTP ${response.status} redirecting ${where}; not followed: the API token and the request go only to the admin URL given (use the admin API's own address)`,
+        [],
+        response.status,
+      );
     }
     const text = await response.text();
     let body: { data?: TResult | null; errors?: GraphQLErrorBody[] };

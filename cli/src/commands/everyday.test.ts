@@ -1,6 +1,6 @@
 // The everyday commands as a user runs them, against a listening admin API: sites, forms, webhooks,
 // API tokens, submissions, export, erasure; JSON for scripts, the API's own words on a refusal.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -196,6 +196,13 @@ describe('everyday commands', () => {
 
     it('exports as NDJSON to a file and as CSV to stdout, with the filters', async () => {
       const file = path.join(dir, 'export.ndjson');
+      // A target and a leftover FILE.partial readable by others (mode 0644), as an earlier run or
+      // another tool may leave them: the export lands in a new file of mode 0600, and the leftover
+      // never receives a byte of it.
+      await writeFile(file, 'an older export\n');
+      await chmod(file, 0o644);
+      await writeFile(`${file}.partial`, 'left over\n');
+      await chmod(`${file}.partial`, 0o644);
       const written = await cli('export', '--form', formId, '--format', 'ndjson', '--out', file, '-o', 'json');
       expect(json(written)).toMatchObject({ file, format: 'ndjson' });
       const lines = (await readFile(file, 'utf8'))
@@ -203,6 +210,12 @@ describe('everyday commands', () => {
         .split('\n')
         .map((line) => JSON.parse(line));
       expect(lines.map((line) => line.id)).toEqual([ids[2], ids[0]]);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(await readFile(`${file}.partial`, 'utf8')).toBe('left over\n');
+      expect((await readdir(dir)).filter((name) => name.startsWith('export.ndjson')).sort()).toEqual([
+        'export.ndjson',
+        'export.ndjson.partial',
+      ]);
       const csv = await cli('export', '--form', formId, '--format', 'csv', '--query', 'Message 2');
       expect(csv.code).toBe(0);
       expect(csv.stdout).toContain('ada@example.com');

@@ -1,7 +1,5 @@
 // intake export: a form's submissions as CSV, JSON or NDJSON, streamed to a file or to stdout, with
 // a progress line on a terminal (ora on stderr, so the data on stdout stays clean).
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -10,6 +8,7 @@ import ora from 'ora';
 import { type AdminClient, ApiError } from '../api/client.js';
 import { CreateExportDocument, SubmissionCountDocument, type SubmissionExportFormat } from '../gql/graphql.js';
 import { contextOf, optionsOf } from '../context.js';
+import { writePrivateFile } from '../private-file.js';
 import { progressText, RecordCounter } from './export-progress.js';
 import { addFilterOptions, filterOf, type FilterOptions } from './filters.js';
 
@@ -79,15 +78,8 @@ export function registerExport(program: Command): void {
     const source = Readable.fromWeb(response.body as WebReadableStream);
     try {
       if (options.out) {
-        // Written beside the target and renamed at the end: a broken download leaves no half file.
-        const partial = `${options.out}.partial`;
-        try {
-          await pipeline(source, counter, createWriteStream(partial, { mode: 0o600 }));
-          await rename(partial, options.out);
-        } catch (error) {
-          await rm(partial, { force: true });
-          throw error;
-        }
+        // A new file of mode 0600 renamed over the target at the end: a broken download leaves no half file.
+        await writePrivateFile(options.out, source, counter);
       } else {
         await pipeline(source, counter, process.stdout, { end: false });
       }

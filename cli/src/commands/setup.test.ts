@@ -1,6 +1,6 @@
 // plan and apply on the example of docs/cli.md, as written: create, apply again (no change), edit,
 // prune, and a secret from the environment that is never printed.
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -133,7 +133,15 @@ describe('intake plan and apply', () => {
   });
 
   it('applies the example: the site, forms with their settings, the webhook and the grant; codes are printed', async () => {
+    // Files left readable by others (mode 0644) where apply writes secrets: they are replaced by new
+    // files of mode 0600, never written into.
     const secretsFile = path.join(dir, 'webhook-secrets.json');
+    await writeFile(secretsFile, '[]\n');
+    await chmod(secretsFile, 0o644);
+    const fingerprintsFile = path.join(world.configHome, 'intake', 'secret-fingerprints.json');
+    await mkdir(path.dirname(fingerprintsFile), { recursive: true });
+    await writeFile(fingerprintsFile, '{}\n');
+    await chmod(fingerprintsFile, 0o644);
     const result = await cli(['apply', '-f', file, '--yes', '--webhook-secrets', secretsFile]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -183,6 +191,9 @@ describe('intake plan and apply', () => {
       expect.objectContaining({ id: webhooks[0].id, secret: expect.stringMatching(/^whsec_/) }),
     ]);
     expect((await stat(secretsFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(fingerprintsFile)).mode & 0o777).toBe(0o600);
+    expect(Object.values(JSON.parse(await readFile(fingerprintsFile, 'utf8')))).toHaveLength(1);
+    expect((await readdir(dir)).filter((name) => name.includes('webhook-secrets'))).toEqual(['webhook-secrets.json']);
     expect(result.stdout).not.toContain(written[0].secret);
     const { members } = await gql('query { members { email grants { level site { name } } } }');
     expect(members.find((member: any) => member.email === 'ana@example.com').grants).toEqual([

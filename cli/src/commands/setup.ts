@@ -1,11 +1,11 @@
 // intake plan / apply / schema: setup as code (docs/cli.md#setup-as-code).
-import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { confirmed } from '../confirm.js';
 import { contextOf, optionsOf } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { printJson } from '../output.js';
+import { writePrivateFile } from '../private-file.js';
 import { loadSetupFile } from '../setup/load.js';
 import { makePlan, type ApplyState } from '../setup/plan.js';
 import { planJson, renderPlan } from '../setup/render.js';
@@ -78,7 +78,7 @@ export function registerSetup(program: Command): void {
         }
       }
       if (options.webhookSecrets && state.webhookSecrets.length > 0) {
-        await writeFile(options.webhookSecrets, `${JSON.stringify(state.webhookSecrets, null, 2)}\n`, { mode: 0o600 });
+        await writePrivateFile(options.webhookSecrets, `${JSON.stringify(state.webhookSecrets, null, 2)}\n`);
       }
       const forms = [...plan.existingForms, ...state.forms];
       if (out.json) {

@@ -3,9 +3,10 @@
 // cannot be turned back into the secret. Where none is known (another machine, a secret set in the
 // console) plan says "(secret changes)" and apply sends it again, which is harmless.
 import { createHash } from 'node:crypto';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { graphqlEndpoint } from '../api/client.js';
+import { writePrivateFile } from '../private-file.js';
 import { configDir } from './profiles.js';
 
 type Fingerprints = Record<string, Record<string, string>>;
@@ -46,6 +47,6 @@ export class SecretFingerprints {
       server[objectId] = fingerprint(objectId, secret);
     }
     await mkdir(configDir(), { recursive: true, mode: 0o700 });
-    await writeFile(file(), `${JSON.stringify(this.all, null, 2)}\n`, { mode: 0o600 });
+    await writePrivateFile(file(), `${JSON.stringify(this.all, null, 2)}\n`);
   }
 }

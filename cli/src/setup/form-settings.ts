@@ -5,7 +5,7 @@ import type { Form, Limits, UpdateFormInput } from '../api/operations.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { asFormField, diffDeclaredFields } from './declared-fields.js';
 import type { FieldChange } from './field-change.js';
-import { BROWSER_TEXT_DEFAULTS, normaliseOrigin, normaliseThankYouUrl } from '#shared/input-fields';
+import { BROWSER_TEXT_DEFAULTS } from '#contract';
 import type { BrowserSpec, FormSpec } from './schema.js';
 
 /** Lists compared as sets, after the API's own normalisation (trimmed; e-mails and types in lower case). */
@@ -137,6 +137,18 @@ export function diffFormSettings(
 
 type TextKey = keyof typeof BROWSER_TEXT_DEFAULTS;
 
+/**
+ * An origin or an address in the URL parser's spelling, as the API stores it, to compare with what
+ * it has; the text as written when it does not parse (the API then refuses it in its own words).
+ */
+function parsedSpelling(text: string, part: 'origin' | 'href'): string {
+  try {
+    return new URL(text.trim())[part];
+  } catch {
+    return text;
+  }
+}
+
 /** Browser posting (docs/static-sites.md): lists in the API's spelling; limits against their defaults. */
 function diffBrowserSettings(
   spec: BrowserSpec,
@@ -150,12 +162,12 @@ function diffBrowserSettings(
     input.browserPosting = spec.posting;
   }
   // A text the API would refuse is sent as written, so its own words reach the user.
-  const origins = spec.origins?.map((origin) => normaliseOrigin(origin) ?? origin);
+  const origins = spec.origins?.map((origin) => parsedSpelling(origin, 'origin'));
   if (origins !== undefined && !sameSet(origins, current?.browserOrigins ?? [], asIs)) {
     change('browser.origins', current?.browserOrigins, spec.origins);
     input.browserOrigins = spec.origins;
   }
-  const urls = spec.thankYouUrls?.map((url) => normaliseThankYouUrl(url) ?? url);
+  const urls = spec.thankYouUrls?.map((url) => parsedSpelling(url, 'href'));
   if (urls !== undefined && JSON.stringify(urls) !== JSON.stringify(current?.browserThankYouUrls ?? [])) {
     change('browser.thankYouUrls', current?.browserThankYouUrls, spec.thankYouUrls);
     input.browserThankYouUrls = spec.thankYouUrls;

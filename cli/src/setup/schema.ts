@@ -3,10 +3,10 @@
 // test keeps the two equal. Bounds the API checks itself (e-mail count, file size limit, URL rules)
 // are left to it, so its own words reach the user; this catches the shape and names.
 // Objects are strict: an unknown key is a mistake in the file, never ignored.
-// The bounds are the admin API's own declarations (@intake/shared/input-fields, which its inputs
-// check with). Its schemas themselves are not reused: they normalise (trim, deduplicate, [] to null)
-// in transforms and refinements that a JSON Schema cannot show, and plan compares and prints the
-// file as written; here the same bounds are declared as JSON Schema keywords editors can check.
+// The bounds are the ones the admin API's inputs check (@intake/contract, bundled as `#contract`).
+// Its zod schemas themselves are not reused: they normalise (trim, deduplicate, [] to null) in
+// transforms and refinements that a JSON Schema cannot show, and plan compares and prints the file
+// as written; here the same bounds are declared as JSON Schema keywords editors can check.
 import {
   BROWSER_ORIGINS_MAX,
   BROWSER_TEXT_DEFAULTS,
@@ -25,7 +25,7 @@ import {
   NAME_MAX_LENGTH,
   RETENTION_DAYS_MAX,
   RETENTION_DAYS_MIN,
-} from '#shared/input-fields';
+} from '#contract';
 import { z } from 'zod';
 
 export const ENV_REFERENCE = /^\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}$/;

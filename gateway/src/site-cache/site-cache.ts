@@ -14,6 +14,7 @@ import type { Services } from '@intake/shared/services';
 import type { SiteTokenCodec } from '@intake/shared/site-token';
 import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
 import { LRUCache } from 'lru-cache';
+import { ACCEPTING_FORM } from '../submission/acceptance.js';
 import { formShapeOf, type FormShape } from '../submission/form-shape.js';
 import { createSiteScopedCache, type SiteScopedCacheOptions } from './site-scoped-cache.js';
 import { memoizeTokenDecoding } from './token-memo.js';
@@ -33,7 +34,7 @@ export interface SiteCache {
   tokens: SiteTokenCodec;
   /** The site of this id, deleted or not (the token check tells them apart), or null. */
   site(em: () => Em, id: string): Promise<Site | null>;
-  /** The form of this code that belongs to `site` and is not deleted, enabled or not, or null. */
+  /** The form of this code that belongs to `site` and accepts submissions (acceptance.ts), or null. */
   form(em: () => Em, site: Site, code: string): Promise<CachedForm | null>;
   /** A browser post names no site: the form of this code with its site, neither deleted, or null. */
   formByCodeAlone(em: () => Em, code: string): Promise<(CachedForm & { site: Site }) | null>;
@@ -101,18 +102,18 @@ export function createSiteCache(
     form(em, site, code) {
       return forms.get(`${site.id}\n${code}`, site.id, async () => {
         const forked = em();
-        const form = await forked.findOne(FormSchema, { code, deletedAt: null, site: site.id });
+        // Only a form that accepts submissions (acceptance.ts); any other is answered as absent.
+        const form = await forked.findOne(FormSchema, { code, site: site.id, ...ACCEPTING_FORM });
         if (!form) {
           return null;
         }
-        // A disabled form is refused before any delivery: its webhooks need not be read.
-        const webhookIds = form.enabled ? await enabledWebhookIds(forked, form.id) : [];
+        const webhookIds = await enabledWebhookIds(forked, form.id);
         const cached = Object.freeze({ ...frozenScalars(metadata.get(FormSchema), form), site }) as unknown as Form;
         return Object.freeze({
           form: cached,
           webhookIds: Object.freeze(webhookIds),
           // Dropped with the entry when the change feed says the form changed, so never stale.
-          shape: form.enabled ? formShapeOf(cached) : null,
+          shape: formShapeOf(cached),
         });
       });
     },

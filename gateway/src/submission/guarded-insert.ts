@@ -1,10 +1,9 @@
 // The SQL of the submission store (submission-store.ts): the guarded INSERT and the acceptance check.
 // The site and form of a request may come from the gateway's cache, which hears of a change a few
-// milliseconds after it commits (longer on a busy machine). The write re-checks what security rests
-// on — the token's control code, the site not deleted, the form enabled and not deleted — in the
-// database, so a submission sent after a rotation, disabling or deletion was answered is refused
-// even when the news has not reached this process yet. On the single-statement path the check rides
-// inside the INSERT itself: no extra round trip.
+// milliseconds after it commits (longer on a busy machine). So every write checks again, in the
+// database, whether the form still accepts submissions (acceptance.ts): a submission sent after a
+// rotation, disabling or deletion was answered is refused even when the news has not reached this
+// process yet. On the single-statement path the check rides inside the INSERT itself.
 import { randomUUID } from 'node:crypto';
 import {
   executePrepared,
@@ -14,12 +13,13 @@ import {
   type Em,
   type PreparedStatement,
 } from '@intake/shared/db';
-import { SUBMISSION_CREATED } from '@intake/shared/delivery';
+import { SUBMISSION_CREATED, type SubmissionDelivery } from '@intake/shared/delivery';
 import type { Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
+import { acceptingSql, liveSiteSql } from './acceptance.js';
 
-const ACCEPTING = `exists (select 1 from "forms" f join "sites" s on s."id" = f."site_id"
-  where f."id" = ? and f."enabled" and f."deleted_at" is null and s."deleted_at" is null and s."control_code" = ?)`;
+/** The acceptance check with the form's id and the token's control code as parameters, in that order. */
+const ACCEPTING = acceptingSql('?', '?');
 
 const GUARDED_INSERT = `insert into "submissions"
   ("id", "form_id", "data", "sanitized_fields", "created_at", "idempotency_key", "spam", "spam_reason", "content_hash", "receipt")
@@ -150,9 +150,7 @@ const GROUP_INSERT = preparedStatement(
     select g."id", g."form_id", g."data", g."sanitized_fields", g."created_at", g."idempotency_key",
       g."spam_reason" is not null, g."spam_reason", null, g."receipt"
     from "given" g
-    where exists (select 1 from "forms" f join "sites" s on s."id" = f."site_id"
-      where f."id" = g."form_id" and f."enabled" and f."deleted_at" is null and s."deleted_at" is null
-        and s."control_code" = g."control_code")
+    where ${acceptingSql('g."form_id"', 'g."control_code"')}
     on conflict do nothing
     returning "id"
   ), "file" as (
@@ -176,15 +174,12 @@ const GROUP_INSERT = preparedStatement(
   select "id" from "submission"`,
 );
 
-/** An outbox row of a grouped submission: one per enabled webhook, one for the form's e-mails. */
-export type DeliveryRow = { channel: 'webhook'; webhookId: string } | { channel: 'email'; recipients: string[] };
-
 /** A submission of a group, with the control code of the token it came with (checked by the guard). */
 export interface GroupedSubmission {
   row: SingleStatementSubmission;
   site: Site;
-  /** Written with the submission, in the same statement. */
-  deliveries: readonly DeliveryRow[];
+  /** Its outbox rows (`submissionDeliveries`), written with it in the same statement. */
+  deliveries: readonly SubmissionDelivery[];
 }
 
 /**
@@ -261,7 +256,7 @@ export async function isStillAccepting(em: Em, formId: string, site: Site): Prom
 /** Why a submission was refused at the write: read fresh, answered as the middleware would have. */
 export async function refusalOf(em: Em, formId: string, site: Site): Promise<AppError> {
   const rows = await em.execute<{ live: boolean }[]>(
-    'select ("deleted_at" is null and "control_code" = ?) as "live" from "sites" where "id" = ?',
+    `select (${liveSiteSql('s', '?')}) as "live" from "sites" s where s."id" = ?`,
     [site.controlCode, site.id],
   );
   if (rows[0]?.live !== true) {

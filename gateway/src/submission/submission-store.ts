@@ -19,7 +19,7 @@
 // window and writes again.
 import { createHash } from 'node:crypto';
 import type { Database, Em } from '@intake/shared/db';
-import { enabledWebhookIds, enqueueSubmissionDeliveries } from '@intake/shared/delivery';
+import { enabledWebhookIds, enqueueSubmissionDeliveries, submissionDeliveries } from '@intake/shared/delivery';
 import { FormSchema, StoredFileSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
 import { isOutage } from '@intake/shared/outage';
@@ -33,7 +33,6 @@ import {
   isStillAccepting,
   refusalOf,
   type FileRow,
-  type DeliveryRow,
   type GroupedSubmission,
   type InsertedSubmission,
   type SingleStatementSubmission,
@@ -207,7 +206,8 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
     return writeInTransaction(fork(), record, webhookIds);
   }
   const { form, site } = record;
-  const wouldDeliver = webhookIds.length > 0 || (form.notifyEmails ?? []).length > 0;
+  // The path follows what a good submission would get, spam's too (see above).
+  const wouldDeliver = submissionDeliveries(form, webhookIds, false).length > 0;
   const row: SingleStatementSubmission = {
     id: record.id,
     createdAt: record.createdAt,
@@ -219,7 +219,7 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
     receipt: record.receipt,
     files: record.files,
   };
-  const deliveries = record.spamReason === undefined ? deliveryRows(form, webhookIds) : [];
+  const deliveries = submissionDeliveries(form, webhookIds, record.spamReason !== undefined);
   const settled = await writeGrouped({ row, site, deliveries, wouldDeliver });
   if (settled !== WRITE_ALONE) {
     return outcomeOf(record, settled.inserted, fork);
@@ -230,16 +230,6 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
     return writeInTransaction(fork(), record, webhookIds);
   }
   return outcomeOf(record, await insertSingleStatementIfAccepting(db, row, site), fork);
-}
-
-/** The outbox rows of a good submission, as enqueueSubmissionDeliveries makes them in a transaction. */
-function deliveryRows(form: Form, webhookIds: readonly string[]): DeliveryRow[] {
-  const rows: DeliveryRow[] = webhookIds.map((webhookId) => ({ channel: 'webhook', webhookId }));
-  const recipients = form.notifyEmails ?? [];
-  if (recipients.length > 0) {
-    rows.push({ channel: 'email', recipients: [...recipients] });
-  }
-  return rows;
 }
 
 /** The answer of a write without entities: its rows as written, or why the form or site refused it. */
@@ -305,11 +295,8 @@ async function writeInTransaction(
         contentHash: filter?.contentHash ?? null,
       });
       const files = record.files.map((row, position) => tx.create(StoredFileSchema, { submission, position, ...row }));
-      // The outbox: one delivery per enabled webhook and one for the notification e-mails. Spam gets
-      // none until an administrator marks it "Not spam" (the admin API queues them then).
-      if (record.spamReason === undefined) {
-        await enqueueSubmissionDeliveries(tx, record.form, submission, webhookIds);
-      }
+      // The outbox, as submissionDeliveries says (spam gets none), in the same flush.
+      await enqueueSubmissionDeliveries(tx, record.form, submission, webhookIds);
       await tx.flush();
       return { outcome: 'stored', answer: presentSubmission(submission, files) };
     });

@@ -2,7 +2,7 @@
 // by the gateway (which enforces them) and the admin API (which shows them).
 import type { Config } from '../config/types.js';
 import type { Form } from '../entities/form.js';
-import { BROWSER_TEXT_DEFAULTS, CHALLENGE_DIFFICULTY_DEFAULT, type BrowserTextKey } from '../input-fields/browser.js';
+import { BROWSER_TEXT_DEFAULTS, CHALLENGE_DIFFICULTY_DEFAULT, type BrowserTextKey } from '@intake/contract';
 
 export interface BrowserLimits {
   maxBodySize: number;

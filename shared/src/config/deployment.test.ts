@@ -437,12 +437,36 @@ describe('Dockerfile', () => {
       [
         '/app/admin-api/dist',
         '/app/admin-web/dist',
+        '/app/contract/dist',
         '/app/gateway/dist',
         '/app/migrations/dist',
         '/app/shared/dist',
         '/app/worker/dist',
       ].sort(),
     );
+  });
+
+  it('takes the compiled output of every workspace that a shipped one depends on', () => {
+    const workspaces = (JSON.parse(readRoot('package.json')) as { workspaces: string[] }).workspaces;
+    const manifests = new Map(
+      workspaces.map((folder) => {
+        const manifest = JSON.parse(readRoot(`${folder}/package.json`)) as {
+          name: string;
+          dependencies?: Record<string, string>;
+        };
+        return [manifest.name, { folder, dependencies: Object.keys(manifest.dependencies ?? {}) }];
+      }),
+    );
+    const fromBuild = new Set(runtime.filter((line) => /^COPY --from=/.test(line)).map((line) => line.split(/\s+/)[2]));
+    for (const { folder, dependencies } of manifests.values()) {
+      if (!fromBuild.has(`/app/${folder}/dist`)) {
+        continue;
+      }
+      for (const dependency of dependencies.filter((name) => manifests.has(name))) {
+        const needed = `/app/${manifests.get(dependency)!.folder}/dist`;
+        expect({ folder, dependency, copied: fromBuild.has(needed) }).toEqual({ folder, dependency, copied: true });
+      }
+    }
   });
 
   it('contains every entry point docker-compose.yml runs, and exposes the default ports', () => {

@@ -1,4 +1,5 @@
-// The transactional outbox. These functions only add rows to the unit of work: the caller's flush
+// The transactional outbox: which deliveries a new submission gets (`submissionDeliveries`, the
+// one statement of that rule), and functions that add rows to the unit of work: the caller's flush
 // commits them in the same transaction as what they are about (a submission and its files), so a
 // committed submission always has its deliveries and a refused one never does.
 import { FlushMode } from '@mikro-orm/core';
@@ -13,10 +14,35 @@ import {
 } from '../entities/index.js';
 import { SUBMISSION_CREATED, WEBHOOK_TEST } from './event.js';
 
+/** An outbox row a new submission gets: one of its form's enabled webhooks, or its notification e-mails. */
+export type SubmissionDelivery = { channel: 'webhook'; webhookId: string } | { channel: 'email'; recipients: string[] };
+
 /**
- * One delivery per enabled webhook of the form, and one for the form's notification e-mails (all
- * addresses in one message); the caller flushes. `webhookIds` are the form's enabled webhooks when
- * the caller already knows them (the gateway caches them with the form); without them they are read.
+ * Which deliveries a new submission gets, the one rule every path that writes them follows (the
+ * gateway's transaction and its group statement, the admin API's "Not spam"): one per enabled
+ * webhook of the form, one for its notification e-mails (all addresses in one message), and none
+ * for spam, until an administrator marks it "Not spam".
+ */
+export function submissionDeliveries(
+  form: Pick<Form, 'notifyEmails'>,
+  webhookIds: readonly string[],
+  spam: boolean,
+): SubmissionDelivery[] {
+  if (spam) {
+    return [];
+  }
+  const deliveries: SubmissionDelivery[] = webhookIds.map((webhookId) => ({ channel: 'webhook', webhookId }));
+  const recipients = form.notifyEmails ?? [];
+  if (recipients.length > 0) {
+    deliveries.push({ channel: 'email', recipients: [...recipients] });
+  }
+  return deliveries;
+}
+
+/**
+ * Adds the submission's deliveries (`submissionDeliveries`, its spam flag as the verdict) to the unit
+ * of work; the caller flushes. `webhookIds` are the form's enabled webhooks when the caller already
+ * knows them (the gateway caches them with the form); without them they are read.
  */
 export async function enqueueSubmissionDeliveries(
   em: Em,
@@ -25,19 +51,22 @@ export async function enqueueSubmissionDeliveries(
   webhookIds?: readonly string[],
 ): Promise<void> {
   const webhooks = webhookIds ?? (await enabledWebhookIds(em, form.id));
-  const now = new Date();
   const common = {
     form: em.getReference(FormSchema, form.id),
     submission,
     eventType: SUBMISSION_CREATED,
-    nextAttemptAt: now,
+    nextAttemptAt: new Date(),
   };
-  for (const webhookId of webhooks) {
-    em.create(DeliverySchema, { ...common, channel: 'webhook', webhook: em.getReference(WebhookSchema, webhookId) });
-  }
-  const recipients = form.notifyEmails ?? [];
-  if (recipients.length > 0) {
-    em.create(DeliverySchema, { ...common, channel: 'email', recipients: [...recipients] });
+  for (const delivery of submissionDeliveries(form, webhooks, submission.spam)) {
+    if (delivery.channel === 'webhook') {
+      em.create(DeliverySchema, {
+        ...common,
+        channel: 'webhook',
+        webhook: em.getReference(WebhookSchema, delivery.webhookId),
+      });
+    } else {
+      em.create(DeliverySchema, { ...common, channel: 'email', recipients: delivery.recipients });
+    }
   }
 }
 

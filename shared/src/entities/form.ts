@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { UNKNOWN_FIELD_POLICIES, type FormJsonSchema } from '../form-shape/index.js';
-import { BROWSER_CHALLENGE_MODES, type BrowserTexts } from '../input-fields/browser.js';
+import { BROWSER_CHALLENGE_MODES, type BrowserTexts } from '@intake/contract';
 import { SiteSchema } from './site.js';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
 

@@ -1,75 +1,33 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
+import * as contract from '@intake/contract';
 import { AppError, codesAnsweredAs, ERROR_CATALOGUE, toProblem, type ErrorCode } from './index.js';
-import { REPO_ROOT } from '../test/processes.js';
 
-const CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+const CODES = Object.keys(contract.ERROR_CATALOGUE) as ErrorCode[];
 
-/** The first two cells of each table row in a docs page section whose header has `column`. */
-function documentedRows(page: string, column: string): { status: string; code: string }[] {
-  const text = readFileSync(path.join(REPO_ROOT, 'docs', page), 'utf8');
-  const rows: { status: string; code: string }[] = [];
-  let columns: string[] | undefined;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('|')) {
-      columns = undefined;
-      continue;
-    }
-    const cells = line
-      .split('|')
-      .slice(1, -1)
-      .map((cell) => cell.trim().replace(/^`|`$/g, ''));
-    if (columns === undefined) {
-      columns = cells;
-    } else if (columns.includes(column) && !/^-+$/.test(cells[0] ?? '')) {
-      const at = (name: string) => cells[columns!.indexOf(name)] ?? '';
-      rows.push({ code: at(column), status: at(columns.includes('status') ? 'status' : 'HTTP') });
-    }
-  }
-  return rows;
-}
+// The catalogue itself and its documentation are held by contract/src/problems.test.ts.
+describe('the errors the kernel throws', () => {
+  it("are the contract's catalogue, not a copy of it", () => {
+    expect(ERROR_CATALOGUE).toBe(contract.ERROR_CATALOGUE);
+    expect(codesAnsweredAs('problem')).toEqual(contract.PROBLEM_CODES);
+  });
 
-describe('the error catalogue', () => {
-  it('gives every entry a status, a stable code, a GraphQL code, a title and where clients meet it', () => {
-    expect(CODES.length).toBeGreaterThan(0);
+  it("carry each code's status, GraphQL code and title from the contract, and render them as a problem", () => {
     for (const code of CODES) {
-      const entry = ERROR_CATALOGUE[code];
-      expect({ code, valid: /^[a-z]+(_[a-z0-9]+)*$/.test(code) }).toEqual({ code, valid: true });
-      expect({ code, status: entry.status >= 400 && entry.status <= 599 }).toEqual({ code, status: true });
-      expect({ code, graphqlCode: /^[A-Z]+(_[A-Z0-9]+)*$/.test(entry.graphqlCode) }).toEqual({
+      const entry = contract.ERROR_CATALOGUE[code];
+      const error = new AppError(code);
+      expect({ code, status: error.status, graphqlCode: error.graphqlCode, title: error.title }).toEqual({
         code,
-        graphqlCode: true,
+        status: entry.status,
+        graphqlCode: entry.graphqlCode,
+        title: entry.title,
       });
-      expect({ code, title: entry.title.trim().length > 0 }).toEqual({ code, title: true });
-      expect({ code, via: entry.via.length > 0 }).toEqual({ code, via: true });
+      expect(toProblem(error)).toEqual({
+        type: `urn:intake:problem:${code}`,
+        title: entry.title,
+        status: entry.status,
+        detail: entry.title,
+        code,
+      });
     }
-    // Each GraphQL code names one entry, so formatError's answer says which error it was.
-    const graphqlCodes = CODES.map((code) => ERROR_CATALOGUE[code].graphqlCode);
-    expect(new Set(graphqlCodes).size).toBe(graphqlCodes.length);
-  });
-
-  it('matches the problem codes of docs/intake-api.md, with their statuses', () => {
-    const documented = documentedRows('intake-api.md', 'code');
-    expect([...new Set(documented.map(({ code }) => code))].sort()).toEqual(codesAnsweredAs('problem').sort());
-    for (const { code, status } of documented) {
-      expect({ code, status }).toEqual({ code, status: String(ERROR_CATALOGUE[code as ErrorCode].status) });
-    }
-  });
-
-  it("matches the `extensions.code` table of docs/admin-api.md (Apollo's own codes aside)", () => {
-    const apollos = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST']);
-    const documented = documentedRows('admin-api.md', 'extensions.code')
-      .map(({ code }) => code)
-      .filter((code) => !apollos.has(code));
-    expect(documented.sort()).toEqual(
-      codesAnsweredAs('graphql')
-        .map((code) => ERROR_CATALOGUE[code].graphqlCode)
-        .sort(),
-    );
-  });
-
-  it('holds the masked answer for unknown errors', () => {
-    expect(ERROR_CATALOGUE.internal_error).toMatchObject({ status: 500, graphqlCode: 'INTERNAL_SERVER_ERROR' });
   });
 });
 

@@ -13,13 +13,8 @@ export type UnknownFieldPolicy = (typeof UNKNOWN_FIELD_POLICIES)[number];
 
 /** The types whose values are free text, and so may have a maximum length (per item for a list). */
 export const LENGTH_TYPES: ReadonlySet<FieldType> = new Set(['text', 'email', 'list']);
-/** Most fields a form may declare. */
-export const DECLARED_FIELDS_MAX = 100;
-/** Most choices of a choice field, and the longest one. */
-export const CHOICES_MAX = 100;
-export const CHOICE_MAX_LENGTH = 200;
-/** The longest maximum length: the gateway's 64 KiB string limit holds at least this many characters. */
-export const FIELD_MAX_LENGTH_MAX = 16_384;
+// Most fields a form may declare, most choices and the longest one, the longest maximum length.
+export { CHOICE_MAX_LENGTH, CHOICES_MAX, DECLARED_FIELDS_MAX, FIELD_MAX_LENGTH_MAX } from '@intake/contract';
 
 export interface DeclaredField {
   name: string;

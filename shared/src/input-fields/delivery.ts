@@ -1,9 +1,9 @@
-// zod schemas of a form's notification addresses and of a webhook's description, and their bounds.
+// zod schemas of a form's notification addresses and of a webhook's description (their bounds are
+// @intake/contract's).
+import { DESCRIPTION_MAX_LENGTH, NOTIFY_EMAILS_MAX } from '@intake/contract';
 import { z } from 'zod';
 import { fail, isPlainText } from './text.js';
 
-export const DESCRIPTION_MAX_LENGTH = 500;
-export const NOTIFY_EMAILS_MAX = 10;
 const EMAIL_MAX_LENGTH = 254;
 
 // A plain address (no display name, no comments, nothing that could break out of a header).

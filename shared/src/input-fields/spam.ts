@@ -1,14 +1,14 @@
-// zod schemas of a form's spam protection settings, and their bounds; null turns a part off.
+// zod schemas of a form's spam protection settings (their bounds are @intake/contract's); null turns a
+// part off.
+import {
+  BLOCKED_WORD_MAX_LENGTH,
+  BLOCKED_WORDS_MAX,
+  CAPTCHA_SECRET_MAX_LENGTH,
+  FIELD_NAME_MAX_LENGTH,
+  HONEYPOT_FIELDS_MAX,
+} from '@intake/contract';
 import { z } from 'zod';
 import { fail, isPlainText, wholeNumber } from './text.js';
-
-export const HONEYPOT_FIELDS_MAX = 20;
-export const FIELD_NAME_MAX_LENGTH = 100;
-export const BLOCKED_WORDS_MAX = 200;
-export const BLOCKED_WORD_MAX_LENGTH = 100;
-export const CAPTCHA_SECRET_MAX_LENGTH = 500;
-export const DUPLICATE_WINDOW_MAX_SECONDS = 30 * 24 * 60 * 60;
-export const MAX_LINKS_MAX = 1000;
 
 // The gateway refuses keys with markup, so a field name with it could never be sent.
 const MARKUP = /[<>]/;

@@ -1,8 +1,7 @@
-// The checks of plain text and whole numbers every input shares, and a display name. zod only (see
-// index.ts): the admin API declares its inputs with them and the command line bundles them.
+// The checks of plain text and whole numbers every input shares, and a display name (its bound is
+// @intake/contract's).
+import { NAME_MAX_LENGTH } from '@intake/contract';
 import { z } from 'zod';
-
-export const NAME_MAX_LENGTH = 200;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 

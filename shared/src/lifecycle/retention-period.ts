@@ -1,7 +1,6 @@
 // A form's retention period (`retentionDays`): the bounds the admin API accepts and the date a
 // submission expires. The worker deletes what has expired (worker/src/retention/form-retention.ts).
-export const RETENTION_DAYS_MIN = 1;
-export const RETENTION_DAYS_MAX = 3650;
+export { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '@intake/contract';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The moment before which a form's submissions have expired. */

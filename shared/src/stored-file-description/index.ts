@@ -1,14 +1,8 @@
+import type { StoredFileDescription } from '@intake/contract';
 import type { StoredFile } from '../entities/stored-file.js';
 
-/** What every answer says of a stored file: the 201 body, the admin API and webhook events. */
-export interface StoredFileDescription {
-  id: string;
-  field: string;
-  name: string;
-  mimeType: string;
-  size: number;
-  sha256: string;
-}
+/** What every answer says of a stored file: the shape is @intake/contract's, which the client shares. */
+export type { StoredFileDescription };
 
 /** Built field by field: never the storage key or anything else of the row. */
 export function describeStoredFile(file: StoredFile): StoredFileDescription {

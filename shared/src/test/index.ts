@@ -6,6 +6,7 @@ export * from './services.js';
 export * from './factories.js';
 export * from './s3.js';
 export * from './delivery.js';
+export * from './delivery-cases.js';
 export * from './processes.js';
 export * from './graphql.js';
 export * from './outage-database.js';

@@ -3,7 +3,7 @@
 // Whatever comes in: never a 5xx, never a crash; every refusal is a problem document with a code
 // of the catalogue and leaves nothing behind (no row, no object, no upload); every acceptance adds
 // exactly its submission and its files. fast-check prints the seed and the shrunk case on failure.
-import { codesAnsweredAs, type ErrorCode } from '@intake/shared/errors';
+import { codesAnsweredAs, type ProblemCode } from '@intake/shared/errors';
 import fc from 'fast-check';
 import { docx, pdf, png, sevenZip, text, zip, EXECUTABLE_HEADS, manyEntriesZip, rawZip } from '@intake/test-files';
 import { footprint } from '@intake/gateway/test';
@@ -114,7 +114,7 @@ describeOnPostgres('fuzzed requests against the listening gateway', (serverUrl) 
           expect({
             context,
             type: answer.contentType?.split(';')[0],
-            inCatalogue: code !== undefined && codesAnsweredAs('problem').includes(code as ErrorCode),
+            inCatalogue: code !== undefined && codesAnsweredAs('problem').includes(code as ProblemCode),
             status: answer.body?.status,
           }).toEqual({
             context,

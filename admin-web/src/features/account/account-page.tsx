@@ -1,6 +1,7 @@
 // Each member's own page: who they are (name, which they change here; e-mail and role, which owners
 // and admins change), their password, their passkeys, and their own API tokens, with a warning when
 // one ends within a week.
+import { NAME_MAX_LENGTH } from '@intake/contract';
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useEffect, useMemo } from 'react';
@@ -75,7 +76,7 @@ function ProfileSection({ email, name, role }: { email: string; name: string; ro
             description="How the team sees you"
             required
             autoComplete="name"
-            maxLength={200}
+            maxLength={NAME_MAX_LENGTH}
             key={form.key('name')}
             {...form.getInputProps('name')}
           />

@@ -2,6 +2,7 @@
 // signed in, and whether it is synced (copied to their other devices by a password manager or a
 // platform account). Added here (add-passkey.tsx), renamed, and removed after a confirmation: a
 // removed passkey signs in no more, even though the device still holds it.
+import { PASSKEY_NAME_MAX_LENGTH } from '@intake/contract';
 import { Badge, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMemo, useState } from 'react';
@@ -48,7 +49,7 @@ function RenameDialog({ passkey, onClose }: { passkey: PasskeyFieldsFragment; on
           <TextInput
             label="Name"
             required
-            maxLength={100}
+            maxLength={PASSKEY_NAME_MAX_LENGTH}
             data-autofocus
             key={form.key('name')}
             {...form.getInputProps('name')}

@@ -2,9 +2,9 @@
 // rendered as React text (never as HTML); nested objects and lists readable. A value the XSS
 // sanitiser changed (markup removed before storage) carries a note, so nobody takes it for what was
 // sent.
+import { fieldPath, type FieldPathSegment } from '@intake/contract';
 import { Badge, Code, List, Table, Text } from '@mantine/core';
 import { decodeStoredText } from '../../lib/decode-stored-text';
-import { fieldPath, type FieldPathSegment } from '../../lib/field-path';
 import { isObject } from '../../lib/submission-values';
 
 const NO_PATHS: ReadonlySet<string> = new Set();

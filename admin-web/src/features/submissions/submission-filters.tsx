@@ -1,15 +1,16 @@
 // The inbox's search box, date range and "Has files" switch. The text is applied when the search is
 // submitted (Enter or the Search button); the dates and the checkbox as they change. The filter
 // itself lives in the URL (see submission-filter-params.ts), this only edits it.
+import { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MIN_LENGTH } from '@intake/contract';
 import { Button, Checkbox, Group, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { isFiltered, SEARCH_MIN_LENGTH, type InboxFilter } from '../../lib/submission-filter-params';
+import { isFiltered, type InboxFilter } from '../../lib/submission-filter-params';
 
 /** True when `query` is typed but too short to send: the box says so, and the list waits. */
 export function isTooShort(query: string): boolean {
   const trimmed = query.trim();
-  return trimmed !== '' && [...trimmed].length < SEARCH_MIN_LENGTH;
+  return trimmed !== '' && [...trimmed].length < SEARCH_QUERY_MIN_LENGTH;
 }
 
 export function SubmissionFilters({
@@ -50,12 +51,12 @@ export function SubmissionFilters({
           placeholder="Name, e-mail, words…"
           type="search"
           value={draft}
-          maxLength={200}
+          maxLength={SEARCH_QUERY_MAX_LENGTH}
           onChange={(event) => {
             setDraft(event.currentTarget.value);
             setTooShort(false);
           }}
-          error={tooShort ? `Type at least ${SEARCH_MIN_LENGTH} characters` : undefined}
+          error={tooShort ? `Type at least ${SEARCH_QUERY_MIN_LENGTH} characters` : undefined}
           style={{ flex: '1 1 16rem' }}
         />
         <Button type="submit" variant="default" leftSection={<IconSearch size={16} aria-hidden />}>
