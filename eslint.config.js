@@ -80,6 +80,11 @@ export default tseslint.config(
     },
   },
   {
+    // The script pages load from the gateway (docs/static-sites.md): plain browser JavaScript, no build.
+    files: ['gateway/public/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+  },
+  {
     files: ['**/*.test.ts', '**/test/**/*.ts', 'admin-web/e2e/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

@@ -1,9 +1,10 @@
 // `npm run build` (and so `npm start` and `npm test`, which build first): the workspaces, then the
-// client's copy of the contract, then docs/schema.graphql, then the command line and the console (both
-// generate their typed GraphQL operations from that schema), each only when it is out of date.
-// Building everything took 16 to 40 s on every start although nothing had changed.
+// client's copy of the contract and the gateway's browser scripts, then docs/schema.graphql, then the
+// command line and the console (both generate their typed GraphQL operations from that schema), each
+// only when it is out of date. Building everything took 16 to 40 s on every start although nothing
+// had changed.
 //
-//   node scripts/build.js [workspaces|client|schema|cli|console ...]   the named steps, in this order (default: all)
+//   node scripts/build.js [workspaces|client|gateway-assets|schema|cli|console ...]   the named steps, in this order (default: all)
 //
 // `tsc -b` decides for itself (it is incremental). The other steps are skipped when a
 // hash of their inputs and of their outputs is the one recorded after their last successful build
@@ -34,6 +35,12 @@ const STEPS = {
     outputs: ['client/dist/contract'],
     command: ['npm', 'run', 'build'],
     cwd: 'client',
+  },
+  'gateway-assets': {
+    // The scripts the gateway serves to browsers: the ALTCHA widget (from node_modules) and its own.
+    inputs: ['gateway/public', 'gateway/scripts', 'node_modules/altcha/package.json', 'package-lock.json'],
+    outputs: ['gateway/dist/public'],
+    command: [process.execPath, path.join(root, 'gateway/scripts/copy-browser-assets.js')],
   },
   schema: {
     // printAdminSchema() runs the compiled admin API (and the shared kernel and migrations it imports).

@@ -5,6 +5,8 @@ import { createCaptchaSecretBox } from '@intake/shared/spam';
 import Koa from 'koa';
 import type { IntakeCustomContext, IntakeState } from './context.js';
 import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
+import { loadBrowserAssets } from './browser/assets.js';
+import { challengeKeys } from './browser/challenge.js';
 import { createFilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
 import { errorHandler } from './middleware/error-handler.js';
@@ -19,6 +21,7 @@ import {
 import { submissionStore } from './submission/submission-store.js';
 import { createRateLimits, type RateLimits } from './rate-limit/rate-limits.js';
 import { openApiRouter } from './openapi/route.js';
+import { browserRouter } from './routes/browser.js';
 import { healthRouter } from './routes/health.js';
 import { jwksRouter } from './routes/jwks.js';
 import { sendRouter } from './routes/send.js';
@@ -61,10 +64,17 @@ export function createGatewayApp(services: Services): GatewayApp {
   // The embedded PGlite runs on this thread: there, groups gather over one turn of the event loop.
   const grouping = { ...services.config.submissionGroup, gatherTurn: services.config.databaseUrl === undefined };
   const store = submissionStore(services.db, grouping, (rows) => metrics.submissionGroupRows.observe(rows));
-  const send = sendRouter(services, pipeline, store, rateLimits, siteCache, {
-    verifier: captcha,
-    secrets: createCaptchaSecretBox(services.config.tokenEncryptionKey),
-  });
+  const keys = challengeKeys(services.config.jwtSecret);
+  const send = sendRouter(
+    services,
+    pipeline,
+    store,
+    rateLimits,
+    siteCache,
+    { verifier: captcha, secrets: createCaptchaSecretBox(services.config.tokenEncryptionKey) },
+    keys,
+  );
+  const browser = browserRouter(services, siteCache, rateLimits, keys, loadBrowserAssets(services.logger));
   const health = healthRouter(services, rateLimits);
   const refusals = createRefusalTally(services);
   const countOutcome = countIntakeOutcome(metrics);
@@ -87,6 +97,7 @@ export function createGatewayApp(services: Services): GatewayApp {
   app.use(metricsRouter(metrics).routes());
   app.use(openApiRouter().routes());
   app.use(jwksRouter(services).routes());
+  app.use(browser.routes());
   app.use(send.routes());
   app.use(
     send.allowedMethods({ throw: true, methodNotAllowed: () => new AppError('method_not_allowed', 'Use POST.') }),

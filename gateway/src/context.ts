@@ -4,6 +4,7 @@ import type { AppError } from '@intake/shared/errors';
 import type { Services } from '@intake/shared/services';
 import type { RouterContext } from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
+import type { BrowserLimits } from '@intake/shared/browser-posting';
 import type { ReceivedFile } from './files/types.js';
 import type { SpamReason } from './spam/content-rules.js';
 import type { BodyKind, FormShape } from './submission/form-shape.js';
@@ -33,6 +34,19 @@ export interface IntakeState {
   idempotency?: { key?: string; replay?: SubmissionAnswer; refusal?: AppError };
   /** Set when the submission was stored as spam (counted in metrics, never told to the client). */
   spamReason?: SpamReason;
+  /** A post without credentials whose form and origin passed (docs/static-sites.md). */
+  browser?: BrowserPost;
+  /** The refusal code of a browser post answered with a page instead of a problem document. */
+  pageRefusal?: string;
+}
+
+/** What the gateway knows of a browser post (browser/browser-post.ts) once its form and origin passed. */
+export interface BrowserPost {
+  /** The page's origin, one of the form's: the only origin CORS answers ever name. */
+  origin: string;
+  limits: BrowserLimits;
+  /** A form sent by the browser itself (no script): answered with a page or a redirect. */
+  navigation: boolean;
 }
 
 /** What the gateway's app puts on every request's context (`app.context.services`). */

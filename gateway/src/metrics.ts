@@ -96,6 +96,10 @@ export function fileStageObservers(metrics: GatewayMetrics) {
 }
 
 function problemCodeOf(ctx: IntakeContext): string | undefined {
+  // A browser's own form post is refused with a page, not a problem document (browser/answers.ts).
+  if (ctx.state.pageRefusal !== undefined) {
+    return ctx.state.pageRefusal;
+  }
   if (ctx.response.type !== 'application/problem+json') {
     return undefined;
   }
@@ -115,7 +119,8 @@ export function countIntakeOutcome(metrics: GatewayMetrics) {
       metrics.refusals.inc({ code: observation.code });
       return;
     }
-    if (observation.route === SEND_ROUTE && observation.status === 201) {
+    const accepted = observation.status === 201 || (observation.status === 303 && ctx.state.browser !== undefined);
+    if (observation.route === SEND_ROUTE && accepted) {
       metrics.submissionsAccepted.inc();
       if (ctx.state.spamReason !== undefined) {
         metrics.spam.inc({ reason: ctx.state.spamReason });

@@ -445,6 +445,25 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     expect(attempt!.response).toMatch(/^250/);
   });
 
+  it('takes the subject and the reply-to address from _subject and _replyto, never a header broken open', async () => {
+    const form = await freshForm(['ops@example.test']);
+    const before = inbox.messages.length;
+    const first = await submit(form, {
+      _subject: 'Order &amp; delivery\nBcc: x@evil.example',
+      _replyto: 'ada@example.org',
+    });
+    await drain(worker(), first);
+    const second = await submit(form, { _subject: '', _replyto: 'ada@example.org\nBcc: x@evil.example' });
+    await drain(worker(), second);
+    await inbox.waitFor(before + 2);
+    const [withBoth, withNeither] = inbox.messages.slice(before);
+    expect(withBoth!.subject).toBe('New submission: Contact: Order & delivery Bcc: x@evil.example');
+    expect(withBoth!.raw).toMatch(/^Reply-To: ada@example\.org\r?$/m);
+    expect(withNeither!.subject).toBe('New submission: Contact');
+    expect(withNeither!.raw).not.toMatch(/^Reply-To:/m);
+    expect(withNeither!.raw).not.toMatch(/^Bcc:/m);
+  });
+
   it('retries an e-mail the server refuses for now', async () => {
     const form = await freshForm(['ops@example.test']);
     const before = inbox.messages.length;

@@ -1,13 +1,23 @@
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { DEFAULT_CAPTCHA_RESPONSE_FIELDS } from '@intake/shared/spam';
+import { browserLimitsOf, browserTextsOf, challengeDifficultyOf } from '@intake/shared/browser-posting';
+import type { Config } from '@intake/shared/config';
 import type { Form } from '@intake/shared/entities';
 import { fromJsonSchema } from '@intake/shared/form-shape';
-import type { CaptchaProviderEnum, FormFieldType, FormType, UnknownFieldsEnum } from '../types/form.type.js';
+import type {
+  BrowserChallengeEnum,
+  CaptchaProviderEnum,
+  FormFieldType,
+  FormType,
+  UnknownFieldsEnum,
+} from '../types/form.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 
-/** `globalMaxFileSize` is MAX_FILE_SIZE, what a form without its own limit gets. */
-export function presentForm(form: Form, globalMaxFileSize: number): FormType {
+/** The limits are the configuration's: what a form without its own limits gets. */
+export function presentForm(form: Form, config: Pick<Config, 'limits' | 'browser'>): FormType {
+  const globalMaxFileSize = config.limits.maxFileSize;
   const ownTypes = form.allowedMimeTypes ?? null;
+  const browserLimits = browserLimitsOf(form, config);
   return {
     id: form.id,
     siteId: form.site.id,
@@ -32,6 +42,16 @@ export function presentForm(form: Form, globalMaxFileSize: number): FormType {
     retentionDays: form.retentionDays ?? null,
     fields: form.fieldsSchema ? (fromJsonSchema(form.fieldsSchema) as FormFieldType[]) : [],
     unknownFields: (form.unknownFields ?? 'refuse') as UnknownFieldsEnum,
+    browserPosting: form.browserPosting ?? false,
+    browserOrigins: [...(form.browserOrigins ?? [])],
+    browserThankYouUrls: [...(form.browserThankYouUrls ?? [])],
+    browserChallenge: (form.browserChallenge ?? 'required') as BrowserChallengeEnum,
+    browserChallengeDifficulty: challengeDifficultyOf(form),
+    browserTexts: browserTextsOf(form),
+    browserMaxBodySize: Math.min(browserLimits.maxBodySize, GRAPHQL_INT_MAX),
+    browserMaxFileSize: Math.min(browserLimits.maxFileSize, GRAPHQL_INT_MAX),
+    browserMaxFiles: browserLimits.maxFiles,
+    browserReservedFields: form.browserReservedFields ?? true,
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

@@ -12,6 +12,7 @@ import {
   DUPLICATE_WINDOW_MAX_SECONDS,
   HONEYPOT_FIELDS_MAX,
   MAX_LINKS_MAX,
+  CHALLENGE_DIFFICULTY_DEFAULT,
 } from '@intake/shared/input-fields';
 
 const LABELS: Record<KnownMimeType, string> = {
@@ -33,6 +34,11 @@ export function presentLimits(config: Config): LimitsType {
   return {
     maxFileSize: Math.min(config.limits.maxFileSize, GRAPHQL_INT_MAX),
     maxFiles: config.limits.maxFiles,
+    maxBodySize: Math.min(config.limits.maxBodySize, GRAPHQL_INT_MAX),
+    browserMaxBodySize: Math.min(config.browser.maxBodySize, config.limits.maxBodySize, GRAPHQL_INT_MAX),
+    browserMaxFileSize: Math.min(config.browser.maxFileSize, config.limits.maxFileSize, GRAPHQL_INT_MAX),
+    browserMaxFiles: Math.min(config.browser.maxFiles, config.limits.maxFiles),
+    challengeDifficultyDefault: CHALLENGE_DIFFICULTY_DEFAULT,
     fileTypes: DEFAULT_ALLOWED_MIME_TYPES.map((mimeType) => ({
       mimeType,
       label: LABELS[mimeType],

@@ -11,6 +11,7 @@ import { findLiveForm } from '../queries/live-finders.js';
 import { nextRetentionDeletion } from '../queries/retention/next-retention-deletion.js';
 import { countFormSubmissions, lastSubmissionAt } from '../queries/statistics/site-and-form-counts.js';
 import type { AdminContext } from '../context.js';
+import { browserFormHtml } from '../presenters/browser-form-html.js';
 import { presentForm } from '../presenters/form.js';
 import { CreateFormInput, UpdateFormInput } from '../types/form.input.js';
 import { FormType } from '../types/form.type.js';
@@ -23,13 +24,13 @@ export class FormResolver {
   @Query(() => [FormType], { description: 'Forms of a live site that are not deleted, oldest first.' })
   async forms(@Arg('siteId', () => ID) siteId: string, @Ctx() { em, deps }: AdminContext): Promise<FormType[]> {
     const forms = await listForms(em, parseId(siteId, 'siteId'));
-    return forms.map((form) => presentForm(form, deps.services.config.limits.maxFileSize));
+    return forms.map((form) => presentForm(form, deps.services.config));
   }
 
   @Query(() => FormType, { nullable: true, description: 'Null when there is no such form or it was deleted.' })
   async form(@Arg('id', () => ID) id: string, @Ctx() { em, deps }: AdminContext): Promise<FormType | null> {
     const form = await findLiveForm(em, parseId(id, 'id'));
-    return form === null ? null : presentForm(form, deps.services.config.limits.maxFileSize);
+    return form === null ? null : presentForm(form, deps.services.config);
   }
 
   @Mutation(() => FormType)
@@ -38,7 +39,7 @@ export class FormResolver {
     @Ctx() { em, deps }: AdminContext,
   ): Promise<FormType> {
     const form = await createForm(em, input);
-    return presentForm(form, deps.services.config.limits.maxFileSize);
+    return presentForm(form, deps.services.config);
   }
 
   @Mutation(() => FormType)
@@ -47,9 +48,9 @@ export class FormResolver {
     @InputArg('input', UpdateFormInput) input: UpdateFormInput,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<FormType> {
-    const { limits, tokenEncryptionKey } = deps.services.config;
-    const form = await updateForm(em, tokenEncryptionKey, parseId(id, 'id'), input);
-    return presentForm(form, limits.maxFileSize);
+    const { config } = deps.services;
+    const form = await updateForm(em, config.tokenEncryptionKey, parseId(id, 'id'), input);
+    return presentForm(form, config);
   }
 
   @Mutation(() => Boolean, {
@@ -89,6 +90,20 @@ export class FormFieldsResolver {
   })
   endpointUrl(@Root() form: FormType, @Ctx() { deps }: AdminContext): string {
     return `${deps.gatewayOrigin()}/api/v1/send/${encodeURIComponent(form.code)}`;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'With browserPosting on: an HTML form to paste into a static page as it is (docs/static-sites.md); it holds ' +
+      'no key and no token. Null otherwise.',
+  })
+  async browserFormHtml(@Root() form: FormType, @Ctx() { em, deps }: AdminContext): Promise<string | null> {
+    if (!form.browserPosting) {
+      return null;
+    }
+    const stored = await findLiveForm(em, form.id);
+    return stored === null ? null : browserFormHtml(stored, deps.gatewayOrigin(), deps.services.config);
   }
 
   // When the form's retention will next delete something: asked per form on request (the settings

@@ -20,11 +20,10 @@ import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 
 function presentView(view: SiteApiView, { deps }: AdminContext): SiteApiViewType {
-  const maxFileSize = deps.services.config.limits.maxFileSize;
   return presentSiteApiView(
     view.site,
     view.token,
-    view.forms.map((form) => presentForm(form, maxFileSize)),
+    view.forms.map((form) => presentForm(form, deps.services.config)),
   );
 }
 

@@ -2,11 +2,22 @@ import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '@intake/shared/lifecycle
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
 import type { DeclaredField } from '@intake/shared/form-shape';
-import { Float, ID, InputType, Int } from 'type-graphql';
+import { Field, Float, ID, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
-import { id, maxFileSize, mimeTypes, name } from '../validation/fields.js';
+import { id, maxFileSize, mimeTypes, name, wholeNumber } from '../validation/fields.js';
 import { InputField } from '../validation/input-type.js';
 import {
+  BROWSER_ORIGINS_MAX,
+  BROWSER_TEXT_MAX_LENGTH,
+  CHALLENGE_DIFFICULTY_DEFAULT,
+  CHALLENGE_DIFFICULTY_MAX,
+  CHALLENGE_DIFFICULTY_MIN,
+  THANK_YOU_URLS_MAX,
+  browserOrigins,
+  browserTexts,
+  challengeDifficulty,
+  thankYouUrls,
+  type BrowserTexts,
   NOTIFY_EMAILS_MAX,
   notifyEmails,
   BLOCKED_WORD_MAX_LENGTH,
@@ -22,7 +33,7 @@ import {
   responseField,
 } from '@intake/shared/input-fields';
 import { formFieldShape, formFields } from '../validation/form-fields.js';
-import { CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
+import { BrowserChallengeEnum, CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 
 const notNull = z.boolean({ error: 'cannot be null' });
 
@@ -65,6 +76,47 @@ export class FormFieldInput {
     description: 'CHOICE only: the accepted values.',
   })
   choices?: string[] | null;
+}
+
+// Each text is checked by `browserTexts` as a whole (the input's own schema); here only its GraphQL shape.
+@InputType('BrowserTextsInput', {
+  description: `The texts of a visitor's pages, each 1 to ${BROWSER_TEXT_MAX_LENGTH} characters; absent or null: the default.`,
+})
+export class BrowserTextsInput {
+  @Field(() => String, { nullable: true, description: 'A language tag such as en or de-CH.' })
+  language?: string | null;
+
+  @Field(() => String, { nullable: true })
+  title?: string | null;
+
+  @Field(() => String, { nullable: true })
+  message?: string | null;
+
+  @Field(() => String, { nullable: true })
+  received?: string | null;
+
+  @Field(() => String, { nullable: true })
+  reference?: string | null;
+
+  @Field(() => String, { nullable: true })
+  files?: string | null;
+
+  @Field(() => String, { nullable: true })
+  receipt?: string | null;
+
+  @Field(() => String, { nullable: true })
+  receiptHelp?: string | null;
+
+  @Field(() => String, { nullable: true })
+  errorTitle?: string | null;
+
+  @Field(() => String, { nullable: true })
+  back?: string | null;
+}
+
+/** A limit of browser posts: 1 (0 for files) up to the limit every post has; null: the default. */
+function browserLimit(min: number, max: number, unit: string) {
+  return wholeNumber(min, max, `must be between ${min} and ${max}${unit}`).nullable();
 }
 
 @InputType('UpdateFormInput', { description: 'Absent fields stay as they are; null resets a limit to its default.' })
@@ -172,4 +224,76 @@ export class UpdateFormInput {
     description: 'With declared fields: refuse a submission holding another field, or drop that field.',
   })
   unknownFields?: UnknownFieldsEnum;
+
+  // Browser posting (docs/static-sites.md); absent leaves a setting as it is.
+
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description: 'Take posts without credentials from the pages of browserOrigins.',
+  })
+  browserPosting?: boolean;
+
+  @InputField(() => [String], browserOrigins, {
+    nullable: true,
+    description: `At most ${BROWSER_ORIGINS_MAX} exact origins (https, or http on localhost and 127.0.0.1); null or [] for none.`,
+  })
+  browserOrigins?: string[] | null;
+
+  @InputField(() => [String], thankYouUrls, {
+    nullable: true,
+    description: `At most ${THANK_YOU_URLS_MAX} exact addresses a browser is sent to after a post (the first unless \`_next\` names another); null or []: Intake's own page.`,
+  })
+  browserThankYouUrls?: string[] | null;
+
+  @InputField(
+    () => BrowserChallengeEnum,
+    z.enum(BrowserChallengeEnum, { error: 'must be REQUIRED, RECORD_ONLY or OFF' }),
+    {
+      nullable: true,
+      description: 'OFF needs confirmChallengeOff: true.',
+    },
+  )
+  browserChallenge?: BrowserChallengeEnum;
+
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description: 'Confirms browserChallenge: OFF: any script may then post to the form without any work.',
+  })
+  confirmChallengeOff?: boolean;
+
+  @InputField(() => Int, challengeDifficulty, {
+    nullable: true,
+    description: `Average attempts of the challenge, ${CHALLENGE_DIFFICULTY_MIN}..${CHALLENGE_DIFFICULTY_MAX}; null: ${CHALLENGE_DIFFICULTY_DEFAULT}.`,
+  })
+  browserChallengeDifficulty?: number | null;
+
+  @InputField(() => BrowserTextsInput, browserTexts, {
+    nullable: true,
+    description: "The visitor's pages' texts, given whole (absent texts take the default); null: all defaults.",
+  })
+  browserTexts?: BrowserTexts | null;
+
+  @InputField(() => Int, (config) => browserLimit(1, config.limits.maxBodySize, ' bytes'), {
+    nullable: true,
+    description: 'Bytes per browser post, 1..MAX_BODY_SIZE; null: BROWSER_MAX_BODY_SIZE.',
+  })
+  browserMaxBodySize?: number | null;
+
+  @InputField(() => Int, (config) => browserLimit(1, config.limits.maxFileSize, ' bytes'), {
+    nullable: true,
+    description: 'Bytes per file of a browser post, 1..MAX_FILE_SIZE; null: BROWSER_MAX_FILE_SIZE.',
+  })
+  browserMaxFileSize?: number | null;
+
+  @InputField(() => Int, (config) => browserLimit(0, config.limits.maxFiles, ''), {
+    nullable: true,
+    description: 'Files per browser post, 0..MAX_FILES; null: BROWSER_MAX_FILES.',
+  })
+  browserMaxFiles?: number | null;
+
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description: 'Understand _next, _subject, _replyto, _gotcha and their equivalents (docs/static-sites.md).',
+  })
+  browserReservedFields?: boolean;
 }

@@ -54,6 +54,57 @@ registerEnumType(UnknownFieldsEnum, {
   },
 });
 
+export enum BrowserChallengeEnum {
+  REQUIRED = 'required',
+  RECORD_ONLY = 'record_only',
+  OFF = 'off',
+}
+
+registerEnumType(BrowserChallengeEnum, {
+  name: 'BrowserChallenge',
+  description: 'The proof-of-work challenge of browser posts (docs/static-sites.md).',
+  valuesConfig: {
+    REQUIRED: { description: 'A post without a valid answer is refused (400 captcha_invalid).' },
+    RECORD_ONLY: { description: 'A post without a valid answer is stored as spam with the reason.' },
+    OFF: { description: 'No challenge: any script may post. Set only with confirmChallengeOff.' },
+  },
+});
+
+@ObjectType('BrowserTexts', {
+  description: "The texts of the pages a visitor sees after a browser post, in the form's language.",
+})
+export class BrowserTextsType {
+  @Field(() => String, { description: "A language tag (the pages' `lang`, dates in its format)." })
+  language!: string;
+
+  @Field(() => String)
+  title!: string;
+
+  @Field(() => String)
+  message!: string;
+
+  @Field(() => String, { description: 'Label of the time of receipt.' })
+  received!: string;
+
+  @Field(() => String, { description: 'Label of the submission id.' })
+  reference!: string;
+
+  @Field(() => String, { description: 'Label of the list of files.' })
+  files!: string;
+
+  @Field(() => String, { description: 'The receipt download button.' })
+  receipt!: string;
+
+  @Field(() => String, { description: 'What the receipt is good for.' })
+  receiptHelp!: string;
+
+  @Field(() => String, { description: 'Title of the refusal page.' })
+  errorTitle!: string;
+
+  @Field(() => String, { description: "The refusal page's link back to the form." })
+  back!: string;
+}
+
 @ObjectType('FormField', { description: 'A field a form declares; a submission must match them.' })
 export class FormFieldType {
   @Field(() => String)
@@ -149,6 +200,43 @@ export class FormType {
 
   @Field(() => UnknownFieldsEnum, { description: 'What becomes of an undeclared field when fields are declared.' })
   unknownFields!: UnknownFieldsEnum;
+
+  @Field(() => Boolean, {
+    description: 'Posts without credentials from the pages of browserOrigins are taken (docs/static-sites.md).',
+  })
+  browserPosting!: boolean;
+
+  @Field(() => [String], { description: 'The exact origins whose pages may post from a browser.' })
+  browserOrigins!: string[];
+
+  @Field(() => [String], {
+    description:
+      "Where a browser goes after a post: the first, or another one a `_next` field names; empty: Intake's page.",
+  })
+  browserThankYouUrls!: string[];
+
+  @Field(() => BrowserChallengeEnum)
+  browserChallenge!: BrowserChallengeEnum;
+
+  @Field(() => Int, { description: 'Average attempts a browser makes to solve the challenge.' })
+  browserChallengeDifficulty!: number;
+
+  @Field(() => BrowserTextsType, { description: 'The texts of the thank-you and refusal pages (defaults filled in).' })
+  browserTexts!: BrowserTextsType;
+
+  @Field(() => Int, { description: 'Bytes per browser post (BROWSER_MAX_BODY_SIZE unless set).' })
+  browserMaxBodySize!: number;
+
+  @Field(() => Int, { description: 'Bytes per file of a browser post (the smallest of the limits that apply).' })
+  browserMaxFileSize!: number;
+
+  @Field(() => Int, { description: 'Files per browser post (BROWSER_MAX_FILES unless set).' })
+  browserMaxFiles!: number;
+
+  @Field(() => Boolean, {
+    description: 'Whether `_next`, `_subject`, `_replyto`, `_gotcha` and their equivalents are understood.',
+  })
+  browserReservedFields!: boolean;
 
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;

@@ -44,6 +44,23 @@ export class LimitsType {
   @Field(() => Int, { description: 'MAX_FILES: files per submission.' })
   maxFiles!: number;
 
+  @Field(() => Int, { description: 'MAX_BODY_SIZE: bytes per submission, all parts together.' })
+  maxBodySize!: number;
+
+  @Field(() => Int, { description: 'BROWSER_MAX_BODY_SIZE: bytes per browser post unless a form sets its own.' })
+  browserMaxBodySize!: number;
+
+  @Field(() => Int, {
+    description: 'BROWSER_MAX_FILE_SIZE: bytes per file of a browser post unless a form sets its own.',
+  })
+  browserMaxFileSize!: number;
+
+  @Field(() => Int, { description: 'BROWSER_MAX_FILES: files per browser post unless a form sets its own.' })
+  browserMaxFiles!: number;
+
+  @Field(() => Int, { description: 'The default average attempts of a browser challenge.' })
+  challengeDifficultyDefault!: number;
+
   @Field(() => [FileTypeType], { description: 'The 12 types a form may allow, in their default order.' })
   fileTypes!: FileTypeType[];
 

@@ -5,7 +5,8 @@ import type { Form, Limits, UpdateFormInput } from '../api/operations.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { asFormField, diffDeclaredFields } from './declared-fields.js';
 import type { FieldChange } from './field-change.js';
-import type { FormSpec } from './schema.js';
+import { BROWSER_TEXT_DEFAULTS } from '#contract';
+import type { BrowserSpec, FormSpec } from './schema.js';
 
 /** Lists compared as sets, after the API's own normalisation (trimmed; e-mails and types in lower case). */
 function sameSet(desired: string[] | null, current: string[], fold: (value: string) => string): boolean {
@@ -96,6 +97,10 @@ export function diffFormSettings(
     input.unknownFields = spec.unknownFields === 'drop' ? 'DROP' : 'REFUSE';
   }
 
+  if (spec.browser !== undefined) {
+    diffBrowserSettings(spec.browser, current, limits, change, input);
+  }
+
   const captcha = spec.captcha;
   if (captcha === null && (current?.captchaProvider ?? null) !== null) {
     change('captcha.provider', current?.captchaProvider, null);
@@ -128,6 +133,87 @@ export function diffFormSettings(
     }
   }
   return diff;
+}
+
+type TextKey = keyof typeof BROWSER_TEXT_DEFAULTS;
+
+/**
+ * An origin or an address in the URL parser's spelling, as the API stores it, to compare with what
+ * it has; the text as written when it does not parse (the API then refuses it in its own words).
+ */
+function parsedSpelling(text: string, part: 'origin' | 'href'): string {
+  try {
+    return new URL(text.trim())[part];
+  } catch {
+    return text;
+  }
+}
+
+/** Browser posting (docs/static-sites.md): lists in the API's spelling; limits against their defaults. */
+function diffBrowserSettings(
+  spec: BrowserSpec,
+  current: Form | undefined,
+  limits: Limits,
+  change: (field: string, from: unknown, to: unknown) => void,
+  input: UpdateFormInput,
+): void {
+  if (spec.posting !== current?.browserPosting) {
+    change('browser.posting', current?.browserPosting, spec.posting);
+    input.browserPosting = spec.posting;
+  }
+  // A text the API would refuse is sent as written, so its own words reach the user.
+  const origins = spec.origins?.map((origin) => parsedSpelling(origin, 'origin'));
+  if (origins !== undefined && !sameSet(origins, current?.browserOrigins ?? [], asIs)) {
+    change('browser.origins', current?.browserOrigins, spec.origins);
+    input.browserOrigins = spec.origins;
+  }
+  const urls = spec.thankYouUrls?.map((url) => parsedSpelling(url, 'href'));
+  if (urls !== undefined && JSON.stringify(urls) !== JSON.stringify(current?.browserThankYouUrls ?? [])) {
+    change('browser.thankYouUrls', current?.browserThankYouUrls, spec.thankYouUrls);
+    input.browserThankYouUrls = spec.thankYouUrls;
+  }
+  if (spec.challenge !== undefined && spec.challenge !== current?.browserChallenge.toLowerCase()) {
+    change('browser.challenge', current?.browserChallenge.toLowerCase(), spec.challenge);
+    input.browserChallenge =
+      spec.challenge === 'off' ? 'OFF' : spec.challenge === 'record_only' ? 'RECORD_ONLY' : 'REQUIRED';
+    if (spec.challenge === 'off') {
+      input.confirmChallengeOff = true;
+    }
+  }
+  if (
+    spec.challengeDifficulty !== undefined &&
+    (spec.challengeDifficulty ?? limits.challengeDifficultyDefault) !== current?.browserChallengeDifficulty
+  ) {
+    change('browser.challengeDifficulty', current?.browserChallengeDifficulty, spec.challengeDifficulty);
+    input.browserChallengeDifficulty = spec.challengeDifficulty;
+  }
+  if (spec.texts !== undefined) {
+    const keys = Object.keys(BROWSER_TEXT_DEFAULTS) as TextKey[];
+    const desired = (key: TextKey) => spec.texts?.[key] ?? BROWSER_TEXT_DEFAULTS[key];
+    const changed = keys.filter((key) => desired(key) !== current?.browserTexts[key]);
+    if (changed.length > 0) {
+      for (const key of changed) {
+        change(`browser.texts.${key}`, current?.browserTexts[key], desired(key));
+      }
+      input.browserTexts = spec.texts;
+    }
+  }
+  const limitPairs = [
+    ['maxBodySize', 'browserMaxBodySize', limits.browserMaxBodySize],
+    ['maxFileSize', 'browserMaxFileSize', limits.browserMaxFileSize],
+    ['maxFiles', 'browserMaxFiles', limits.browserMaxFiles],
+  ] as const;
+  for (const [key, setting, fallback] of limitPairs) {
+    const desired = spec[key];
+    if (desired !== undefined && (desired ?? fallback) !== current?.[setting]) {
+      change(`browser.${key}`, current?.[setting], desired);
+      input[setting] = desired;
+    }
+  }
+  if (spec.reservedFields !== undefined && spec.reservedFields !== current?.browserReservedFields) {
+    change('browser.reservedFields', current?.browserReservedFields, spec.reservedFields);
+    input.browserReservedFields = spec.reservedFields;
+  }
 }
 
 /** A domain as the API stores it: lower case, punycode for international names. */

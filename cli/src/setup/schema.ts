@@ -8,6 +8,13 @@
 // transforms and refinements that a JSON Schema cannot show, and plan compares and prints the file
 // as written; here the same bounds are declared as JSON Schema keywords editors can check.
 import {
+  BROWSER_ORIGINS_MAX,
+  BROWSER_TEXT_DEFAULTS,
+  BROWSER_TEXT_MAX_LENGTH,
+  CHALLENGE_DIFFICULTY_MAX,
+  CHALLENGE_DIFFICULTY_MIN,
+  THANK_YOU_URL_MAX_LENGTH,
+  THANK_YOU_URLS_MAX,
   CHOICE_MAX_LENGTH,
   CHOICES_MAX,
   DESCRIPTION_MAX_LENGTH,
@@ -87,6 +94,67 @@ const declaredField = z
   })
   .describe('A field the form declares');
 
+// Browser posting (docs/static-sites.md): the API checks the origins and addresses itself.
+const browserTexts = z
+  .strictObject(
+    Object.fromEntries(
+      Object.keys(BROWSER_TEXT_DEFAULTS).map((key) => [
+        key,
+        z.string().min(1).max(BROWSER_TEXT_MAX_LENGTH).nullable().optional(),
+      ]),
+    ) as Record<keyof typeof BROWSER_TEXT_DEFAULTS, z.ZodOptional<z.ZodNullable<z.ZodString>>>,
+  )
+  .describe("The visitor's pages' texts; a text left out or null takes the default");
+
+const browser = z
+  .strictObject({
+    posting: z.boolean().describe('Take posts without credentials from the pages of `origins`'),
+    origins: z
+      .array(z.string().min(1))
+      .max(BROWSER_ORIGINS_MAX)
+      .optional()
+      .describe('Exact origins such as https://www.example.org (http only on localhost or 127.0.0.1)'),
+    thankYouUrls: z
+      .array(z.string().min(1).max(THANK_YOU_URL_MAX_LENGTH))
+      .max(THANK_YOU_URLS_MAX)
+      .optional()
+      .describe(
+        "Exact addresses a browser goes to after a post (the first unless `_next` names another); []: Intake's page",
+      ),
+    challenge: z
+      .enum(['required', 'record_only', 'off'])
+      .optional()
+      .describe('The proof-of-work challenge; off needs confirmChallengeOff: true'),
+    confirmChallengeOff: z.literal(true).optional().describe('Turns the challenge off knowingly: any script may post'),
+    challengeDifficulty: z
+      .number()
+      .int()
+      .min(CHALLENGE_DIFFICULTY_MIN)
+      .max(CHALLENGE_DIFFICULTY_MAX)
+      .nullable()
+      .optional()
+      .describe('Average attempts of the challenge; null: the default'),
+    texts: browserTexts.nullable().optional(),
+    maxBodySize: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe('Bytes per browser post; null: BROWSER_MAX_BODY_SIZE'),
+    maxFileSize: z.number().int().min(1).nullable().optional().describe('Bytes per file; null: BROWSER_MAX_FILE_SIZE'),
+    maxFiles: z.number().int().min(0).nullable().optional().describe('Files per browser post; null: BROWSER_MAX_FILES'),
+    reservedFields: z
+      .boolean()
+      .optional()
+      .describe('Understand _next, _subject, _replyto, _gotcha and their equivalents'),
+  })
+  .refine((value) => value.challenge !== 'off' || value.confirmChallengeOff === true, {
+    message: 'challenge: off lets any script post: add confirmChallengeOff: true',
+    path: ['confirmChallengeOff'],
+  })
+  .describe("Posts straight from visitors' browsers (docs/static-sites.md); left out: untouched");
+
 const form = z
   .strictObject({
     name: name,
@@ -117,6 +185,7 @@ const form = z
       .enum(['refuse', 'drop'])
       .optional()
       .describe('With declared fields: refuse a submission holding another field (400 fields_invalid), or drop it'),
+    browser: browser.optional(),
     webhooks: z
       .array(webhook)
       .optional()
@@ -198,6 +267,7 @@ export type FormSpec = NonNullable<SiteSpec['forms']>[number];
 export type WebhookSpec = NonNullable<FormSpec['webhooks']>[number];
 export type DeclaredFieldSpec = NonNullable<FormSpec['fields']>[number];
 export type CaptchaSpec = NonNullable<FormSpec['captcha']>;
+export type BrowserSpec = NonNullable<FormSpec['browser']>;
 
 /** The JSON Schema editors complete the file with (docs/intake-config.schema.json). */
 export function setupJsonSchema(): Record<string, unknown> {

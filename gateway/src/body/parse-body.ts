@@ -9,6 +9,17 @@ import { parseUrlencodedBody } from './urlencoded-body.js';
 
 function limitsFor(ctx: IntakeContext): BodyLimits {
   const { config } = ctx.services;
+  const browser = ctx.state.browser?.limits;
+  if (browser) {
+    // A browser post's own, smaller limits (already capped by the form's and the global ones).
+    return {
+      maxBodySize: browser.maxBodySize,
+      maxFormBodySize: Math.min(config.limits.maxFormBodySize, browser.maxBodySize),
+      maxFileSize: browser.maxFileSize,
+      maxFiles: browser.maxFiles,
+      tempDir: path.join(config.dataDir, 'tmp'),
+    };
+  }
   const formCap = ctx.state.form?.maxFileSize;
   return {
     maxBodySize: config.limits.maxBodySize,

@@ -21,7 +21,7 @@ export const SEND_PROBLEMS = {
     'file_infected',
   ],
   401: ['api_key_missing', 'token_missing'],
-  403: ['api_key_invalid', 'token_invalid', 'form_forbidden'],
+  403: ['api_key_invalid', 'token_invalid', 'form_forbidden', 'origin_not_allowed'],
   408: ['body_timeout'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
@@ -45,7 +45,7 @@ export const PARSER_PROBLEMS = {
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
   400: "The body, the fields the form declares, the visitor's CAPTCHA answer, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character. `fields_invalid` lists every failing field in `errors`.",
   401: 'A credential is missing.',
-  403: 'A credential is wrong, or the form is not available to this site.',
+  403: "A credential is wrong, the form is not available to this site, or (a browser post) the page's origin is not one of the form's.",
   408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
   413: 'The body (1 MiB for JSON and urlencoded bodies, `MAX_FORM_BODY_SIZE`), a file, the number of files, or the number of fields (1,000 fields; in JSON 1,000 keys and array items across the whole body) is over the limits.',
   415: 'The content type is not application/json, multipart/form-data or application/x-www-form-urlencoded, or a JSON body was sent as urlencoded (as `curl -d` does without a Content-Type); the detail says to set `Content-Type: application/json` for a JSON body.',
@@ -114,6 +114,7 @@ export const openApiDocument = {
   servers: [{ url: '/' }],
   tags: [
     { name: 'intake', description: 'Submissions from site backends' },
+    { name: 'browsers', description: 'What pages need for browser posts (docs/static-sites.md)' },
     { name: 'operations', description: 'Probes, metrics and this document' },
   ],
   paths: {
@@ -132,8 +133,12 @@ export const openApiDocument = {
           "answer (the provider's usual field, such as `cf-turnstile-response`, verified server-side and never " +
           'stored) and may have spam rules (honeypot fields, a duplicate window, a link limit, blocked words). ' +
           'Spam is stored, flagged and not delivered, and answered `201` exactly like a good submission; a ' +
-          'duplicate within the window answers like the first (same `id`).',
-        security: [{ applicationKey: [], siteToken: [] }],
+          'duplicate within the window answers like the first (same `id`). A post with neither credential is a ' +
+          'browser post (docs/static-sites.md): only a form with browser posting on takes it, from the origins it ' +
+          'lists (`Origin`, else `Referer`), with its challenge answer in `altcha`; the JSON answer adds ' +
+          '`thankYouUrl`, and a form sent by the browser itself (`Accept: text/html`) is answered `303` to its ' +
+          'thank-you address, or refused with an HTML page.',
+        security: [{ applicationKey: [], siteToken: [] }, {}],
         parameters: [
           {
             name: 'code',
@@ -190,7 +195,98 @@ export const openApiDocument = {
             headers: rateLimitHeaders,
             content: { 'application/json': { schema: ref('SubmissionCreated') } },
           },
+          '303': {
+            description:
+              "A browser's own form post was stored: on to the form's thank-you address, or Intake's thank-you page.",
+            headers: { Location: { schema: { type: 'string' } } },
+          },
           ...sendProblemResponses(),
+        },
+      },
+      options: {
+        operationId: 'sendPreflight',
+        tags: ['browsers'],
+        summary: "CORS preflight of a browser post sent as JSON by a page's script",
+        parameters: [{ $ref: '#/components/parameters/FormCode' }],
+        responses: {
+          '204': {
+            description:
+              'The origin is one the form lists: `Access-Control-Allow-Origin` names it (never `*`), ' +
+              '`Access-Control-Allow-Methods: POST`, no credentials.',
+          },
+          '403': problemResponse(403, ['origin_not_allowed'], 'Another origin, or a form without browser posting.'),
+        },
+      },
+    },
+    '/api/v1/challenge/{code}': {
+      get: {
+        operationId: 'browserChallenge',
+        tags: ['browsers'],
+        summary: "A proof-of-work challenge for a browser post (ALTCHA's format)",
+        parameters: [{ $ref: '#/components/parameters/FormCode' }],
+        responses: {
+          '200': {
+            description: 'Signed, for this form, expiring in 15 minutes; its answer is taken once.',
+            content: { 'application/json': { schema: { type: 'object', required: ['parameters', 'signature'] } } },
+          },
+          '401': problemResponse(401, ['api_key_missing'], 'The form does not take browser posts.'),
+          '403': problemResponse(403, ['origin_not_allowed'], 'The origin is not one the form lists.'),
+          '429': problemResponse(
+            429,
+            ['rate_limited'],
+            'Over `BROWSER_POSTS_PER_MINUTE` from this address.',
+            retryHeaders,
+          ),
+        },
+      },
+    },
+    '/api/v1/thanks/{code}': {
+      get: {
+        operationId: 'thankYouPage',
+        tags: ['browsers'],
+        summary: "Intake's thank-you page of a browser post, with the receipt to download",
+        parameters: [
+          { $ref: '#/components/parameters/FormCode' },
+          { name: 'receipt', in: 'query', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+          '404': problemResponse(404, ['not_found'], 'Not a receipt of this gateway for this form.'),
+        },
+      },
+    },
+    '/api/v1/thanks/{code}/receipt': {
+      get: {
+        operationId: 'receiptDownload',
+        tags: ['browsers'],
+        summary: 'The receipt of the thank-you page, as a file',
+        parameters: [
+          { $ref: '#/components/parameters/FormCode' },
+          { name: 'receipt', in: 'query', required: true, schema: { type: 'string' } },
+        ],
+        responses: {
+          '200': { description: 'The receipt.', content: { 'application/jose': { schema: { type: 'string' } } } },
+          '404': problemResponse(404, ['not_found'], 'Not a receipt of this gateway for this form.'),
+        },
+      },
+    },
+    '/browser/altcha.js': {
+      get: {
+        operationId: 'challengeWidget',
+        tags: ['browsers'],
+        summary: 'The ALTCHA widget, served from this gateway',
+        responses: {
+          '200': { description: 'JavaScript.', content: { 'text/javascript': { schema: { type: 'string' } } } },
+        },
+      },
+    },
+    '/browser/intake-form.js': {
+      get: {
+        operationId: 'formScript',
+        tags: ['browsers'],
+        summary: 'The script that sends a form marked `data-intake-form` with fetch',
+        responses: {
+          '200': { description: 'JavaScript.', content: { 'text/javascript': { schema: { type: 'string' } } } },
         },
       },
     },
@@ -283,6 +379,15 @@ export const openApiDocument = {
     },
   },
   components: {
+    parameters: {
+      FormCode: {
+        name: 'code',
+        in: 'path',
+        required: true,
+        description: 'The form code (from the admin API).',
+        schema: { type: 'string', minLength: 1 },
+      },
+    },
     securitySchemes: {
       applicationKey: {
         type: 'apiKey',
@@ -345,6 +450,11 @@ export const openApiDocument = {
         additionalProperties: false,
         properties: {
           id: { type: 'string', format: 'uuid', description: 'The submission id.' },
+          thankYouUrl: {
+            type: 'string',
+            description:
+              'Browser posts only: where to go next (a path is on this gateway: resolve it against the action).',
+          },
           createdAt: { type: 'string', format: 'date-time' },
           files: { type: 'array', items: ref('StoredFile') },
           receipt: {

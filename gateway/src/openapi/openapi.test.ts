@@ -271,6 +271,19 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
     );
   });
 
+  it('403 origin_not_allowed for a browser post from a page the form does not list', async () => {
+    const { form } = await siteAndForm();
+    await harness.services.db.em
+      .fork()
+      .nativeUpdate(FormSchema, { id: form.id }, { browserPosting: true, browserOrigins: ['https://www.example.org'] });
+    const refused = await fetch(`${url}/api/v1/send/${form.code}`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    await expectSendAnswer(refused, 403, 'origin_not_allowed');
+  });
+
   it('413 payload_too_large', async () => {
     const { form, token } = await siteAndForm({ maxFileSize: 100 });
     const body = upload([{ name: 'a.txt', bytes: Buffer.alloc(101, 'a') }]);

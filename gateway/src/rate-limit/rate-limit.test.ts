@@ -56,6 +56,8 @@ async function gateway(
     rateLimits: {
       submissionsPerMinute: 0,
       authFailuresPerMinute: 0,
+      browserPostsPerMinute: 0,
+      browserFormPostsPerMinute: 0,
       redisUrl: undefined,
       redisKeyPrefix: 'intake',
       trustProxy: false,

@@ -13,6 +13,7 @@ import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/ent
 import type { Services } from '@intake/shared/services';
 import type { SiteTokenCodec } from '@intake/shared/site-token';
 import { ReferenceKind, type EntityMetadata } from '@mikro-orm/core';
+import { LRUCache } from 'lru-cache';
 import { ACCEPTING_FORM } from '../submission/acceptance.js';
 import { formShapeOf, type FormShape } from '../submission/form-shape.js';
 import { createSiteScopedCache, type SiteScopedCacheOptions } from './site-scoped-cache.js';
@@ -35,6 +36,8 @@ export interface SiteCache {
   site(em: () => Em, id: string): Promise<Site | null>;
   /** The form of this code that belongs to `site` and accepts submissions (acceptance.ts), or null. */
   form(em: () => Em, site: Site, code: string): Promise<CachedForm | null>;
+  /** A browser post names no site: the form of this code with its site, neither deleted, or null. */
+  formByCodeAlone(em: () => Em, code: string): Promise<(CachedForm & { site: Site }) | null>;
   /** Whether cached answers are being used (the change feed is live). */
   readonly caching: boolean;
   /** Settles once the change feed's first attempt to listen has (a few seconds at most). */
@@ -66,6 +69,9 @@ export function createSiteCache(
   const sites = createSiteScopedCache<Site>(settings);
   const forms = createSiteScopedCache<CachedForm>(settings);
   const metadata = services.db.getMetadata();
+  // A form's site never changes, so which site a code belongs to may be kept; the entries read
+  // through it are the ones above, dropped on every change.
+  const siteOfCode = new LRUCache<string, string>({ max: settings.maxEntries });
   const feed = watchSiteChanges(
     services.db,
     {
@@ -110,6 +116,23 @@ export function createSiteCache(
           shape: formShapeOf(cached),
         });
       });
+    },
+    async formByCodeAlone(em, code) {
+      let siteId = siteOfCode.get(code);
+      if (siteId === undefined) {
+        const row = await em().findOne(FormSchema, { code, deletedAt: null }, { fields: ['site'] });
+        if (!row) {
+          return null;
+        }
+        siteId = row.site.id;
+        siteOfCode.set(code, siteId);
+      }
+      const site = await this.site(em, siteId);
+      if (!site || site.deletedAt) {
+        return null;
+      }
+      const found = await this.form(em, site, code);
+      return found && { ...found, site };
     },
     get caching() {
       return sites.live && forms.live;

@@ -5,7 +5,14 @@ import { createHash } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { phraseMatcher, type PhraseMatcher } from './phrase-matcher.js';
 
-export type SpamReason = 'honeypot' | 'captcha_unavailable' | 'links' | 'blocked_word';
+export type SpamReason =
+  | 'honeypot'
+  | 'captcha_unavailable'
+  | 'links'
+  | 'blocked_word'
+  // A browser post to a form whose challenge is recorded only (docs/static-sites.md).
+  | 'challenge_missing'
+  | 'challenge_invalid';
 
 export interface ContentRules {
   honeypotFields: readonly string[] | null;

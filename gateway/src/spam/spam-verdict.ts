@@ -20,6 +20,8 @@ export interface SubmissionToJudge {
   files: readonly { field: string; name: string; mimeType: string; sha256: string }[];
   /** The CAPTCHA provider could not be reached and the form takes such submissions as spam. */
   captchaUnavailable: boolean;
+  /** Spam already decided before the content was judged (a browser post's challenge or honeypot). */
+  decided?: SpamReason;
 }
 
 /** What the duplicate filter looks up: this content on this form within the window. */
@@ -43,15 +45,17 @@ export interface SpamVerdict {
 export async function spamVerdict(rules: SpamRules, submission: SubmissionToJudge): Promise<SpamVerdict> {
   const spamReason: SpamReason | undefined = submission.captchaUnavailable
     ? 'captcha_unavailable'
-    : await contentSpamReason(
-        {
-          honeypotFields: rules.honeypotFields ?? null,
-          maxLinks: rules.maxLinks ?? null,
-          blockedWords: rules.blockedWords ?? null,
-        },
-        submission.fields,
-        submission.files.map((file) => file.field),
-      );
+    : submission.decided !== undefined
+      ? submission.decided
+      : await contentSpamReason(
+          {
+            honeypotFields: rules.honeypotFields ?? null,
+            maxLinks: rules.maxLinks ?? null,
+            blockedWords: rules.blockedWords ?? null,
+          },
+          submission.fields,
+          submission.files.map((file) => file.field),
+        );
   const windowSeconds = rules.duplicateWindowSeconds ?? null;
   return {
     spamReason,

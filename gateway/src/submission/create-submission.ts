@@ -47,6 +47,17 @@ export interface SubmissionInput {
   captcha?: CaptchaStage;
   /** The visitor's address, from the optional X-Intake-Client-IP header. */
   clientIp?: string;
+  /** Fields the form takes as its own besides its honeypots and CAPTCHA answer (never undeclared). */
+  exemptFields?: readonly string[];
+  /**
+   * A browser post's challenge, after the CAPTCHA provider's check: takes its answer out of the
+   * fields, and throws or says why the submission is spam (docs/static-sites.md).
+   */
+  challenge?: (
+    fields: Record<string, unknown>,
+  ) => Promise<{ fields: Record<string, unknown>; spamReason?: SpamReason }>;
+  /** Spam decided before the checks (a browser post's reserved honeypot). */
+  spamReason?: SpamReason;
   /** Told when the submission is stored as spam (metrics). */
   onSpam?: (reason: SpamReason) => void;
   /** Told of each temporary upload storage took over (moved: no longer there to remove). */
@@ -77,13 +88,22 @@ export async function createSubmission(
     return input.replay;
   }
   const shaped = shapeChecked(input, validated);
-  const { fields, unavailableAsSpam } = await captchaChecked(input, shaped);
+  const captchaOutcome = await captchaChecked(input, shaped);
+  const { fields, spamReason: challengeSpam } = input.challenge
+    ? await input.challenge(captchaOutcome.fields)
+    : { fields: captchaOutcome.fields, spamReason: undefined };
+  const unavailableAsSpam = captchaOutcome.unavailableAsSpam;
   const sanitized = await sanitizeSubmittedValue(fields);
   const typed = await pipeline(input.files, allowedTypesOf(input.form));
 
   // 2. Judge. Spam is judged only once the request passed every check a good one must pass, and is
   // then stored and answered exactly like a good one: a bot learns nothing from the answer.
-  const verdict = await spamVerdict(input.form, { fields, files: typed, captchaUnavailable: unavailableAsSpam });
+  const verdict = await spamVerdict(input.form, {
+    fields,
+    files: typed,
+    captchaUnavailable: unavailableAsSpam,
+    decided: challengeSpam ?? input.spamReason,
+  });
   if (verdict.duplicateFilter !== null) {
     const first = await store.findDuplicate(input.form, verdict.duplicateFilter);
     if (first) {
@@ -195,7 +215,7 @@ function shapeChecked(input: SubmissionInput, fields: Record<string, unknown>): 
     return fields;
   }
   const { form } = input;
-  const exempt = [...(form.honeypotFields ?? [])];
+  const exempt = [...(form.honeypotFields ?? []), ...(input.exemptFields ?? [])];
   if (form.captchaProvider) {
     exempt.push(form.captchaResponseField ?? DEFAULT_CAPTCHA_RESPONSE_FIELDS[form.captchaProvider]);
   }

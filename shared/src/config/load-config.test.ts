@@ -125,8 +125,18 @@ describe('parseConfig', () => {
     expect(problemsOf(postgres).join('\n')).toMatch(/GATEWAY_PROCESSES: .*REDIS_URL/);
     expect(parseConfig({ ...postgres, REDIS_URL: 'redis://r' }).gatewayProcesses).toBe(4);
     expect(
-      parseConfig({ ...postgres, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0' }).gatewayProcesses,
+      parseConfig({
+        ...postgres,
+        RATE_LIMIT_PER_MINUTE: '0',
+        AUTH_FAILURES_PER_MINUTE: '0',
+        BROWSER_POSTS_PER_MINUTE: '0',
+        BROWSER_FORM_POSTS_PER_MINUTE: '0',
+      }).gatewayProcesses,
     ).toBe(4);
+    // The browser posts' limits are rate limits too: counted in memory, each process would allow them all.
+    expect(problemsOf({ ...postgres, RATE_LIMIT_PER_MINUTE: '0', AUTH_FAILURES_PER_MINUTE: '0' }).join('\n')).toMatch(
+      /GATEWAY_PROCESSES: .*REDIS_URL/,
+    );
     expect(problemsOf({ ...secrets(), GATEWAY_PROCESSES: '0' }).join('\n')).toContain('GATEWAY_PROCESSES');
   });
 

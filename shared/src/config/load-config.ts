@@ -110,7 +110,13 @@ export function parseConfig(raw: RawEnvironment): Config {
       problems.push('GATEWAY_PROCESSES: more than 1 needs DATABASE_URL (the embedded database cannot be shared)');
     }
     // Counting in memory, each process would allow the whole limit: N processes, N times the limit.
-    if (!env.REDIS_URL && (env.RATE_LIMIT_PER_MINUTE > 0 || env.AUTH_FAILURES_PER_MINUTE > 0)) {
+    const anyLimit = [
+      env.RATE_LIMIT_PER_MINUTE,
+      env.AUTH_FAILURES_PER_MINUTE,
+      env.BROWSER_POSTS_PER_MINUTE,
+      env.BROWSER_FORM_POSTS_PER_MINUTE,
+    ].some((limit) => limit > 0);
+    if (!env.REDIS_URL && anyLimit) {
       problems.push('GATEWAY_PROCESSES: more than 1 needs REDIS_URL while a rate limit is on (shared counts)');
     }
   }
@@ -158,9 +164,16 @@ export function parseConfig(raw: RawEnvironment): Config {
       maxFormBodySize: env.MAX_FORM_BODY_SIZE,
       bodyTimeoutMs: env.BODY_TIMEOUT_MS,
     },
+    browser: {
+      maxBodySize: env.BROWSER_MAX_BODY_SIZE,
+      maxFileSize: env.BROWSER_MAX_FILE_SIZE,
+      maxFiles: env.BROWSER_MAX_FILES,
+    },
     rateLimits: {
       submissionsPerMinute: env.RATE_LIMIT_PER_MINUTE,
       authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+      browserPostsPerMinute: env.BROWSER_POSTS_PER_MINUTE,
+      browserFormPostsPerMinute: env.BROWSER_FORM_POSTS_PER_MINUTE,
       redisUrl: env.REDIS_URL,
       redisKeyPrefix: env.REDIS_KEY_PREFIX,
       trustProxy: env.TRUST_PROXY,

@@ -76,6 +76,14 @@ export const environmentSchema = z.object({
   MAX_FORM_BODY_SIZE: positiveInt.default(1024 * 1024),
   /** How long a request body may take to arrive once the gateway reads it; slower is 408. */
   BODY_TIMEOUT_MS: positiveInt.max(110_000).default(60_000),
+  /** Browser posts (docs/static-sites.md): bytes per request, bytes per file, files; a form may set its own. */
+  BROWSER_MAX_BODY_SIZE: positiveInt.default(10 * 1024 * 1024),
+  BROWSER_MAX_FILE_SIZE: positiveInt.default(5 * 1024 * 1024),
+  BROWSER_MAX_FILES: nonNegativeInt.default(3),
+  /** Browser posts per visitor address per minute, refused ones included; 0 turns it off. */
+  BROWSER_POSTS_PER_MINUTE: nonNegativeInt.default(10),
+  /** Accepted browser posts per form per minute; 0 turns it off. */
+  BROWSER_FORM_POSTS_PER_MINUTE: nonNegativeInt.default(60),
   /** Accepted submissions per site per minute; 0 turns it off. */
   RATE_LIMIT_PER_MINUTE: nonNegativeInt.default(600),
   /** Failed authentications per client address per minute before 429. */

@@ -72,9 +72,15 @@ export interface Config {
     /** Deadline of a request body, from when the gateway starts reading it. */
     bodyTimeoutMs: number;
   };
+  /** Defaults of browser posts (docs/static-sites.md); a form may set its own limits, never above `limits`. */
+  browser: { maxBodySize: number; maxFileSize: number; maxFiles: number };
   rateLimits: {
     submissionsPerMinute: number;
     authFailuresPerMinute: number;
+    /** Browser posts per visitor address per minute, refused ones included. */
+    browserPostsPerMinute: number;
+    /** Accepted browser posts per form per minute. */
+    browserFormPostsPerMinute: number;
     redisUrl: string | undefined;
     redisKeyPrefix: string;
     trustProxy: boolean;

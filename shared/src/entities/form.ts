@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { UNKNOWN_FIELD_POLICIES, type FormJsonSchema } from '../form-shape/index.js';
+import { BROWSER_CHALLENGE_MODES, type BrowserTexts } from '@intake/contract';
 import { SiteSchema } from './site.js';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
 
@@ -48,6 +49,24 @@ export const FormSchema = defineEntity({
     fieldsSchema: p.json<FormJsonSchema>().columnType('json').nullable(),
     /** What becomes of a field the shape does not declare (only read when there is a shape). */
     unknownFields: p.enum(UNKNOWN_FIELD_POLICIES).columnType('varchar(8)').default('refuse'),
+    // Browser posting (docs/static-sites.md): posts without credentials from the listed origins.
+    browserPosting: p.boolean().default(false),
+    /** Exact origins whose pages may post; null: none. */
+    browserOrigins: p.array().nullable(),
+    /** Exact addresses a browser is sent to after a post, the first by default; null: Intake's own page. */
+    browserThankYouUrls: p.array().nullable(),
+    /** The proof-of-work challenge: required, recorded only (spam without it), or off. */
+    browserChallenge: p.enum(BROWSER_CHALLENGE_MODES).columnType('varchar(16)').default('required'),
+    /** Average attempts a challenge takes; null: CHALLENGE_DIFFICULTY_DEFAULT. */
+    browserChallengeDifficulty: p.integer().nullable(),
+    /** The visitor's pages' texts, each null for the default. */
+    browserTexts: p.json<BrowserTexts>().nullable(),
+    /** Limits of a browser post; null: the BROWSER_* settings. */
+    browserMaxBodySize: p.integer().nullable(),
+    browserMaxFileSize: p.integer().nullable(),
+    browserMaxFiles: p.integer().nullable(),
+    /** Whether `_next`, `_subject`, `_replyto`, `_gotcha` and their equivalents are understood. */
+    browserReservedFields: p.boolean().default(true),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),

@@ -17,6 +17,7 @@ import { SsoPolicySchema } from './sso-policy.js';
 import { StoredFileSchema } from './stored-file.js';
 import { SubmissionSchema } from './submission.js';
 import { TeamPolicySchema } from './team-policy.js';
+import { UsedChallengeSchema } from './used-challenge.js';
 import { WebhookSchema } from './webhook.js';
 
 export * from './admin-session.js';
@@ -37,6 +38,7 @@ export * from './sso-policy.js';
 export * from './stored-file.js';
 export * from './submission.js';
 export * from './team-policy.js';
+export * from './used-challenge.js';
 export * from './webhook.js';
 
 // Typed as the list MikroORM's `entities` option takes: the inferred tuple of every schema grew past
@@ -63,4 +65,5 @@ export const ENTITIES: Options['entities'] = [
   TeamPolicySchema,
   PasskeySchema,
   PasskeyChallengeSchema,
+  UsedChallengeSchema,
 ];

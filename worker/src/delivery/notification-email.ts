@@ -6,6 +6,18 @@ import type { StoredFile, Submission } from '@intake/shared/entities';
 export interface NotificationEmail {
   subject: string;
   text: string;
+  /** The submitter's address from a `_replyto` field (docs/static-sites.md), when it is one. */
+  replyTo?: string;
+}
+
+const SUBJECT_MAX = 150;
+// One plain address: no display name, no list, nothing a header could be broken with.
+const PLAIN_ADDRESS = /^[^\s@<>()[\]",;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
+
+/** A reserved field of a form written for another service (`_subject`, `_replyto`), as text. */
+function reservedText(data: Record<string, unknown>, name: string): string | undefined {
+  const value = data[name];
+  return typeof value === 'string' && value.trim() !== '' ? decodeStoredText(value).trim() : undefined;
 }
 
 export interface NotificationInput {
@@ -65,5 +77,14 @@ export function notificationEmail(input: NotificationInput): NotificationEmail {
     'The files are not attached; download them through the admin API.',
     '',
   ];
-  return { subject: `New submission: ${oneLine(input.formName)}`, text: lines.join('\n') };
+  const subject = reservedText(submission.data, '_subject');
+  const replyTo = reservedText(submission.data, '_replyto');
+  return {
+    subject: `New submission: ${oneLine(input.formName)}${subject ? `: ${oneLine(subject)}` : ''}`.slice(
+      0,
+      SUBJECT_MAX,
+    ),
+    text: lines.join('\n'),
+    ...(replyTo !== undefined && PLAIN_ADDRESS.test(replyTo) ? { replyTo } : {}),
+  };
 }

@@ -31,7 +31,8 @@ export function createMailer(smtpUrl: string, from: string): Mailer {
       const started = performance.now();
       const durationMs = () => Math.round(performance.now() - started);
       try {
-        const info = (await transport.sendMail({ from, to: [...to], subject: email.subject, text: email.text })) as {
+        const message = { from, to: [...to], subject: email.subject, text: email.text };
+        const info = (await transport.sendMail(email.replyTo ? { ...message, replyTo: email.replyTo } : message)) as {
           response?: string;
           rejected?: unknown[];
         };

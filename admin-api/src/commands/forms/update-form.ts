@@ -3,6 +3,7 @@ import type { Form } from '@intake/shared/entities';
 import { toJsonSchema } from '@intake/shared/form-shape';
 import type { UpdateFormInput } from '../../types/form.input.js';
 import { requireLiveForm } from '../../queries/live-finders.js';
+import { badUserInput } from '../../schema/errors.js';
 import { applyCaptchaSettings } from '../spam/captcha-settings.js';
 
 /** Changes a live form (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */
@@ -13,7 +14,22 @@ export async function updateForm(
   input: UpdateFormInput,
 ): Promise<Form> {
   const form = await requireLiveForm(em, formId);
-  const { captchaProvider, captchaSecret, captchaResponseField, fields, unknownFields, ...settings } = input;
+  const {
+    captchaProvider,
+    captchaSecret,
+    captchaResponseField,
+    fields,
+    unknownFields,
+    confirmChallengeOff,
+    ...settings
+  } = input;
+  // Off lets any script post without work: never by accident, and kept in the audit entry.
+  if (settings.browserChallenge === 'off' && form.browserChallenge !== 'off' && confirmChallengeOff !== true) {
+    throw badUserInput(
+      'input.browserChallenge',
+      'OFF lets any script post to the form: confirm it with confirmChallengeOff: true',
+    );
+  }
   applyCaptchaSettings(form, { captchaProvider, captchaSecret, captchaResponseField }, tokenEncryptionKey);
   if (fields !== undefined) {
     // Stored as the JSON Schema the gateway compiles (shared/src/form-shape).

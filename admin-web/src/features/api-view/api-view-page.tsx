@@ -106,7 +106,50 @@ interface ApiForm {
   code: string;
   enabled: boolean;
   endpointUrl: string;
+  browserPosting: boolean;
+  browserFormHtml?: string | null;
   fields: readonly ExampleField[];
+}
+
+/** The HTML form of each form that takes browser posts: pasted into a static page as it is. */
+function BrowserForms({ forms }: { forms: readonly ApiForm[] }) {
+  const taking = forms.filter((form) => form.browserFormHtml);
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="browser-forms-title">
+      <Stack gap="md">
+        <Title order={2} size="h4" id="browser-forms-title">
+          HTML forms for static pages
+        </Title>
+        {taking.length === 0 ? (
+          <Text size="sm">
+            No form of this site takes posts from visitors&apos; browsers. Turn on <em>Browser posting</em> in a
+            form&apos;s settings to get an HTML form to paste into a page of a site without a backend.
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Paste one into a page on an origin the form lists: it works without JavaScript, and with it sends the form
+            with the challenge solved in the visitor&apos;s browser. It holds no key and no token.
+          </Text>
+        )}
+        {taking.map((form) => (
+          <Stack key={form.id} gap={6}>
+            <Group justify="space-between" wrap="nowrap">
+              <Title order={3} size="h5">
+                {decodeStoredText(form.name)} ({form.code})
+              </Title>
+              <CopyButton
+                value={form.browserFormHtml!}
+                label={`Copy the HTML form of ${decodeStoredText(form.name)}`}
+              />
+            </Group>
+            <Code block style={{ whiteSpace: 'pre', overflowX: 'auto' }} tabIndex={0} data-testid="browser-form-html">
+              {form.browserFormHtml}
+            </Code>
+          </Stack>
+        ))}
+      </Stack>
+    </Paper>
+  );
 }
 
 function FormEndpoints({ forms }: { forms: readonly ApiForm[] }) {
@@ -237,6 +280,7 @@ export function ApiViewPage() {
             <>
               <FormEndpoints forms={view.forms} />
               <Examples forms={view.forms} token={view.token} tokenShown={tokenShown} />
+              <BrowserForms forms={view.forms} />
             </>
           )}
         </Stack>

@@ -11,6 +11,7 @@ import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { FormSettingsDocument, UpdateFormSettingsDocument, type FormSettingsFieldsFragment } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
+import { BrowserPostingCard } from './settings/browser-posting-card';
 import { FileSizeAndEmailsCard } from './settings/file-size-and-emails-card';
 import { FieldsCard } from './settings/fields-card';
 import { FileTypesCard } from './settings/file-types-card';
@@ -38,6 +39,17 @@ const FIELDS = [
   'retentionDays',
   'fields',
   'unknownFields',
+  'browserPosting',
+  'browserOrigins',
+  'browserThankYouUrls',
+  'browserChallenge',
+  'confirmChallengeOff',
+  'browserChallengeDifficulty',
+  'browserTexts',
+  'browserMaxBodySize',
+  'browserMaxFileSize',
+  'browserMaxFiles',
+  'browserReservedFields',
 ] as const;
 
 interface SettingsEditorProps {
@@ -82,6 +94,7 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
         <FileTypesCard form={form} limits={limits} />
         <FileSizeAndEmailsCard form={form} limits={limits} />
         <SpamProtectionCard form={form} current={current} limits={limits} />
+        <BrowserPostingCard form={form} limits={limits} />
         <RetentionCard form={form} current={current} limits={limits} />
         <ErrorAlert error={saving.error} fieldsShownElsewhere={FIELDS} title="Settings not saved" />
         <Group>

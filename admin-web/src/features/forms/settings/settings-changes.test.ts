@@ -5,6 +5,10 @@ import { MIB, settingsValuesOf, type SettingsValues } from './settings-values.js
 
 const LIMITS = {
   maxFileSize: 10 * MIB,
+  browserMaxBodySize: 10 * MIB,
+  browserMaxFileSize: 5 * MIB,
+  browserMaxFiles: 3,
+  challengeDifficultyDefault: 1000,
   fileTypes: [
     { mimeType: 'application/pdf', label: 'PDF', extensions: ['pdf'] },
     { mimeType: 'image/png', label: 'PNG', extensions: ['png'] },
@@ -38,6 +42,27 @@ const STORED: FormSettingsFieldsFragment = {
     { name: 'topic', type: 'CHOICE', required: false, maxLength: null, choices: ['Sales', 'R&D'] },
   ],
   unknownFields: 'REFUSE',
+  browserPosting: false,
+  browserOrigins: [],
+  browserThankYouUrls: [],
+  browserChallenge: 'REQUIRED',
+  browserChallengeDifficulty: 1000,
+  browserTexts: {
+    language: 'en',
+    title: 'Thank you',
+    message: 'Your submission was received.',
+    received: 'Received',
+    reference: 'Reference',
+    files: 'Files',
+    receipt: 'Download your receipt',
+    receiptHelp: 'Keep the receipt: it is signed proof of what was received and when.',
+    errorTitle: 'Your submission was not sent',
+    back: 'Back to the form',
+  },
+  browserMaxBodySize: 10 * MIB,
+  browserMaxFileSize: 5 * MIB,
+  browserMaxFiles: 3,
+  browserReservedFields: true,
 };
 
 function changes(edit: Partial<SettingsValues>, stored: FormSettingsFieldsFragment = STORED) {
@@ -166,5 +191,41 @@ describe('settingsChanges', () => {
     });
     // A minimum score belongs to reCAPTCHA v3 only.
     expect(changes({ captchaMinScore: 0.9 }, withCaptcha).input).toEqual({});
+  });
+
+  it('sends browser posting settings that changed, defaults as null, and the challenge off only when confirmed', () => {
+    expect(
+      changes({
+        browserPosting: true,
+        browserOrigins: 'https://www.example.org\n\nhttp://localhost:1313 ',
+        browserThankYouUrls: 'https://www.example.org/thanks',
+        browserChallengeDifficulty: 50,
+        browserTexts: { ...settingsValuesOf(STORED).browserTexts, language: 'de', title: ' Danke ', back: '' },
+        browserMaxFiles: 1,
+        browserMaxFileSizeMiB: 5,
+      }).input,
+    ).toEqual({
+      browserPosting: true,
+      browserOrigins: ['https://www.example.org', 'http://localhost:1313'],
+      browserThankYouUrls: ['https://www.example.org/thanks'],
+      browserChallengeDifficulty: 50,
+      browserTexts: expect.objectContaining({
+        language: 'de',
+        title: 'Danke',
+        back: null,
+        message: 'Your submission was received.',
+      }),
+      browserMaxFiles: 1,
+    });
+    expect(changes({ browserPosting: true }).errors).toEqual({
+      browserOrigins: 'Enter the origins of your pages, one a line',
+    });
+    expect(changes({ browserChallenge: 'OFF' }).errors).toEqual({
+      confirmChallengeOff: 'Confirm that any script may then post to this form',
+    });
+    expect(changes({ browserChallenge: 'OFF', confirmChallengeOff: true }).input).toEqual({
+      browserChallenge: 'OFF',
+      confirmChallengeOff: true,
+    });
   });
 });

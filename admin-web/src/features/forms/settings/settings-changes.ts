@@ -8,6 +8,7 @@ import {
   MIB,
   mibOf,
   providerOf,
+  textsOf,
   type FieldRow,
   type SettingsLimits,
   type SettingsValues,
@@ -140,11 +141,97 @@ function declaredFieldChanges(
   return input;
 }
 
+/** A size typed in MiB as bytes, null when it is the default; undefined when it is no size. */
+function bytesOf(mib: number | string, fallback: number): number | null | undefined {
+  if (typeof mib !== 'number' || !Number.isFinite(mib) || mib <= 0) {
+    return undefined;
+  }
+  const bytes = Math.round(mib * MIB);
+  return bytes === fallback ? null : bytes;
+}
+
+// Browser posting (docs/static-sites.md): what changed, and what a person must fix first.
+function browserChanges(
+  values: SettingsValues,
+  current: FormSettingsFieldsFragment,
+  limits: Pick<
+    SettingsLimits,
+    'browserMaxBodySize' | 'browserMaxFileSize' | 'browserMaxFiles' | 'challengeDifficultyDefault'
+  >,
+  errors: Record<string, string>,
+): UpdateFormInput {
+  const input: UpdateFormInput = {};
+  if (values.browserPosting !== current.browserPosting) {
+    input.browserPosting = values.browserPosting;
+  }
+  const origins = parseLines(values.browserOrigins);
+  if (!sameList(origins, current.browserOrigins)) {
+    input.browserOrigins = origins;
+  }
+  if (values.browserPosting && origins.length === 0) {
+    errors.browserOrigins = 'Enter the origins of your pages, one a line';
+  }
+  const urls = parseLines(values.browserThankYouUrls);
+  if (!sameList(urls, current.browserThankYouUrls)) {
+    input.browserThankYouUrls = urls;
+  }
+  if (values.browserChallenge !== current.browserChallenge) {
+    input.browserChallenge = values.browserChallenge;
+    if (values.browserChallenge === 'OFF') {
+      if (!values.confirmChallengeOff) {
+        errors.confirmChallengeOff = 'Confirm that any script may then post to this form';
+      }
+      input.confirmChallengeOff = values.confirmChallengeOff;
+    }
+  }
+  const difficulty = optionalNumber(values.browserChallengeDifficulty) ?? limits.challengeDifficultyDefault;
+  if (difficulty !== current.browserChallengeDifficulty) {
+    input.browserChallengeDifficulty = difficulty === limits.challengeDifficultyDefault ? null : difficulty;
+  }
+  const texts = textsOf(current.browserTexts);
+  const typed = Object.fromEntries(
+    Object.entries(values.browserTexts).map(([key, text]) => [key, (text ?? '').trim()]),
+  ) as typeof texts;
+  if (JSON.stringify(typed) !== JSON.stringify(texts)) {
+    input.browserTexts = Object.fromEntries(
+      Object.entries(typed).map(([key, text]) => [key, text === '' ? null : text]),
+    );
+  }
+  const sizes = [
+    ['browserMaxBodySizeMiB', 'browserMaxBodySize', limits.browserMaxBodySize],
+    ['browserMaxFileSizeMiB', 'browserMaxFileSize', limits.browserMaxFileSize],
+  ] as const;
+  for (const [field, setting, fallback] of sizes) {
+    const bytes = bytesOf(values[field], fallback);
+    if (bytes === undefined) {
+      errors[setting] = 'Enter a size above 0';
+    } else if ((bytes ?? fallback) !== current[setting]) {
+      input[setting] = bytes;
+    }
+  }
+  const files = optionalNumber(values.browserMaxFiles);
+  if ((files ?? limits.browserMaxFiles) !== current.browserMaxFiles) {
+    input.browserMaxFiles = files === limits.browserMaxFiles ? null : files;
+  }
+  if (values.browserReservedFields !== current.browserReservedFields) {
+    input.browserReservedFields = values.browserReservedFields;
+  }
+  return input;
+}
+
 /** The settings in `values` that differ from `current`, and what must be fixed before a save. */
 export function settingsChanges(
   values: SettingsValues,
   current: FormSettingsFieldsFragment,
-  limits: Pick<SettingsLimits, 'maxFileSize' | 'fileTypes'>,
+  limits: Pick<
+    SettingsLimits,
+    | 'maxFileSize'
+    | 'fileTypes'
+    | 'browserMaxBodySize'
+    | 'browserMaxFileSize'
+    | 'browserMaxFiles'
+    | 'challengeDifficultyDefault'
+  >,
 ): SettingsChanges {
   const input: UpdateFormInput = {};
   const errors: Record<string, string> = {};
@@ -176,6 +263,7 @@ export function settingsChanges(
   }
   Object.assign(input, spamProtectionChanges(values, current, errors));
   Object.assign(input, declaredFieldChanges(values, current, errors));
+  Object.assign(input, browserChanges(values, current, limits, errors));
   const retentionDays = optionalNumber(values.retentionDays);
   if (retentionDays !== (current.retentionDays ?? null)) {
     input.retentionDays = retentionDays;

@@ -1,5 +1,6 @@
 // What the settings page's fields hold, and how they start from a form's stored settings.
 import type {
+  BrowserChallenge,
   CaptchaProvider,
   FieldType,
   FormSettingsFieldsFragment,
@@ -10,6 +11,10 @@ import { decodeStoredText } from '../../../lib/decode-stored-text';
 
 /** The service's limits and defaults the page offers and checks against (read, never restated here). */
 export type SettingsLimits = FormSettingsQuery['limits'];
+
+/** The texts of the visitor's pages as the form reads them. */
+export type BrowserTexts = FormSettingsFieldsFragment['browserTexts'];
+type TextKey = keyof BrowserTexts;
 
 export const MIB = 1024 * 1024;
 
@@ -75,7 +80,33 @@ export interface SettingsValues {
   retentionDays: number | string;
   fields: FieldRow[];
   unknownFields: UnknownFields;
+  browserPosting: boolean;
+  browserOrigins: string;
+  browserThankYouUrls: string;
+  browserChallenge: BrowserChallenge;
+  /** Ticked to turn the challenge off knowingly; never stored. */
+  confirmChallengeOff: boolean;
+  browserChallengeDifficulty: number | string;
+  browserTexts: Record<TextKey, string>;
+  browserMaxBodySizeMiB: number | string;
+  browserMaxFileSizeMiB: number | string;
+  browserMaxFiles: number | string;
+  browserReservedFields: boolean;
 }
+
+/** The texts of the visitor's pages, in the order the card shows them, with their labels. */
+export const BROWSER_TEXT_LABELS: Record<TextKey, string> = {
+  language: 'Language (a tag such as en or de-CH)',
+  title: 'Thank-you title',
+  message: 'Thank-you message',
+  received: 'Label of the time of receipt',
+  reference: 'Label of the reference',
+  files: 'Label of the files',
+  receipt: 'Receipt button',
+  receiptHelp: 'What the receipt is for',
+  errorTitle: 'Title of a refusal',
+  back: 'Link back to the form',
+};
 
 export function mibOf(bytes: number): number {
   return Math.round((bytes / MIB) * 1000) / 1000;
@@ -109,5 +140,24 @@ export function settingsValuesOf(current: FormSettingsFieldsFragment): SettingsV
       choices: (field.choices ?? []).join('\n'),
     })),
     unknownFields: current.unknownFields,
+    browserPosting: current.browserPosting,
+    browserOrigins: current.browserOrigins.join('\n'),
+    browserThankYouUrls: current.browserThankYouUrls.join('\n'),
+    browserChallenge: current.browserChallenge,
+    confirmChallengeOff: false,
+    browserChallengeDifficulty: current.browserChallengeDifficulty,
+    browserTexts: textsOf(current.browserTexts),
+    browserMaxBodySizeMiB: mibOf(current.browserMaxBodySize),
+    browserMaxFileSizeMiB: mibOf(current.browserMaxFileSize),
+    browserMaxFiles: current.browserMaxFiles,
+    browserReservedFields: current.browserReservedFields,
   };
+}
+
+/** The texts alone (urql adds a `__typename`, which an input must not carry). */
+export function textsOf(texts: BrowserTexts): Record<TextKey, string> {
+  return Object.fromEntries((Object.keys(BROWSER_TEXT_LABELS) as TextKey[]).map((key) => [key, texts[key]])) as Record<
+    TextKey,
+    string
+  >;
 }
