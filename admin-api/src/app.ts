@@ -42,7 +42,7 @@ import { createSsoDeps } from './sso/sso-deps.js';
 import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
 import { nulArgumentPlugin } from './schema/nul-argument-plugin.js';
-import { formatError } from './schema/errors.js';
+import { formatError } from './errors.js';
 import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
 
 export interface AdminAppOptions {

@@ -16,7 +16,7 @@ import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type { AdminContext } from '../context.js';
-import { ErrorCode, formatError, isExposedError } from '../schema/errors.js';
+import { ErrorCode, formatError, isExposedError } from '../errors.js';
 import { ANONYMOUS, loginActor, requestActor } from './audit-actor.js';
 import { describeMutation } from './mutation-entry.js';
 

@@ -3,7 +3,7 @@
 // is the permission table's (permissions.ts), checked by the permission guard.
 import type { AuthCheckerFn } from 'type-graphql';
 import type { AdminContext } from '../context.js';
-import { unauthenticated } from '../schema/errors.js';
+import { unauthenticated } from '../errors.js';
 
 export const authChecker: AuthCheckerFn<AdminContext> = ({ context }) => {
   if (context.principal === null) {

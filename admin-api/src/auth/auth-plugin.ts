@@ -6,7 +6,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { AdminContext } from '../context.js';
-import { unauthenticated } from '../schema/errors.js';
+import { unauthenticated } from '../errors.js';
 import { authenticate } from './authenticate.js';
 import { ruleOf } from './permissions.js';
 

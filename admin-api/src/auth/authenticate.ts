@@ -9,7 +9,7 @@ import type { AdminTokens } from './admin-token.js';
 import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';
 import { loadActiveMember, signedInPrincipal, type Principal } from './principal.js';
-import { unauthenticated } from '../schema/errors.js';
+import { unauthenticated } from '../errors.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 // lastUsedAt is informative; writing it on every request would turn every read into a write.

@@ -16,7 +16,7 @@ import {
   recentSignInRequired,
   secondFactorEnrolmentRequired,
   unauthenticated,
-} from '../schema/errors.js';
+} from '../errors.js';
 import {
   callerSiteLevel,
   holdsTeamPermission,

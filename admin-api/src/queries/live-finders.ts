@@ -1,7 +1,7 @@
 // Finders shared by commands and queries. "Live" means not soft-deleted.
 import type { Em } from '@intake/shared/db';
 import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/entities';
-import { notFound } from '../schema/errors.js';
+import { notFound } from '../errors.js';
 
 export function findLiveSite(em: Em, id: string): Promise<Site | null> {
   return em.findOne(SiteSchema, { id, deletedAt: null });

@@ -5,7 +5,7 @@ import { updateAccount } from '../commands/account/update-account.js';
 import type { AdminContext } from '../context.js';
 import { presentMember } from '../presenters/member.js';
 import { findMember } from '../queries/members/list-members.js';
-import { unauthenticated } from '../schema/errors.js';
+import { unauthenticated } from '../errors.js';
 import { UpdateAccountInput } from '../types/account.input.js';
 import { MemberType } from '../types/member.type.js';
 import { InputArg } from '../validation/input-type.js';

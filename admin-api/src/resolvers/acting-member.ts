@@ -3,7 +3,7 @@
 import { requestActor } from '../audit/audit-actor.js';
 import type { ActingMember } from '../commands/members/member-rules.js';
 import type { AdminContext } from '../context.js';
-import { unauthenticated } from '../schema/errors.js';
+import { unauthenticated } from '../errors.js';
 
 export async function actingMember({
   em,

@@ -10,7 +10,7 @@ import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';
 import { resolveTokenScope } from '../commands/tokens/token-scope.js';
 import type { AdminContext } from '../context.js';
 import { presentApiToken } from '../presenters/auth.js';
-import { unauthenticated } from '../schema/errors.js';
+import { unauthenticated } from '../errors.js';
 import { ApiTokenScopeInput } from '../types/api-token.input.js';
 import { ApiTokenType, CreatedApiTokenType } from '../types/api-token.type.js';
 import { name as nameField, parseId } from '../validation/fields.js';

@@ -6,7 +6,7 @@ import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graph
 import { auditLogWhere } from '../audit/audit-log-filter.js';
 import { listAuditEntries } from '../queries/audit/list-audit-entries.js';
 import type { AdminContext } from '../context.js';
-import { badUserInput } from '../schema/errors.js';
+import { badUserInput } from '../errors.js';
 import {
   AuditEntryConnectionType,
   AuditLogExportType,

@@ -11,7 +11,7 @@ import { login, type LoggedIn } from '../commands/auth/login.js';
 import { logout } from '../commands/auth/logout.js';
 import type { AdminContext } from '../context.js';
 import { presentAdminUser, presentAuthPayload } from '../presenters/auth.js';
-import { forbidden, unauthenticated } from '../schema/errors.js';
+import { forbidden, unauthenticated } from '../errors.js';
 import { AdminUserType, AuthPayloadType } from '../types/auth.type.js';
 import { newPassword } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';

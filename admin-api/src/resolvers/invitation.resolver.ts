@@ -11,7 +11,7 @@ import { presentAuthPayload } from '../presenters/auth.js';
 import { presentMember } from '../presenters/member.js';
 import { findInvitation } from '../queries/members/find-invitation.js';
 import { findMember } from '../queries/members/list-members.js';
-import { notFound } from '../schema/errors.js';
+import { notFound } from '../errors.js';
 import { AuthPayloadType, type MemberRoleEnum } from '../types/auth.type.js';
 import { AcceptInvitationInput, invitationToken, InviteMemberInput } from '../types/invitation.input.js';
 import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from '../types/invitation.type.js';

@@ -8,7 +8,7 @@ import { updateMember } from '../commands/members/update-member.js';
 import type { AdminContext } from '../context.js';
 import { presentMember } from '../presenters/member.js';
 import { findMember, listMembers } from '../queries/members/list-members.js';
-import { notFound } from '../schema/errors.js';
+import { notFound } from '../errors.js';
 import { CreateMemberInput, UpdateMemberInput } from '../types/member.input.js';
 import { CreatedMemberType, MemberType } from '../types/member.type.js';
 import { parseId } from '../validation/fields.js';

@@ -12,7 +12,7 @@ import type { AdminContext } from '../context.js';
 import { presentMember } from '../presenters/member.js';
 import { readSsoPolicy } from '../queries/auth/sso-policy.js';
 import { findMember } from '../queries/members/list-members.js';
-import { notFound } from '../schema/errors.js';
+import { notFound } from '../errors.js';
 import { MemberType } from '../types/member.type.js';
 import { SignInOptionsType, SsoPolicyType, SsoSecondFactorType } from '../types/sso.type.js';
 import { parseId } from '../validation/fields.js';

@@ -8,7 +8,7 @@ import { listSubmissions, type SubmissionWithFiles } from '../queries/submission
 import type { AdminContext } from '../context.js';
 import type { DownloadLinks } from '../files/download-link.js';
 import { presentSubmission } from '../presenters/submission.js';
-import { badUserInput } from '../schema/errors.js';
+import { badUserInput } from '../errors.js';
 import { submissionFilterOf } from '../submissions/submission-filter-fields.js';
 import { SubmissionFilterInput } from '../types/submission-filter.input.js';
 import { InputArg } from '../validation/input-type.js';

@@ -15,7 +15,7 @@ import { presentAuthPayload } from '../presenters/auth.js';
 import { presentMember } from '../presenters/member.js';
 import { findMember } from '../queries/members/list-members.js';
 import { findTeamPolicy } from '../queries/team-policy/find-team-policy.js';
-import { notFound } from '../schema/errors.js';
+import { notFound } from '../errors.js';
 import { AuthPayloadType } from '../types/auth.type.js';
 import { MemberType } from '../types/member.type.js';
 import {

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { AdminContext } from '../context.js';
-import { isExposedError } from './errors.js';
+import { isExposedError } from '../errors.js';
 
 /** Logs every error that `formatError` will mask, with the request id the client got in X-Request-Id. */
 export function errorLoggingPlugin(): ApolloServerPlugin<AdminContext> {

@@ -24,7 +24,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import type { AdminContext } from '../context.js';
-import { ErrorCode } from './errors.js';
+import { ErrorCode } from '../errors.js';
 
 /** `Type.field` whose arguments are left to the resolver. */
 const EXEMPT_FIELDS = new Set(['Mutation.login']);

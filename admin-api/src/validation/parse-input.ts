@@ -1,7 +1,7 @@
 // Every argument of the admin API is declared as a zod schema (as the configuration is): one schema
 // per input, whose first problem becomes a BAD_USER_INPUT error naming the field (`input.name`).
 import type { z } from 'zod';
-import { badUserInput } from '../schema/errors.js';
+import { badUserInput } from '../errors.js';
 
 /** The value as the schema normalises it, or a BAD_USER_INPUT error for its first problem. */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unknown, field: string): z.output<Schema> {

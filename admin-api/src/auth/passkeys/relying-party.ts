@@ -4,7 +4,7 @@
 // X-Forwarded-* headers when TRUST_PROXY allows). Browsers refuse passkeys on an IP address, so one
 // is refused here with words that say what to do instead.
 import { isIP } from 'node:net';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 
 export const RELYING_PARTY_NAME = 'Intake';
 

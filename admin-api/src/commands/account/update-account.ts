@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
-import { unauthenticated } from '../../schema/errors.js';
+import { unauthenticated } from '../../errors.js';
 import type { UpdateAccountInput } from '../../types/account.input.js';
 import { recordMemberChange, type ActingMember } from '../members/member-rules.js';
 

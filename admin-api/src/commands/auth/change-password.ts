@@ -3,7 +3,7 @@ import { AdminUserSchema, PasskeySchema, type Passkey } from '@intake/shared/ent
 import { hashPassword, verifyPassword } from '@intake/shared/password';
 import { endAllSessions, startSession } from '../../auth/admin-sessions.js';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput, rateLimited, unauthenticated } from '../../schema/errors.js';
+import { badUserInput, rateLimited, unauthenticated } from '../../errors.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
 import type { LoggedIn } from './login.js';
 

@@ -10,7 +10,7 @@ import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
 import { hasSecondFactor, useSecondFactorCode } from '../../auth/two-factor/second-factor.js';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput, forbidden, unauthenticated } from '../../schema/errors.js';
+import { badUserInput, forbidden, unauthenticated } from '../../errors.js';
 import { verifyPasskeyConfirmation } from '../passkeys/passkey-confirmation.js';
 import { countCodeAttempt, secondFactorAttempt } from '../two-factor/code-attempts.js';
 import { checkCurrentPassword } from './change-password.js';

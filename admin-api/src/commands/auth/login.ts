@@ -6,13 +6,7 @@ import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
 import type { IssuedAdminToken } from '../../auth/admin-token.js';
 import { normalizeEmail } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
-import {
-  forbidden,
-  rateLimited,
-  secondFactorRequired,
-  unauthenticated,
-  type SecondFactorKind,
-} from '../../schema/errors.js';
+import { forbidden, rateLimited, secondFactorRequired, unauthenticated, type SecondFactorKind } from '../../errors.js';
 import { hasPasskey } from '../../auth/passkeys/passkeys.js';
 import { hasSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { issueChallenge } from '../../auth/two-factor/challenges.js';

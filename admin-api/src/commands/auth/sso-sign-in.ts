@@ -12,7 +12,7 @@ import { hashPassword } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
 import { issueChallenge, type IssuedChallenge } from '../../auth/two-factor/challenges.js';
-import type { SecondFactorKind } from '../../schema/errors.js';
+import type { SecondFactorKind } from '../../errors.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
 import { invitationState } from '../../queries/members/find-invitation.js';
 import { linkAccount, requireAccountOf } from '../../sso/account-link.js';

@@ -3,7 +3,7 @@ import type { Form } from '@intake/shared/entities';
 import { toJsonSchema } from '@intake/shared/form-shape';
 import type { UpdateFormInput } from '../../types/form.input.js';
 import { requireLiveForm } from '../../queries/live-finders.js';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 import { applyCaptchaSettings } from '../spam/captcha-settings.js';
 
 /** Changes a live form (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */

@@ -10,7 +10,7 @@ import { hashPassword } from '@intake/shared/password';
 import { startSession } from '../../auth/admin-sessions.js';
 import type { AdminDeps } from '../../context.js';
 import { findInvitation, invitationState, type InvitationState } from '../../queries/members/find-invitation.js';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 import type { AcceptInvitationInput } from '../../types/invitation.input.js';
 import type { LoggedIn } from '../auth/login.js';
 import { consumeInvitationAttempt } from './invitation-attempts.js';

@@ -3,7 +3,7 @@ import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { findAdminByEmail } from '../../queries/auth/find-admin.js';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 import type { CreateMemberInput } from '../../types/member.input.js';
 import { generatePassword } from './recover-member.js';
 import {

@@ -1,5 +1,5 @@
 import type { AdminDeps } from '../../context.js';
-import { rateLimited } from '../../schema/errors.js';
+import { rateLimited } from '../../errors.js';
 
 /**
  * Counts one use of an invitation link (looking it up or accepting it) against the caller's address,

@@ -4,7 +4,7 @@ import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { LockMode } from '@mikro-orm/core';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput, notFound } from '../../schema/errors.js';
+import { badUserInput, notFound } from '../../errors.js';
 import { issueInvitationLink, type IssuedLink } from './invitation-link.js';
 import { recordMemberChange, requireOwnerFor, type ActingMember } from './member-rules.js';
 

@@ -19,7 +19,7 @@ import {
 import { LockMode } from '@mikro-orm/core';
 import { endAllSessions } from '../../auth/admin-sessions.js';
 import type { Member } from '../../auth/principal.js';
-import { badUserInput, forbidden } from '../../schema/errors.js';
+import { badUserInput, forbidden } from '../../errors.js';
 import type { SiteGrantInput } from '../../types/member.input.js';
 
 /** Who changes a member, and what the audit entries say about the request. */

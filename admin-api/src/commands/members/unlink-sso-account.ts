@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 import { recordMemberChange, type ActingMember } from './member-rules.js';
 
 /**

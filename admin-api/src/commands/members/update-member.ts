@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
-import { badUserInput, notFound } from '../../schema/errors.js';
+import { badUserInput, notFound } from '../../errors.js';
 import type { UpdateMemberInput } from '../../types/member.input.js';
 import {
   describeGrants,

@@ -2,7 +2,7 @@
 // answers as if it did not exist).
 import type { Em } from '@intake/shared/db';
 import { PasskeySchema, type Passkey } from '@intake/shared/entities';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 
 async function ownPasskey(em: Em, adminId: string, id: string): Promise<Passkey> {
   const passkey = await em.findOne(PasskeySchema, { id, admin: adminId });

@@ -12,7 +12,7 @@ import { descriptors, listPasskeys, recordPasskeyUse, userHandleOf } from '../..
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { verifiedCounter } from '../../auth/passkeys/verify-assertion.js';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 import { loginAttemptKeys } from '../auth/login.js';
 import { countCodeAttempt } from '../two-factor/code-attempts.js';
 

@@ -22,7 +22,7 @@ import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { findChallenge, useChallenge } from '../../auth/two-factor/challenges.js';
 import { linkAccount, type ProviderAccount } from '../../sso/account-link.js';
 import type { AdminDeps } from '../../context.js';
-import { unauthenticated } from '../../schema/errors.js';
+import { unauthenticated } from '../../errors.js';
 import { loginAttemptKeys, signIn, type LoggedIn } from '../auth/login.js';
 import { countCodeAttempt } from '../two-factor/code-attempts.js';
 

@@ -15,7 +15,7 @@ import { issuePasskeyChallenge, takePasskeyChallenge } from '../../auth/passkeys
 import { answeredChallenge, parseRegistrationResponse } from '../../auth/passkeys/passkey-response.js';
 import { descriptors, listPasskeys, userHandleOf } from '../../auth/passkeys/passkeys.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
-import { badUserInput, unauthenticated } from '../../schema/errors.js';
+import { badUserInput, unauthenticated } from '../../errors.js';
 
 /** Enough for a phone, a laptop and a few security keys; a bound keeps the sign-in options small. */
 export const PASSKEYS_MAX = 10;

@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import { SubmissionSchema } from '@intake/shared/entities';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 import { filesBySubmission } from '../../queries/submissions/files-by-submission.js';
 import type { SubmissionWithFiles } from '../../queries/submissions/list-submissions.js';
 

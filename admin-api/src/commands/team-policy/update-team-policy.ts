@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { TEAM_POLICY_ID, TeamPolicySchema, type TeamPolicy } from '@intake/shared/entities';
 import { recordAuditEntry } from '@intake/shared/audit';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 import type { ActingMember } from '../members/member-rules.js';
 
 export interface TeamPolicyChange {

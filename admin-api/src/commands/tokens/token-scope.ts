@@ -5,7 +5,7 @@ import type { Em } from '@intake/shared/db';
 import { SiteSchema, type ApiTokenLevel } from '@intake/shared/entities';
 import { DEFAULT_TOKEN_LEVEL, siteLevel } from '../../auth/permissions.js';
 import type { Member } from '../../auth/principal.js';
-import { badUserInput, forbidden } from '../../schema/errors.js';
+import { badUserInput, forbidden } from '../../errors.js';
 import { TOKEN_DAYS_DEFAULT, type ApiTokenScopeInput } from '../../types/api-token.input.js';
 import type { ApiTokenScope } from './create-api-token.js';
 

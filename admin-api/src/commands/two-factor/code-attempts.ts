@@ -3,7 +3,7 @@
 import type { Attempt } from '../../auth/attempt-limiter.js';
 import type { LoginLimit } from '../../auth/login-policy.js';
 import type { AdminDeps } from '../../context.js';
-import { rateLimited } from '../../schema/errors.js';
+import { rateLimited } from '../../errors.js';
 
 export function secondFactorAttempt(adminId: string): Attempt<LoginLimit> {
   return { limit: 'second-factor', key: adminId };

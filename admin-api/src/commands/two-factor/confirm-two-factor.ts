@@ -5,7 +5,7 @@ import { generateRecoveryCodes } from '../../auth/two-factor/recovery-codes.js';
 import { storeRecoveryCodes } from '../../auth/two-factor/second-factor.js';
 import { totpStep } from '../../auth/two-factor/totp.js';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput, unauthenticated } from '../../schema/errors.js';
+import { badUserInput, unauthenticated } from '../../errors.js';
 import { countCodeAttempt, secondFactorAttempt } from './code-attempts.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   useSecondFactorCode,
 } from '../../auth/two-factor/second-factor.js';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput, unauthenticated } from '../../schema/errors.js';
+import { badUserInput, unauthenticated } from '../../errors.js';
 import { countCodeAttempt, secondFactorAttempt } from './code-attempts.js';
 
 /** The signed-in member with a second factor, after one of their codes (TOTP or recovery) was used up. */

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser } from '@intake/shared/entities';
 import { endChallenges } from '../../auth/two-factor/challenges.js';
 import { clearSecondFactor, hasSecondFactor } from '../../auth/two-factor/second-factor.js';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 import { recordMemberChange, type ActingMember } from '../members/member-rules.js';
 
 export interface RemovedSecondFactors {

@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import { hasSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { generateTotpSecret, totpUri } from '../../auth/two-factor/totp.js';
 import type { AdminDeps } from '../../context.js';
-import { badUserInput, unauthenticated } from '../../schema/errors.js';
+import { badUserInput, unauthenticated } from '../../errors.js';
 
 export interface Enrolment {
   secret: string;

@@ -3,7 +3,7 @@ import { AdminUserSchema } from '@intake/shared/entities';
 import { countChallengeFailure, findChallenge, useChallenge } from '../../auth/two-factor/challenges.js';
 import { useSecondFactorCode, type SecondFactorMethod } from '../../auth/two-factor/second-factor.js';
 import type { AdminDeps } from '../../context.js';
-import { unauthenticated } from '../../schema/errors.js';
+import { unauthenticated } from '../../errors.js';
 import { linkAccount } from '../../sso/account-link.js';
 import { loginAttemptKeys, signIn, type LoggedIn } from '../auth/login.js';
 import { countCodeAttempt, secondFactorAttempt } from './code-attempts.js';

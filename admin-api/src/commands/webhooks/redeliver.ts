@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { DeliverySchema, type Delivery } from '@intake/shared/entities';
-import { badUserInput, notFound } from '../../schema/errors.js';
+import { badUserInput, notFound } from '../../errors.js';
 import { findLiveForm } from '../../queries/live-finders.js';
 
 /** Replays a delivery now, with a fresh retry schedule and the same webhook-id; answers it reloaded. */

@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { enqueueTestDelivery, webhookTestData } from '@intake/shared/delivery';
 import type { Delivery } from '@intake/shared/entities';
-import { badUserInput } from '../../schema/errors.js';
+import { badUserInput } from '../../errors.js';
 import { requireLiveForm } from '../../queries/live-finders.js';
 import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
 

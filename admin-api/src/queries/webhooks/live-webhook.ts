@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { WebhookSchema, type Webhook } from '@intake/shared/entities';
-import { notFound } from '../../schema/errors.js';
+import { notFound } from '../../errors.js';
 import { findLiveForm } from '../live-finders.js';
 
 /** A webhook of a live form; a webhook of a deleted form is as gone as the form. */
