@@ -27,7 +27,7 @@ import { LOGIN_LIMITS, LOGIN_WINDOW_SECONDS } from './auth/login-policy.js';
 import { createContextFunction, type AdminContext, type AdminDeps } from './context.js';
 import { serveConsole } from './console/serve-console.js';
 import { createExportLinks } from './exports/export-link.js';
-import { createDownloadLinks } from './files/download-link.js';
+import { createDownloadLinks } from './lib/download-link.js';
 import type { AdminKoaContext, AdminState } from './koa-context.js';
 import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './middleware/error-handler.js';

@@ -17,7 +17,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import type { AdminContext } from '../context.js';
 import { ErrorCode, formatError, isExposedError } from '../errors.js';
-import { ANONYMOUS, loginActor, requestActor } from './audit-actor.js';
+import { ANONYMOUS, loginActor, requestActor } from '../lib/audit-actor.js';
 import { describeMutation } from './mutation-entry.js';
 
 // Account mutations act on the account of the actor.

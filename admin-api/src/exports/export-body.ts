@@ -1,6 +1,6 @@
 // The text of one export from its rows: the same code inside the admin API (on PGlite) and in the
 // export process (on PostgreSQL), so both write the same bytes.
-import type { DownloadLinks } from '../files/download-link.js';
+import type { DownloadLinks } from '../lib/download-link.js';
 import { csvChunks, jsonChunks, ndjsonChunks, type CsvColumns } from './export-formats.js';
 import type { ExportFormat } from './export-link.js';
 import { readSubmissionBatches, type ExportScope, type SqlSource } from './export-rows.js';

@@ -4,7 +4,7 @@
 // formula-looking cells neutralised (csv-cells.ts). All three say which values lost markup to the
 // sanitiser (`sanitizedFields`), so a value read from an export is never taken for what was sent when it is not.
 import { stringify, type Options } from 'csv-stringify/sync';
-import type { DownloadLinks } from '../files/download-link.js';
+import type { DownloadLinks } from '../lib/download-link.js';
 // The subpath, not the package: the export process must not load the ORM (export-process.ts).
 import { decodeStoredText } from '@intake/shared/stored-text';
 import { neutraliseFormula, OTHER_LOCALE_SEPARATORS } from './csv-cells.js';

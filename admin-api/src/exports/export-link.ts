@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { deriveKey } from '@intake/shared/download-links';
 import { isUuid } from '@intake/shared/site-token';
-import type { SubmissionFilter } from '../submissions/submission-filter.js';
+import type { SubmissionFilter } from '../lib/submission-filter.js';
 
 export const EXPORT_KEY_INFO = 'intake export';
 

@@ -25,7 +25,7 @@ import { exportChunks } from './export-body.js';
 import type { CsvColumns } from './export-formats.js';
 import type { ExportFormat } from './export-link.js';
 import type { RunSql } from './export-rows.js';
-import type { SubmissionFilter } from '../submissions/submission-filter.js';
+import type { SubmissionFilter } from '../lib/submission-filter.js';
 
 /** What the admin API hands the export process. */
 export interface ExportJob {

@@ -13,7 +13,7 @@
 // holds what existed when it started, less whatever is deleted while it runs.
 import type { Em } from '@intake/shared/db';
 import type { StoredFileDescription } from '@intake/shared/stored-file-description';
-import { submissionFilterSql, type SqlCondition, type SubmissionFilter } from '../submissions/submission-filter.js';
+import { submissionFilterSql, type SqlCondition, type SubmissionFilter } from '../lib/submission-filter.js';
 
 export const BATCH_SIZE = 1000;
 

@@ -1,6 +1,6 @@
 import type { StoredFile, Submission } from '@intake/shared/entities';
 import { describeStoredFile } from '@intake/shared/stored-file-description';
-import type { DownloadLinks } from '../files/download-link.js';
+import type { DownloadLinks } from '../lib/download-link.js';
 import type { StoredFileType, SubmissionType } from '../types/submission.type.js';
 
 export function presentStoredFile(file: StoredFile, links: DownloadLinks): StoredFileType {

@@ -1,6 +1,6 @@
 // Who makes a change to a member (their own account included), as the member commands and their
 // audit entries need it; and the signed-in member of the operations only a sign-in may use.
-import { requestActor } from '../audit/audit-actor.js';
+import { requestActor } from '../lib/audit-actor.js';
 import type { ActingMember } from '../commands/members/member-rules.js';
 import type { AdminContext } from '../context.js';
 import { unauthenticated } from '../errors.js';

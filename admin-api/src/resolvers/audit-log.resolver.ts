@@ -18,7 +18,7 @@ import {
 } from '../types/audit.type.js';
 import { parsePageSize } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from '../lib/cursor.js';
 
 function presentAuditEntry(entry: AuditEntry): AuditEntryType {
   return {

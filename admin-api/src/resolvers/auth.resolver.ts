@@ -3,7 +3,7 @@
 import type { Passkey } from '@intake/shared/entities';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, Info, Mutation, Query, Resolver } from 'type-graphql';
-import { noteAudit } from '../audit/audit-notes.js';
+import { noteAudit } from '../lib/audit-notes.js';
 import { callerTeamPermissions } from '../auth/permissions.js';
 import { changePassword } from '../commands/auth/change-password.js';
 import { findAdmin } from '../queries/auth/find-admin.js';

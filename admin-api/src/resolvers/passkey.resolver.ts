@@ -6,7 +6,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import { z } from 'zod';
-import { noteSignInAttempt } from '../audit/audit-notes.js';
+import { noteSignInAttempt } from '../lib/audit-notes.js';
 import { listPasskeys } from '../auth/passkeys/passkeys.js';
 import { relyingParty } from '../auth/passkeys/relying-party.js';
 import { removePasskey, renamePasskey } from '../commands/passkeys/manage-passkeys.js';

@@ -5,7 +5,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Info, Mutation, Resolver } from 'type-graphql';
-import { noteAudit } from '../audit/audit-notes.js';
+import { noteAudit } from '../lib/audit-notes.js';
 import { relyingParty } from '../auth/passkeys/relying-party.js';
 import { confirmSignIn, type ConfirmationMethod } from '../commands/auth/confirm-sign-in.js';
 import { startPasskeyConfirmation } from '../commands/passkeys/passkey-confirmation.js';

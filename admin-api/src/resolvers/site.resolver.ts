@@ -3,12 +3,12 @@
 // its tokens fail at once because `verifySiteToken` refuses a site with `deletedAt`.
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { callerSiteLevel } from '../auth/permissions.js';
-import { findLiveSite, requireLiveSite } from '../queries/live-finders.js';
+import { findLiveSite, requireLiveSite } from '../lib/live-finders.js';
 import { createSite } from '../commands/sites/create-site.js';
 import { deleteSite } from '../commands/sites/delete-site.js';
 import { listSites } from '../queries/sites/list-sites.js';
 import { rotateSiteToken } from '../commands/sites/rotate-site-token.js';
-import { countLiveForms, countRecentSubmissions } from '../queries/statistics/site-and-form-counts.js';
+import { countLiveForms, countRecentSubmissions } from '../lib/site-and-form-counts.js';
 import { siteApiView, type SiteApiView } from '../queries/sites/site-api-view.js';
 import { updateSite } from '../commands/sites/update-site.js';
 import type { AdminContext } from '../context.js';

@@ -3,8 +3,8 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { createSubmissionExport } from '../commands/exports/create-submission-export.js';
 import type { AdminContext } from '../context.js';
-import { submissionFilterOf } from '../submissions/submission-filter-fields.js';
-import { SubmissionFilterInput } from '../types/submission-filter.input.js';
+import { submissionFilterOf } from '../lib/submission-filter-fields.js';
+import { SubmissionFilterInput } from '../lib/submission-filter.input.js';
 import { InputArg } from '../validation/input-type.js';
 import { SubmissionExportFormatEnum, SubmissionExportType } from '../types/submission-export.type.js';
 import { parseId } from '../validation/fields.js';

@@ -8,8 +8,8 @@ import { parse } from 'csv-parse/sync';
 import { createExportLinks } from '../exports/export-link.js';
 import { jsonChunks } from '../exports/export-formats.js';
 import { readSubmissionBatches } from '../exports/export-rows.js';
-import { createDownloadLinks } from '../files/download-link.js';
-import { NO_SUBMISSION_FILTER } from '../submissions/submission-filter.js';
+import { createDownloadLinks } from '../lib/download-link.js';
+import { NO_SUBMISSION_FILTER } from '../lib/submission-filter.js';
 import { makeForm, makeSite, makeSubmission, sampleFile } from '../test/factories.js';
 import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
 

@@ -6,15 +6,15 @@ import { deleteSubmission } from '../commands/submissions/delete-submission.js';
 import { findSubmission } from '../queries/submissions/find-submission.js';
 import { listSubmissions, type SubmissionWithFiles } from '../queries/submissions/list-submissions.js';
 import type { AdminContext } from '../context.js';
-import type { DownloadLinks } from '../files/download-link.js';
+import type { DownloadLinks } from '../lib/download-link.js';
 import { presentSubmission } from '../presenters/submission.js';
 import { badUserInput } from '../errors.js';
-import { submissionFilterOf } from '../submissions/submission-filter-fields.js';
-import { SubmissionFilterInput } from '../types/submission-filter.input.js';
+import { submissionFilterOf } from '../lib/submission-filter-fields.js';
+import { SubmissionFilterInput } from '../lib/submission-filter.input.js';
 import { InputArg } from '../validation/input-type.js';
 import { SubmissionConnectionType, SubmissionType } from '../types/submission.type.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor } from '../lib/cursor.js';
 
 function present({ submission, files }: SubmissionWithFiles, links: DownloadLinks): SubmissionType {
   return presentSubmission(submission, files, links);

@@ -2,7 +2,7 @@ import { jest } from '@jest/globals';
 import { FormSchema, StoredFileSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { startAdmin } from '../server.js';
-import { createDownloadLinks } from '../files/download-link.js';
+import { createDownloadLinks } from '../lib/download-link.js';
 import { makeForm, makeSite, makeSubmission, sampleFile, type MadeSubmission } from '../test/factories.js';
 import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
 

@@ -3,7 +3,7 @@
 // type String, which the audit log never copies; the sign-in method is noted for it instead.
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { noteSignInAttempt } from '../audit/audit-notes.js';
+import { noteSignInAttempt } from '../lib/audit-notes.js';
 import { updateTeamPolicy } from '../commands/team-policy/update-team-policy.js';
 import { confirmTwoFactor } from '../commands/two-factor/confirm-two-factor.js';
 import { disableTwoFactor, regenerateRecoveryCodes } from '../commands/two-factor/disable-two-factor.js';

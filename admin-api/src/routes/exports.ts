@@ -9,14 +9,14 @@ import { Readable } from 'node:stream';
 import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS } from '@intake/shared/outage';
 import type { Services } from '@intake/shared/services';
 import type { AdminKoaContext } from '../koa-context.js';
-import { setDownloadName } from '../files/content-disposition.js';
-import type { DownloadLinks } from '../files/download-link.js';
+import { setDownloadName } from '../lib/content-disposition.js';
+import type { DownloadLinks } from '../lib/download-link.js';
 import { exportChunks } from '../exports/export-body.js';
 import { csvColumns, CONTENT_TYPES, FILE_EXTENSIONS } from '../exports/export-formats.js';
 import type { ExportLinks, ExportRequest } from '../exports/export-link.js';
 import { startExportProcess, type ExportOutput } from '../exports/export-process-client.js';
 import { fieldNames } from '../exports/export-rows.js';
-import { findLiveForm } from '../queries/live-finders.js';
+import { findLiveForm } from '../lib/live-finders.js';
 import { plainRefusal } from './plain-refusal.js';
 
 export interface ExportRouteDeps {

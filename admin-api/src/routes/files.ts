@@ -5,8 +5,8 @@ import { StoredFileSchema, SubmissionSchema } from '@intake/shared/entities';
 import type { Services } from '@intake/shared/services';
 import { isUuid } from '@intake/shared/site-token';
 import type { AdminKoaContext } from '../koa-context.js';
-import { setAttachment } from '../files/content-disposition.js';
-import type { DownloadLinks } from '../files/download-link.js';
+import { setAttachment } from '../lib/content-disposition.js';
+import type { DownloadLinks } from '../lib/download-link.js';
 import { plainRefusal } from './plain-refusal.js';
 
 // type/subtype without parameters; anything else is served as opaque bytes.

@@ -7,7 +7,7 @@
 import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
 import { SIGN_IN_PATH, safeReturnPath } from '@intake/shared/return-path';
 import type { Services } from '@intake/shared/services';
-import { ANONYMOUS } from '../audit/audit-actor.js';
+import { ANONYMOUS } from '../lib/audit-actor.js';
 import { sessionCookie } from '../auth/session-cookie.js';
 import { loginAttemptKeys } from '../commands/auth/login.js';
 import { ssoSignIn } from '../commands/auth/sso-sign-in.js';

@@ -5,7 +5,7 @@
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, testDriverName, type TestDatabase } from '@intake/shared/test';
-import { submissionFilterSql, NO_SUBMISSION_FILTER } from './submission-filter.js';
+import { submissionFilterSql, NO_SUBMISSION_FILTER } from '../lib/submission-filter.js';
 
 jest.setTimeout(60_000);
 

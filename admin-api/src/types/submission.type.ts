@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { StoredFile, Submission } from '@intake/shared/entities';
-import type { SqlCondition } from '../submissions/submission-filter.js';
+import type { SqlCondition } from '../lib/submission-filter.js';
 
 @ObjectType('StoredFile')
 export class StoredFileType {

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import type { Form } from '@intake/shared/entities';
 import { toJsonSchema } from '@intake/shared/form-shape';
 import type { UpdateFormInput } from '../../types/form.input.js';
-import { requireLiveForm } from '../../queries/live-finders.js';
+import { requireLiveForm } from '../../lib/live-finders.js';
 import { badUserInput } from '../../errors.js';
 import { applyCaptchaSettings } from '../spam/captcha-settings.js';
 

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import { enqueueTestDelivery, webhookTestData } from '@intake/shared/delivery';
 import type { Delivery } from '@intake/shared/entities';
 import { badUserInput } from '../../errors.js';
-import { requireLiveForm } from '../../queries/live-finders.js';
+import { requireLiveForm } from '../../lib/live-finders.js';
 import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
 
 /** Queues a `webhook.test` event for an enabled webhook, due at once. */

@@ -5,7 +5,7 @@ import {
   SEARCH_QUERY_MAX_LENGTH,
   SEARCH_QUERY_MIN_LENGTH,
   searchQuery,
-} from '../submissions/submission-filter-fields.js';
+} from './submission-filter-fields.js';
 import { InputField } from '../validation/input-type.js';
 
 @InputType('SubmissionFilterInput', {
