@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { NAME_NOT_RECORDED } from '@intake/shared/audit';
 import { AuditEntrySchema, SiteSchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
-import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../auth/login-policy.js';
+import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../access/login-policy.js';
 import { createTestServices, testDriverName } from '@intake/shared/test';
 import { ensureAdmin } from '../auth/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../server.js';

@@ -6,7 +6,7 @@ import { createTestServices, testDriverName } from '@intake/shared/test';
 import jwt from 'jsonwebtoken';
 import { startAdmin } from '../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
-import { createAdminTokens } from './admin-token.js';
+import { createAdminTokens } from '../access/admin-token.js';
 import { ensureAdmin } from './ensure-admin.js';
 
 const ME = 'query { me { id email createdAt passwordChangedAt } }';

@@ -9,7 +9,7 @@ import { AdminUserSchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import type { Services } from '@intake/shared/services';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { normalizeEmail } from './login-policy.js';
+import { normalizeEmail } from '../access/login-policy.js';
 import { PASSWORD_MIN_LENGTH } from '../validation/fields.js';
 
 /** `members-exist`: ADMIN_EMAIL names no account, and the team has members, so none is made. */

@@ -13,7 +13,7 @@ import {
 } from '@intake/shared/test';
 import { startAdmin, type AdminServer } from '../server.js';
 import { codes, graphqlRequest, startTestAdmin, type TestAdmin } from '../test/harness.js';
-import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from './login-policy.js';
+import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../access/login-policy.js';
 
 const redisMissing = await redisUnreachable();
 const redisKeyPrefix = testRedisPrefix();

@@ -9,7 +9,7 @@ import { createLogger } from '@intake/shared/logger';
 import { createTestServices, testDriverName } from '@intake/shared/test';
 import { Secret, TOTP } from 'otpauth';
 import { ensureAdmin } from './ensure-admin.js';
-import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from './login-policy.js';
+import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../access/login-policy.js';
 import { CHALLENGE_MAX_FAILURES } from './two-factor/challenges.js';
 import { resetMemberSecondFactor } from '../commands/members/recover-member.js';
 import { startAdmin, type AdminServer } from '../server.js';

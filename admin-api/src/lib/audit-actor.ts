@@ -4,9 +4,9 @@
 import type { AuditActor } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
-import { findSession } from '../auth/admin-sessions.js';
-import type { Principal } from '../auth/principal.js';
-import { findAdminByEmail } from '../queries/auth/find-admin.js';
+import { findSession } from '../access/admin-sessions.js';
+import type { Principal } from '../access/principal.js';
+import { findAdminByEmail } from '../access/find-admin.js';
 
 export const ANONYMOUS: AuditActor = { kind: 'anonymous', name: 'anonymous' };
 /** A failed sign-in for an e-mail that is no administrator's: what was typed is not kept. */

@@ -1,7 +1,7 @@
 import type { AdminUser, ApiToken, Passkey } from '@intake/shared/entities';
-import type { IssuedAdminToken } from '../auth/admin-token.js';
+import type { IssuedAdminToken } from '../access/admin-token.js';
 import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
-import type { TeamPermission } from '../auth/permissions.js';
+import type { TeamPermission } from '../access/permissions.js';
 import { presentPasskey } from './passkey.js';
 import type { ApiTokenLevelEnum, ApiTokenType } from '../types/api-token.type.js';
 import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from '../types/auth.type.js';

@@ -2,8 +2,8 @@
 // listing and revoking work with either kind of token. A token acts for the member who created it;
 // a member lists and revokes their own tokens, an owner or admin (`tokens:all`) everyone's.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { mayUseTeamPermission } from '../auth/permissions.js';
-import type { Principal } from '../auth/principal.js';
+import { mayUseTeamPermission } from '../access/permissions.js';
+import type { Principal } from '../access/principal.js';
 import { createApiToken } from '../commands/tokens/create-api-token.js';
 import { listApiTokens } from '../queries/tokens/list-api-tokens.js';
 import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';

@@ -2,7 +2,7 @@
 // keeps its rows (and its forms' submissions stay readable) but disappears from `sites`/`site`, and
 // its tokens fail at once because `verifySiteToken` refuses a site with `deletedAt`.
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { callerSiteLevel } from '../auth/permissions.js';
+import { callerSiteLevel } from '../access/permissions.js';
 import { findLiveSite, requireLiveSite } from '../lib/live-finders.js';
 import { createSite } from '../commands/sites/create-site.js';
 import { deleteSite } from '../commands/sites/delete-site.js';

@@ -13,7 +13,7 @@ import { loginAttemptKeys } from '../commands/auth/login.js';
 import { ssoSignIn } from '../commands/auth/sso-sign-in.js';
 import type { AdminDeps } from '../context.js';
 import type { AdminKoaContext } from '../koa-context.js';
-import { findAdminByEmail } from '../queries/auth/find-admin.js';
+import { findAdminByEmail } from '../access/find-admin.js';
 import type { SsoIdentity } from '../sso/oidc-client.js';
 import { secondFactorCookie } from '../sso/second-factor-cookie.js';
 import { failureOfLibraryError, SsoSignInError, type SsoFailure } from '../sso/sign-in-failure.js';

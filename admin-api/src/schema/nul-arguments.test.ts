@@ -6,7 +6,7 @@
 import { jest } from '@jest/globals';
 import { AuditEntrySchema, type Form, type Site } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
-import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../auth/login-policy.js';
+import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../access/login-policy.js';
 import { makeForm, makeSite, makeSubmission } from '../test/factories.js';
 import { ADMIN_EMAIL, codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
 

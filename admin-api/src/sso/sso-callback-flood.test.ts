@@ -6,7 +6,7 @@ import { AuditEntrySchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { testDriverName } from '@intake/shared/test';
 import { AdminUserSchema } from '@intake/shared/entities';
-import { LOGIN_MAX_PER_ADDRESS } from '../auth/login-policy.js';
+import { LOGIN_MAX_PER_ADDRESS } from '../access/login-policy.js';
 import { startTestAdmin, type TestAdmin } from '../test/harness.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../test/oidc-test-provider.js';
 import { Browser, refusalOf, signedInAs, ssoAttempt } from '../test/sso-browser.js';

@@ -7,7 +7,7 @@ import { isUuid } from '@intake/shared/site-token';
 import { REFUSAL_COUNT_RETENTION_DAYS } from '@intake/shared/statistics';
 import { codePoints, fail, wholeNumber } from '@intake/shared/input-fields';
 import { z } from 'zod';
-import { EMAIL_MAX_LENGTH } from '../queries/auth/find-admin.js';
+import { EMAIL_MAX_LENGTH } from '../access/find-admin.js';
 import { parseInput } from './parse-input.js';
 
 // Declared with the command line's setup file (@intake/shared/input-fields); re-exported for the inputs here.

@@ -4,7 +4,7 @@
 // database dump alone from testing guesses offline, and checking one is a single indexed lookup
 // instead of ten slow hashes per attempt (docs/decisions/recovery-code-hashing.md).
 import { createHmac, randomInt } from 'node:crypto';
-import { deriveKey } from '../keys.js';
+import { deriveKey } from '../../access/keys.js';
 
 export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789'; // 32 symbols, without 0/o, 1/l

@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type Passkey } from '@intake/shared/entities';
 import { hashPassword, verifyPassword } from '@intake/shared/password';
-import { endAllSessions, startSession } from '../../auth/admin-sessions.js';
+import { endAllSessions, startSession } from '../../access/admin-sessions.js';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput, rateLimited, unauthenticated } from '../../errors.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';

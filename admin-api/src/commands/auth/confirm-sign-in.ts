@@ -5,7 +5,7 @@
 // copied that cookie gains nothing from the member's confirmation.
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
-import { endSession, startSession } from '../../auth/admin-sessions.js';
+import { endSession, startSession } from '../../access/admin-sessions.js';
 import type { RelyingParty } from '../../auth/passkeys/relying-party.js';
 import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
 import { hasSecondFactor, useSecondFactorCode } from '../../auth/two-factor/second-factor.js';

@@ -1,17 +1,17 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
-import { startSession, type StartedSession } from '../../auth/admin-sessions.js';
+import { startSession, type StartedSession } from '../../access/admin-sessions.js';
 import { passwordSignInForbidden } from '../../auth/password-sign-in-policy.js';
-import type { IssuedAdminToken } from '../../auth/admin-token.js';
-import { normalizeEmail } from '../../auth/login-policy.js';
+import type { IssuedAdminToken } from '../../access/admin-token.js';
+import { normalizeEmail } from '../../access/login-policy.js';
 import type { AdminDeps } from '../../context.js';
 import { forbidden, rateLimited, secondFactorRequired, unauthenticated, type SecondFactorKind } from '../../errors.js';
 import { hasPasskey } from '../../auth/passkeys/passkeys.js';
 import { hasSecondFactor } from '../../auth/two-factor/second-factor.js';
 import { issueChallenge } from '../../auth/two-factor/challenges.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
-import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../access/find-admin.js';
 
 const INVALID_LOGIN = 'Invalid e-mail or password';
 

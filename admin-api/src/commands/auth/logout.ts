@@ -1,5 +1,5 @@
 import type { Em } from '@intake/shared/db';
-import { endSession } from '../../auth/admin-sessions.js';
+import { endSession } from '../../access/admin-sessions.js';
 
 /** Ends a console session server-side, when the request carried one. */
 export async function logout(em: Em, sessionSecret: string | undefined): Promise<void> {

@@ -7,7 +7,7 @@ import { hashInvitationToken } from '@intake/shared/delivery';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
-import { startSession } from '../../auth/admin-sessions.js';
+import { startSession } from '../../access/admin-sessions.js';
 import type { AdminDeps } from '../../context.js';
 import { findInvitation, invitationState, type InvitationState } from '../../queries/members/find-invitation.js';
 import { badUserInput } from '../../errors.js';

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
 import type { CreateMemberInput } from '../../types/member.input.js';
 import { generatePassword } from './recover-member.js';

@@ -3,7 +3,7 @@ import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { dummyPasswordHash } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AdminDeps } from '../../context.js';
-import { findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
 import type { InviteMemberInput } from '../../types/invitation.input.js';
 import { issueInvitationLink, type IssuedLink } from './invitation-link.js';

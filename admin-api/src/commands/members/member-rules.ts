@@ -17,8 +17,8 @@ import {
   type MemberRole,
 } from '@intake/shared/entities';
 import { LockMode } from '@mikro-orm/core';
-import { endAllSessions } from '../../auth/admin-sessions.js';
-import type { Member } from '../../auth/principal.js';
+import { endAllSessions } from '../../access/admin-sessions.js';
+import type { Member } from '../../access/principal.js';
 import { badUserInput, forbidden } from '../../errors.js';
 import type { SiteGrantInput } from '../../types/member.input.js';
 

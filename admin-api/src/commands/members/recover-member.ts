@@ -8,8 +8,8 @@ import { recordAuditEntry, systemActor, type AuditChainKey } from '@intake/share
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser, type AuditDetails } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
-import { endAllSessions } from '../../auth/admin-sessions.js';
-import { findAdminByEmail } from '../../queries/auth/find-admin.js';
+import { endAllSessions } from '../../access/admin-sessions.js';
+import { findAdminByEmail } from '../../access/find-admin.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
 import { removeSecondFactors } from '../two-factor/reset-member-two-factor.js';
 

@@ -3,8 +3,8 @@
 // owner makes a token that never ends, and a site list names only sites the member may see.
 import type { Em } from '@intake/shared/db';
 import { SiteSchema, type ApiTokenLevel } from '@intake/shared/entities';
-import { DEFAULT_TOKEN_LEVEL, siteLevel } from '../../auth/permissions.js';
-import type { Member } from '../../auth/principal.js';
+import { DEFAULT_TOKEN_LEVEL, siteLevel } from '../../access/permissions.js';
+import type { Member } from '../../access/principal.js';
 import { badUserInput, forbidden } from '../../errors.js';
 import { TOKEN_DAYS_DEFAULT, type ApiTokenScopeInput } from '../../types/api-token.input.js';
 import type { ApiTokenScope } from './create-api-token.js';

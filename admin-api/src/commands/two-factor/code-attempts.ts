@@ -1,7 +1,7 @@
 // Every code a member types (at sign-in, to confirm enrolment, to turn it off) counts against the
 // `second-factor` limit of that member, from any address; a right code gives its attempt back.
-import type { Attempt } from '../../auth/attempt-limiter.js';
-import type { LoginLimit } from '../../auth/login-policy.js';
+import type { Attempt } from '../../access/attempt-limiter.js';
+import type { LoginLimit } from '../../access/login-policy.js';
 import type { AdminDeps } from '../../context.js';
 import { rateLimited } from '../../errors.js';
 

@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
-import { normalizeEmail } from '../../auth/login-policy.js';
+import { normalizeEmail } from './login-policy.js';
 
 /** The longest address an account may have (RFC 5321's path limit, as the column). */
 export const EMAIL_MAX_LENGTH = 320;

@@ -6,9 +6,9 @@
 import type { Config } from '@intake/shared/config';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
-import { hasPasskey } from './passkeys/passkeys.js';
-import { passwordSignInForbidden } from './password-sign-in-policy.js';
-import { hasSecondFactor } from './two-factor/second-factor.js';
+import { hasPasskey } from '../auth/passkeys/passkeys.js';
+import { passwordSignInForbidden } from '../auth/password-sign-in-policy.js';
+import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
 import { emailDomainAllowed } from '../sso/email-domain.js';
 
 /** Ten minutes: long enough to finish what the confirmation was for, short for a stolen session. */
