@@ -9,14 +9,14 @@ import type { AdminTokens } from './access/admin-token.js';
 import type { AttemptLimiter } from './access/attempt-limiter.js';
 import type { LoginLimit } from './access/login-policy.js';
 import type { Principal } from './access/principal.js';
-import type { SecondFactorKeys } from './auth/two-factor/second-factor.js';
+import type { SecondFactorKeys } from './sign-in/two-factor/second-factor.js';
 import type { AuditNotes } from './lib/audit-notes.js';
-import { sessionCookie, type SessionCookie } from './auth/session-cookie.js';
+import { sessionCookie, type SessionCookie } from './sign-in/sessions/session-cookie.js';
 import type { ExportLinks } from './exports/export-link.js';
 import type { DownloadLinks } from './lib/download-link.js';
 import type { AdminState } from './koa-context.js';
-import type { SsoDeps } from './sso/sso-deps.js';
-import { secondFactorCookie, type SecondFactorCookie } from './sso/second-factor-cookie.js';
+import type { SsoDeps } from './sign-in/sso/sso-deps.js';
+import { secondFactorCookie, type SecondFactorCookie } from './sign-in/sso/second-factor-cookie.js';
 import type { ExportProcessOptions } from './routes/exports.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */

@@ -12,8 +12,8 @@ import {
   type MemberRole,
   type SiteGrantLevel,
 } from '@intake/shared/entities';
-import { hasPasskey } from '../auth/passkeys/passkeys.js';
-import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
+import { hasPasskey } from '../sign-in/passkeys/passkeys.js';
+import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
 
 export interface Member {
   id: string;

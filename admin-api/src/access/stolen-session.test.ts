@@ -11,7 +11,7 @@ import { Secret, TOTP } from 'otpauth';
 import { createAdminTokens } from './admin-token.js';
 import { OPERATION_PERMISSIONS, type OperationRule } from './permissions.js';
 import { RECENT_SIGN_IN_SECONDS } from './recent-sign-in.js';
-import { SESSION_COOKIE } from '../auth/session-cookie.js';
+import { SESSION_COOKIE } from '../sign-in/sessions/session-cookie.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
 
 jest.setTimeout(120_000);

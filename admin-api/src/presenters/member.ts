@@ -1,6 +1,6 @@
-import { hasSecondFactor } from '../auth/two-factor/second-factor.js';
+import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
 import type { MemberWithGrants } from '../queries/members/list-members.js';
-import type { MemberRoleEnum } from '../types/auth.type.js';
+import type { MemberRoleEnum } from '../access/auth.type.js';
 import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from '../types/member.type.js';
 import { presentSite } from './site.js';
 

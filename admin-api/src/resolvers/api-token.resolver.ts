@@ -9,7 +9,7 @@ import { listApiTokens } from '../queries/tokens/list-api-tokens.js';
 import { revokeApiToken } from '../commands/tokens/revoke-api-token.js';
 import { resolveTokenScope } from '../commands/tokens/token-scope.js';
 import type { AdminContext } from '../context.js';
-import { presentApiToken } from '../presenters/auth.js';
+import { presentApiToken } from '../access/presenters.js';
 import { unauthenticated } from '../errors.js';
 import { ApiTokenScopeInput } from '../types/api-token.input.js';
 import { ApiTokenType, CreatedApiTokenType } from '../types/api-token.type.js';

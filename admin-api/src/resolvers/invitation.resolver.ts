@@ -7,12 +7,12 @@ import { consumeInvitationAttempt } from '../commands/members/invitation-attempt
 import { inviteMember } from '../commands/members/invite-member.js';
 import { resendInvitation, revokeInvitation } from '../commands/members/manage-invitation.js';
 import type { AdminContext } from '../context.js';
-import { presentAuthPayload } from '../presenters/auth.js';
+import { presentAuthPayload } from '../access/presenters.js';
 import { presentMember } from '../presenters/member.js';
 import { findInvitation } from '../queries/members/find-invitation.js';
 import { findMember } from '../queries/members/list-members.js';
 import { notFound } from '../errors.js';
-import { AuthPayloadType, type MemberRoleEnum } from '../types/auth.type.js';
+import { AuthPayloadType, type MemberRoleEnum } from '../access/auth.type.js';
 import { AcceptInvitationInput, invitationToken, InviteMemberInput } from '../types/invitation.input.js';
 import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from '../types/invitation.type.js';
 import { parseId } from '../validation/fields.js';

@@ -1,5 +1,5 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { MemberRoleEnum } from './auth.type.js';
+import { MemberRoleEnum } from '../access/auth.type.js';
 import { MemberType } from './member.type.js';
 
 export enum InvitationStateEnum {

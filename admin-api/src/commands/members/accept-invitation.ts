@@ -12,7 +12,7 @@ import type { AdminDeps } from '../../context.js';
 import { findInvitation, invitationState, type InvitationState } from '../../queries/members/find-invitation.js';
 import { badUserInput } from '../../errors.js';
 import type { AcceptInvitationInput } from '../../types/invitation.input.js';
-import type { LoggedIn } from '../auth/login.js';
+import type { LoggedIn } from '../../sign-in/password/login.js';
 import { consumeInvitationAttempt } from './invitation-attempts.js';
 
 const REFUSALS: Record<Exclude<InvitationState, 'VALID'>, string> = {

@@ -11,7 +11,7 @@ import { hashPassword } from '@intake/shared/password';
 import { endAllSessions } from '../../access/admin-sessions.js';
 import { findAdminByEmail } from '../../access/find-admin.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
-import { removeSecondFactors } from '../two-factor/reset-member-two-factor.js';
+import { removeSecondFactors } from '../../sign-in/two-factor/reset-member-two-factor.js';
 
 export const ADMIN_COMMAND_ACTOR = systemActor('admin command');
 

@@ -1,5 +1,5 @@
 // The reasons the admin API gives when single sign-on ends without a session (`/sign-in?error=<code>`,
-// admin-api/src/sso/sign-in-failure.ts), in words for the person who tried.
+// admin-api/src/sign-in/sso/sign-in-failure.ts), in words for the person who tried.
 const MESSAGES: Record<string, string> = {
   sso_not_configured: 'Single sign-on is not set up on this server. Sign in with your password.',
   sso_provider_unavailable:

@@ -1,0 +1,64 @@
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { PasskeyType } from '../sign-in/passkeys/passkey.type.js';
+
+// The values of MEMBER_ROLES (@intake/shared/entities); see docs/teams.md.
+export enum MemberRoleEnum {
+  owner = 'owner',
+  admin = 'admin',
+  member = 'member',
+}
+
+registerEnumType(MemberRoleEnum, {
+  name: 'MemberRole',
+  description: 'owner: everything; admin: every site, not owners; member: the sites granted to them (docs/teams.md).',
+});
+
+@ObjectType('AuthPayload')
+export class AuthPayloadType {
+  @Field(() => String, { description: 'Send as `Authorization: Bearer <token>`.' })
+  token!: string;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  expiresAt!: string;
+
+  @Field(() => [PasskeyType], {
+    description:
+      "changePassword only (empty elsewhere): the member's passkeys added since their last sign-in with the password, every one when there was none. A stolen session may have added them: review them and remove those you do not know (docs/sign-in.md#recent-sign-in).",
+  })
+  passkeysSincePasswordSignIn!: PasskeyType[];
+}
+
+@ObjectType('AdminUser')
+export class AdminUserType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String, { description: 'Empty until the member gives one.' })
+  name!: string;
+
+  @Field(() => MemberRoleEnum)
+  role!: MemberRoleEnum;
+
+  @Field(() => [String], {
+    description:
+      'The team permissions the caller holds (docs/teams.md), e.g. `members:manage`; for an API token, within its level and sites. The console offers only what they allow.',
+  })
+  permissions!: string[];
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  createdAt!: string;
+
+  @Field(() => String, { description: 'ISO 8601.' })
+  passwordChangedAt!: string;
+
+  @Field(() => Boolean, { description: 'Signs in with a code after the password (docs/sign-in.md).' })
+  twoFactorEnabled!: boolean;
+
+  @Field(() => Boolean, {
+    description: 'The team requires a second factor and this member has none yet: only enrolment is open.',
+  })
+  twoFactorRequired!: boolean;
+}
