@@ -15,7 +15,7 @@ import {
   passwordProblem,
   resetMemberPassword,
   resetMemberSecondFactor,
-} from './commands/members/recover-member.js';
+} from './team/members/recover-member.js';
 
 const USAGE = [
   'usage: npm run admin -- reset-password <email> [--password-stdin]',

@@ -3,13 +3,13 @@
 import { Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { updateAccount } from '../commands/account/update-account.js';
 import type { AdminContext } from '../context.js';
-import { presentMember } from '../presenters/member.js';
-import { findMember } from '../queries/members/list-members.js';
+import { presentMember } from '../team/members/presenters.js';
+import { findMember } from '../team/members/list-members.js';
 import { unauthenticated } from '../errors.js';
 import { UpdateAccountInput } from '../types/account.input.js';
-import { MemberType } from '../types/member.type.js';
+import { MemberType } from '../team/members/member.type.js';
 import { InputArg } from '../validation/input-type.js';
-import { actingMember } from './acting-member.js';
+import { actingMember } from '../team/members/acting-member.js';
 
 @Authorized()
 @Resolver()

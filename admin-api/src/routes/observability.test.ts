@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { createLogger } from '@intake/shared/logger';
 import { createTestServices, testDriverName } from '@intake/shared/test';
-import { ensureAdmin } from '../auth/ensure-admin.js';
+import { ensureAdmin } from '../team/members/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, graphqlRequest } from '../test/harness.js';
 

@@ -1,6 +1,6 @@
 // One admin server on a fresh test database per test file, and a small GraphQL client over real HTTP.
 import { createTestServices, graphqlRequest, type GraphQLResult } from '@intake/shared/test';
-import { ensureAdmin } from '../auth/ensure-admin.js';
+import { ensureAdmin } from '../team/members/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../server.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';

@@ -7,7 +7,7 @@ import jwt from 'jsonwebtoken';
 import { startAdmin } from '../../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../../test/harness.js';
 import { createAdminTokens } from '../../access/admin-token.js';
-import { ensureAdmin } from '../../auth/ensure-admin.js';
+import { ensureAdmin } from '../../team/members/ensure-admin.js';
 
 const ME = 'query { me { id email createdAt passwordChangedAt } }';
 const SITES = 'query { sites { id } }';

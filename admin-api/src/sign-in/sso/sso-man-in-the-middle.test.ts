@@ -6,7 +6,7 @@ import { AdminSessionSchema, AdminUserSchema, AuditEntrySchema } from '@intake/s
 import { createLogger } from '@intake/shared/logger';
 import { hashPassword } from '@intake/shared/password';
 import { createTestServices, testConfig, testDriverName } from '@intake/shared/test';
-import { ensureAdmin } from '../../auth/ensure-admin.js';
+import { ensureAdmin } from '../../team/members/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestServices } from '../../test/harness.js';
 import { attackerKey, decodeJwt, forgeIdToken, type Forgery } from '../../test/forged-id-token.js';

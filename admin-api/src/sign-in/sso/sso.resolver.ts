@@ -7,16 +7,16 @@ import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphq
 import { findChallenge } from '../two-factor/challenges.js';
 import { secondFactorMethods } from '../password/login.js';
 import { updateSsoPolicy } from './update-sso-policy.js';
-import { unlinkSsoAccount } from '../../commands/members/unlink-sso-account.js';
+import { unlinkSsoAccount } from '../../team/members/unlink-sso-account.js';
 import type { AdminContext } from '../../context.js';
-import { presentMember } from '../../presenters/member.js';
+import { presentMember } from '../../team/members/presenters.js';
 import { readSsoPolicy } from './sso-policy.js';
-import { findMember } from '../../queries/members/list-members.js';
+import { findMember } from '../../team/members/list-members.js';
 import { notFound } from '../../errors.js';
-import { MemberType } from '../../types/member.type.js';
+import { MemberType } from '../../team/members/member.type.js';
 import { SignInOptionsType, SsoPolicyType, SsoSecondFactorType } from './sso.type.js';
 import { parseId } from '../../validation/fields.js';
-import { actingMember } from '../../resolvers/acting-member.js';
+import { actingMember } from '../../team/members/acting-member.js';
 import { AdminUserSchema, type SsoPolicy } from '@intake/shared/entities';
 
 const START_PATH = '/auth/oidc/start';

@@ -4,7 +4,7 @@
 import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { noteSignInAttempt } from '../../lib/audit-notes.js';
-import { updateTeamPolicy } from '../../commands/team-policy/update-team-policy.js';
+import { updateTeamPolicy } from '../../team/policy/update-team-policy.js';
 import { confirmTwoFactor } from './confirm-two-factor.js';
 import { disableTwoFactor, regenerateRecoveryCodes } from './disable-two-factor.js';
 import { resetMemberTwoFactor } from './reset-member-two-factor.js';
@@ -12,16 +12,16 @@ import { startTwoFactorEnrolment } from './start-enrolment.js';
 import { verifySecondFactor, type SecondFactorOutcome } from './verify-second-factor.js';
 import type { AdminContext } from '../../context.js';
 import { presentAuthPayload } from '../../access/presenters.js';
-import { presentMember } from '../../presenters/member.js';
-import { findMember } from '../../queries/members/list-members.js';
-import { findTeamPolicy } from '../../queries/team-policy/find-team-policy.js';
+import { presentMember } from '../../team/members/presenters.js';
+import { findMember } from '../../team/members/list-members.js';
+import { findTeamPolicy } from '../../team/policy/find-team-policy.js';
 import { notFound } from '../../errors.js';
 import { AuthPayloadType } from '../../access/auth.type.js';
-import { MemberType } from '../../types/member.type.js';
+import { MemberType } from '../../team/members/member.type.js';
 import { RecoveryCodesType, TeamPolicyType, TwoFactorEnrolmentType, UpdateTeamPolicyInput } from './two-factor.type.js';
 import { parseId } from '../../validation/fields.js';
 import { InputArg } from '../../validation/input-type.js';
-import { actingMember, signedInMemberId } from '../../resolvers/acting-member.js';
+import { actingMember, signedInMemberId } from '../../team/members/acting-member.js';
 
 /** The audit entry's method: what came first (a password, a single sign-on), then the code. */
 const methodName = ({ firstFactor, method }: SecondFactorOutcome): string =>

@@ -6,7 +6,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput, notFound } from '../../errors.js';
 import { issueInvitationLink, type IssuedLink } from './invitation-link.js';
-import { recordMemberChange, requireOwnerFor, type ActingMember } from './member-rules.js';
+import { recordMemberChange, requireOwnerFor, type ActingMember } from '../members/member-rules.js';
 
 // The row is locked until the transaction ends: an acceptance at the same moment waits, then finds
 // the link replaced or the member gone (or this waits and finds the member joined).

@@ -9,9 +9,9 @@ import { AdminUserSchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { startSession } from '../../access/admin-sessions.js';
 import type { AdminDeps } from '../../context.js';
-import { findInvitation, invitationState, type InvitationState } from '../../queries/members/find-invitation.js';
+import { findInvitation, invitationState, type InvitationState } from './find-invitation.js';
 import { badUserInput } from '../../errors.js';
-import type { AcceptInvitationInput } from '../../types/invitation.input.js';
+import type { AcceptInvitationInput } from './invitation.input.js';
 import type { LoggedIn } from '../../sign-in/password/login.js';
 import { consumeInvitationAttempt } from './invitation-attempts.js';
 

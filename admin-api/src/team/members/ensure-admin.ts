@@ -9,8 +9,8 @@ import { AdminUserSchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import type { Services } from '@intake/shared/services';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { normalizeEmail } from '../access/login-policy.js';
-import { PASSWORD_MIN_LENGTH } from '../validation/fields.js';
+import { normalizeEmail } from '../../access/login-policy.js';
+import { PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
 
 /** `members-exist`: ADMIN_EMAIL names no account, and the team has members, so none is made. */
 export type EnsureAdminResult = 'created' | 'exists' | 'members-exist' | 'not-configured';

@@ -1,8 +1,8 @@
-import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
-import type { MemberWithGrants } from '../queries/members/list-members.js';
-import type { MemberRoleEnum } from '../access/auth.type.js';
-import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from '../types/member.type.js';
-import { presentSite } from './site.js';
+import { hasSecondFactor } from '../../sign-in/two-factor/second-factor.js';
+import type { MemberWithGrants } from './list-members.js';
+import type { MemberRoleEnum } from '../../access/auth.type.js';
+import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from './member.type.js';
+import { presentSite } from '../../presenters/site.js';
 
 export function presentMember({ member, grants }: MemberWithGrants): MemberType {
   return {

@@ -1,6 +1,6 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { MemberRoleEnum } from '../access/auth.type.js';
-import { MemberType } from './member.type.js';
+import { MemberRoleEnum } from '../../access/auth.type.js';
+import { MemberType } from '../members/member.type.js';
 
 export enum InvitationStateEnum {
   VALID = 'VALID',

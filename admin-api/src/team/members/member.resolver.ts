@@ -2,17 +2,17 @@
 // (`members:manage`); the rules that keep owners safe from admins and the team from losing its last
 // owner are in commands/members/member-rules.ts.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { createMember } from '../commands/members/create-member.js';
-import { removeMember } from '../commands/members/remove-member.js';
-import { updateMember } from '../commands/members/update-member.js';
-import type { AdminContext } from '../context.js';
-import { presentMember } from '../presenters/member.js';
-import { findMember, listMembers } from '../queries/members/list-members.js';
-import { notFound } from '../errors.js';
-import { CreateMemberInput, UpdateMemberInput } from '../types/member.input.js';
-import { CreatedMemberType, MemberType } from '../types/member.type.js';
-import { parseId } from '../validation/fields.js';
-import { InputArg } from '../validation/input-type.js';
+import { createMember } from './create-member.js';
+import { removeMember } from './remove-member.js';
+import { updateMember } from './update-member.js';
+import type { AdminContext } from '../../context.js';
+import { presentMember } from './presenters.js';
+import { findMember, listMembers } from './list-members.js';
+import { notFound } from '../../errors.js';
+import { CreateMemberInput, UpdateMemberInput } from './member.input.js';
+import { CreatedMemberType, MemberType } from './member.type.js';
+import { parseId } from '../../validation/fields.js';
+import { InputArg } from '../../validation/input-type.js';
 import { actingMember } from './acting-member.js';
 
 async function present(em: AdminContext['em'], memberId: string): Promise<MemberType> {

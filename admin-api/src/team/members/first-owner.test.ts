@@ -7,7 +7,7 @@ import { AdminUserSchema, AuditEntrySchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { createTestDatabase, createTestServices, graphqlRequest, testDriverName } from '@intake/shared/test';
 import { ensureAdmin } from './ensure-admin.js';
-import { startAdmin } from '../server.js';
+import { startAdmin } from '../../server.js';
 
 const LOGIN = 'mutation($email: String!, $password: String!) { login(email: $email, password: $password) { token } }';
 

@@ -2,22 +2,22 @@
 // role rules of createMember); whoever holds a link looks it up and accepts it (public, under the
 // invitation attempt limit). The link's token is never logged, audited or put in an error.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { acceptInvitation } from '../commands/members/accept-invitation.js';
-import { consumeInvitationAttempt } from '../commands/members/invitation-attempts.js';
-import { inviteMember } from '../commands/members/invite-member.js';
-import { resendInvitation, revokeInvitation } from '../commands/members/manage-invitation.js';
-import type { AdminContext } from '../context.js';
-import { presentAuthPayload } from '../access/presenters.js';
-import { presentMember } from '../presenters/member.js';
-import { findInvitation } from '../queries/members/find-invitation.js';
-import { findMember } from '../queries/members/list-members.js';
-import { notFound } from '../errors.js';
-import { AuthPayloadType, type MemberRoleEnum } from '../access/auth.type.js';
-import { AcceptInvitationInput, invitationToken, InviteMemberInput } from '../types/invitation.input.js';
-import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from '../types/invitation.type.js';
-import { parseId } from '../validation/fields.js';
-import { InputArg } from '../validation/input-type.js';
-import { actingMember } from './acting-member.js';
+import { acceptInvitation } from './accept-invitation.js';
+import { consumeInvitationAttempt } from './invitation-attempts.js';
+import { inviteMember } from './invite-member.js';
+import { resendInvitation, revokeInvitation } from './manage-invitation.js';
+import type { AdminContext } from '../../context.js';
+import { presentAuthPayload } from '../../access/presenters.js';
+import { presentMember } from '../members/presenters.js';
+import { findInvitation } from './find-invitation.js';
+import { findMember } from '../members/list-members.js';
+import { notFound } from '../../errors.js';
+import { AuthPayloadType, type MemberRoleEnum } from '../../access/auth.type.js';
+import { AcceptInvitationInput, invitationToken, InviteMemberInput } from './invitation.input.js';
+import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from './invitation.type.js';
+import { parseId } from '../../validation/fields.js';
+import { InputArg } from '../../validation/input-type.js';
+import { actingMember } from '../members/acting-member.js';
 
 async function payload(
   { em }: AdminContext,

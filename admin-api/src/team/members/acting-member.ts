@@ -1,9 +1,9 @@
 // Who makes a change to a member (their own account included), as the member commands and their
 // audit entries need it; and the signed-in member of the operations only a sign-in may use.
-import { requestActor } from '../lib/audit-actor.js';
-import type { ActingMember } from '../commands/members/member-rules.js';
-import type { AdminContext } from '../context.js';
-import { unauthenticated } from '../errors.js';
+import { requestActor } from '../../lib/audit-actor.js';
+import type { ActingMember } from './member-rules.js';
+import type { AdminContext } from '../../context.js';
+import { unauthenticated } from '../../errors.js';
 
 export async function actingMember({
   em,

@@ -4,7 +4,7 @@ import { hashPassword } from '@intake/shared/password';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
-import type { CreateMemberInput } from '../../types/member.input.js';
+import type { CreateMemberInput } from './member.input.js';
 import { generatePassword } from './recover-member.js';
 import {
   describeGrants,

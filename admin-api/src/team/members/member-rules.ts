@@ -20,7 +20,7 @@ import { LockMode } from '@mikro-orm/core';
 import { endAllSessions } from '../../access/admin-sessions.js';
 import type { Member } from '../../access/principal.js';
 import { badUserInput, forbidden } from '../../errors.js';
-import type { SiteGrantInput } from '../../types/member.input.js';
+import type { SiteGrantInput } from './member.input.js';
 
 /** Who changes a member, and what the audit entries say about the request. */
 export interface ActingMember {

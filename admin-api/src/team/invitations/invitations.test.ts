@@ -7,9 +7,9 @@ import { jest } from '@jest/globals';
 import { hashInvitationToken, INVITATION_TTL_MS } from '@intake/shared/delivery';
 import { AdminUserSchema, AuditEntrySchema, DeliverySchema } from '@intake/shared/entities';
 import { startSmtpInbox, testDriverName, type SmtpInbox } from '@intake/shared/test';
-import { INVITATION_MAX_PER_ADDRESS } from '../access/login-policy.js';
-import { makeSite } from '../test/factories.js';
-import { ADMIN_EMAIL, codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
+import { INVITATION_MAX_PER_ADDRESS } from '../../access/login-policy.js';
+import { makeSite } from '../../test/factories.js';
+import { ADMIN_EMAIL, codes, startTestAdmin, type TestAdmin } from '../../test/harness.js';
 
 jest.setTimeout(120_000);
 

@@ -5,7 +5,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { AdminDeps } from '../../context.js';
 import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
-import type { InviteMemberInput } from '../../types/invitation.input.js';
+import type { InviteMemberInput } from './invitation.input.js';
 import { issueInvitationLink, type IssuedLink } from './invitation-link.js';
 import {
   describeGrants,
@@ -14,7 +14,7 @@ import {
   requireGrantableSites,
   requireOwnerFor,
   type ActingMember,
-} from './member-rules.js';
+} from '../members/member-rules.js';
 
 function duplicateEmail(): Error {
   return badUserInput('input.email', 'is already the e-mail of a member');

@@ -1,9 +1,9 @@
 import { InputType } from 'type-graphql';
 import { z } from 'zod';
-import { MemberRoleEnum } from '../access/auth.type.js';
-import { email, name, newPassword } from '../validation/fields.js';
-import { InputField } from '../validation/input-type.js';
-import { grants, SiteGrantInput } from './member.input.js';
+import { MemberRoleEnum } from '../../access/auth.type.js';
+import { email, name, newPassword } from '../../validation/fields.js';
+import { InputField } from '../../validation/input-type.js';
+import { grants, SiteGrantInput } from '../members/member.input.js';
 
 /** An invitation token as links carry it; anything longer is no token of ours. */
 export const invitationToken = z

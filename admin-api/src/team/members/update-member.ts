@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { badUserInput, notFound } from '../../errors.js';
-import type { UpdateMemberInput } from '../../types/member.input.js';
+import type { UpdateMemberInput } from './member.input.js';
 import {
   describeGrants,
   endCredentials,
