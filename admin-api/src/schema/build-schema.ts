@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildSchema } from 'type-graphql';
 import { authChecker } from '../access/auth-checker.js';
 import { permissionGuard } from '../access/permission-guard.js';
-import { AccountResolver } from '../resolvers/account.resolver.js';
+import { AccountResolver } from '../team/account/account.resolver.js';
 import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
 import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../sign-in/password/auth.resolver.js';

@@ -1,15 +1,15 @@
 // A member's own account: what they change of it themselves (`account`). Their password is
 // changePassword's (auth.resolver.ts), their tokens the API token resolver's.
 import { Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import { updateAccount } from '../commands/account/update-account.js';
-import type { AdminContext } from '../context.js';
-import { presentMember } from '../team/members/presenters.js';
-import { findMember } from '../team/members/list-members.js';
-import { unauthenticated } from '../errors.js';
-import { UpdateAccountInput } from '../types/account.input.js';
-import { MemberType } from '../team/members/member.type.js';
-import { InputArg } from '../validation/input-type.js';
-import { actingMember } from '../team/members/acting-member.js';
+import { updateAccount } from './update-account.js';
+import type { AdminContext } from '../../context.js';
+import { presentMember } from '../members/presenters.js';
+import { findMember } from '../members/list-members.js';
+import { unauthenticated } from '../../errors.js';
+import { UpdateAccountInput } from './account.input.js';
+import { MemberType } from '../members/member.type.js';
+import { InputArg } from '../../validation/input-type.js';
+import { actingMember } from '../members/acting-member.js';
 
 @Authorized()
 @Resolver()

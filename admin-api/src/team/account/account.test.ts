@@ -4,8 +4,8 @@
 import { jest } from '@jest/globals';
 import { AuditEntrySchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
-import { makeSite } from '../test/factories.js';
-import { codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
+import { makeSite } from '../../test/factories.js';
+import { codes, startTestAdmin, type TestAdmin } from '../../test/harness.js';
 
 jest.setTimeout(120_000);
 

@@ -1,8 +1,8 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { unauthenticated } from '../../errors.js';
-import type { UpdateAccountInput } from '../../types/account.input.js';
-import { recordMemberChange, type ActingMember } from '../../team/members/member-rules.js';
+import type { UpdateAccountInput } from './account.input.js';
+import { recordMemberChange, type ActingMember } from '../members/member-rules.js';
 
 /**
  * Renames the caller's own account (`member.renamed`, with the names before and after; a name is
