@@ -11,7 +11,7 @@ import { FormFieldsResolver, FormResolver } from '../resolvers/form.resolver.js'
 import { InvitationResolver } from '../team/invitations/invitation.resolver.js';
 import { LimitsResolver } from '../resolvers/limits.resolver.js';
 import { MemberResolver } from '../team/members/member.resolver.js';
-import { SiteFieldsResolver, SiteResolver } from '../resolvers/site.resolver.js';
+import { SiteFieldsResolver, SiteResolver } from '../sites/site.resolver.js';
 import { SsoResolver } from '../sign-in/sso/sso.resolver.js';
 import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
 import { SubmissionExportResolver } from '../resolvers/submission-export.resolver.js';

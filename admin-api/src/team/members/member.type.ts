@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
 import { MemberRoleEnum } from '../../access/auth.type.js';
-import { SiteType } from '../../types/site.type.js';
+import { SiteType } from '../../sites/site.type.js';
 
 // The values of MEMBER_STATUSES and SITE_GRANT_LEVELS (@intake/shared/entities); see docs/teams.md.
 export enum MemberStatusEnum {

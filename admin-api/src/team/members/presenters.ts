@@ -2,7 +2,7 @@ import { hasSecondFactor } from '../../sign-in/two-factor/second-factor.js';
 import type { MemberWithGrants } from './list-members.js';
 import type { MemberRoleEnum } from '../../access/auth.type.js';
 import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from './member.type.js';
-import { presentSite } from '../../presenters/site.js';
+import { presentSite } from '../../sites/presenters.js';
 
 export function presentMember({ member, grants }: MemberWithGrants): MemberType {
   return {

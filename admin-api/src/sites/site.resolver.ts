@@ -4,18 +4,18 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { callerSiteLevel } from '../access/permissions.js';
 import { findLiveSite, requireLiveSite } from '../lib/live-finders.js';
-import { createSite } from '../commands/sites/create-site.js';
-import { deleteSite } from '../commands/sites/delete-site.js';
-import { listSites } from '../queries/sites/list-sites.js';
-import { rotateSiteToken } from '../commands/sites/rotate-site-token.js';
+import { createSite } from './create-site.js';
+import { deleteSite } from './delete-site.js';
+import { listSites } from './list-sites.js';
+import { rotateSiteToken } from './rotate-site-token.js';
 import { countLiveForms, countRecentSubmissions } from '../lib/site-and-form-counts.js';
-import { siteApiView, type SiteApiView } from '../queries/sites/site-api-view.js';
-import { updateSite } from '../commands/sites/update-site.js';
+import { siteApiView, type SiteApiView } from './site-api-view.js';
+import { updateSite } from './update-site.js';
 import type { AdminContext } from '../context.js';
 import { presentForm } from '../presenters/form.js';
-import { presentSite, presentSiteApiView } from '../presenters/site.js';
-import { SiteApiViewType, SiteType } from '../types/site.type.js';
-import { CreateSiteInput, UpdateSiteInput } from '../types/site.input.js';
+import { presentSite, presentSiteApiView } from './presenters.js';
+import { SiteApiViewType, SiteType } from './site.type.js';
+import { CreateSiteInput, UpdateSiteInput } from './site.input.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 

@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import type { Site } from '@intake/shared/entities';
 import { generateControlCode } from '@intake/shared/site-token';
-import { requireLiveSite } from '../../lib/live-finders.js';
+import { requireLiveSite } from '../lib/live-finders.js';
 
 /** A new control code: every earlier token of the site stops working. */
 export async function rotateSiteToken(em: Em, siteId: string): Promise<Site> {

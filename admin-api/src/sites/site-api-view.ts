@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import type { Form, Site } from '@intake/shared/entities';
 import type { Services } from '@intake/shared/services';
-import { liveFormsOf } from '../../lib/live-finders.js';
+import { liveFormsOf } from '../lib/live-finders.js';
 
 export interface SiteApiView {
   site: Site;

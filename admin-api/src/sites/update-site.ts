@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import type { Site } from '@intake/shared/entities';
-import type { UpdateSiteInput } from '../../types/site.input.js';
-import { requireLiveSite } from '../../lib/live-finders.js';
+import type { UpdateSiteInput } from './site.input.js';
+import { requireLiveSite } from '../lib/live-finders.js';
 
 /** Changes a live site (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */
 export async function updateSite(em: Em, siteId: string, input: UpdateSiteInput): Promise<Site> {

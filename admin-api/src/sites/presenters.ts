@@ -1,6 +1,6 @@
 import type { Site } from '@intake/shared/entities';
 import type { FormType } from '../types/form.type.js';
-import type { SiteApiViewType, SiteType } from '../types/site.type.js';
+import type { SiteApiViewType, SiteType } from './site.type.js';
 
 export function presentSite(site: Site): SiteType {
   return {
