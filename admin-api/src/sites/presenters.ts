@@ -1,5 +1,5 @@
 import type { Site } from '@intake/shared/entities';
-import type { FormType } from '../types/form.type.js';
+import type { FormType } from '../forms/form.type.js';
 import type { SiteApiViewType, SiteType } from './site.type.js';
 
 export function presentSite(site: Site): SiteType {

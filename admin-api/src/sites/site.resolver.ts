@@ -12,7 +12,7 @@ import { countLiveForms, countRecentSubmissions } from '../lib/site-and-form-cou
 import { siteApiView, type SiteApiView } from './site-api-view.js';
 import { updateSite } from './update-site.js';
 import type { AdminContext } from '../context.js';
-import { presentForm } from '../presenters/form.js';
+import { presentForm } from '../forms/presenters.js';
 import { presentSite, presentSiteApiView } from './presenters.js';
 import { SiteApiViewType, SiteType } from './site.type.js';
 import { CreateSiteInput, UpdateSiteInput } from './site.input.js';

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { FormType } from '../types/form.type.js';
+import { FormType } from '../forms/form.type.js';
 
 @ObjectType('Site', { description: 'A customer backend that sends submissions with its site token.' })
 export class SiteType {

@@ -1,10 +1,10 @@
 import type { Em } from '@intake/shared/db';
 import type { Form } from '@intake/shared/entities';
 import { toJsonSchema } from '@intake/shared/form-shape';
-import type { UpdateFormInput } from '../../types/form.input.js';
-import { requireLiveForm } from '../../lib/live-finders.js';
-import { badUserInput } from '../../errors.js';
-import { applyCaptchaSettings } from '../spam/captcha-settings.js';
+import type { UpdateFormInput } from './form.input.js';
+import { requireLiveForm } from '../lib/live-finders.js';
+import { badUserInput } from '../errors.js';
+import { applyCaptchaSettings } from './captcha-settings.js';
 
 /** Changes a live form (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */
 export async function updateForm(

@@ -2,8 +2,8 @@
 // copy, because its rules depend on what the form has already and its secret is stored sealed.
 import type { Form } from '@intake/shared/entities';
 import { createCaptchaSecretBox } from '@intake/shared/spam';
-import { badUserInput } from '../../errors.js';
-import type { UpdateFormInput } from '../../types/form.input.js';
+import { badUserInput } from '../errors.js';
+import type { UpdateFormInput } from './form.input.js';
 
 export type CaptchaSettings = Pick<UpdateFormInput, 'captchaProvider' | 'captchaSecret' | 'captchaResponseField'>;
 

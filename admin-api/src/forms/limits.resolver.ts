@@ -1,7 +1,7 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import type { AdminContext } from '../context.js';
-import { presentLimits } from '../presenters/limits.js';
-import { LimitsType } from '../types/limits.type.js';
+import { presentLimits } from './limits-presenter.js';
+import { LimitsType } from './limits.type.js';
 
 @Authorized()
 @Resolver()

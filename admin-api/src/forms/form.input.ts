@@ -32,7 +32,7 @@ import {
   optionalCount,
   responseField,
 } from '@intake/shared/input-fields';
-import { formFieldShape, formFields } from '../validation/form-fields.js';
+import { formFieldShape, formFields } from './form-fields.js';
 import { BrowserChallengeEnum, CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 
 const notNull = z.boolean({ error: 'cannot be null' });

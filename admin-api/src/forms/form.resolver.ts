@@ -3,18 +3,18 @@
 // `submissions(formId)` / `submission(id)` and are removed one by one with `deleteSubmission`. The
 // deleted form disappears from `forms`, cannot be updated, and the gateway refuses its code.
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { createForm } from '../commands/forms/create-form.js';
-import { deleteForm } from '../commands/forms/delete-form.js';
-import { listForms } from '../queries/forms/list-forms.js';
-import { updateForm } from '../commands/forms/update-form.js';
+import { createForm } from './create-form.js';
+import { deleteForm } from './delete-form.js';
+import { listForms } from './list-forms.js';
+import { updateForm } from './update-form.js';
 import { findLiveForm } from '../lib/live-finders.js';
-import { nextRetentionDeletion } from '../queries/retention/next-retention-deletion.js';
+import { nextRetentionDeletion } from './next-retention-deletion.js';
 import { countFormSubmissions, lastSubmissionAt } from '../lib/site-and-form-counts.js';
 import type { AdminContext } from '../context.js';
-import { browserFormHtml } from '../presenters/browser-form-html.js';
-import { presentForm } from '../presenters/form.js';
-import { CreateFormInput, UpdateFormInput } from '../types/form.input.js';
-import { FormType } from '../types/form.type.js';
+import { browserFormHtml } from './browser-form-html.js';
+import { presentForm } from './presenters.js';
+import { CreateFormInput, UpdateFormInput } from './form.input.js';
+import { FormType } from './form.type.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 

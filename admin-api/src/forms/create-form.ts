@@ -1,8 +1,8 @@
 import type { Em } from '@intake/shared/db';
 import { FormSchema, type Form } from '@intake/shared/entities';
 import { generateFormCode } from '@intake/shared/site-token';
-import type { CreateFormInput } from '../../types/form.input.js';
-import { requireLiveSite } from '../../lib/live-finders.js';
+import type { CreateFormInput } from './form.input.js';
+import { requireLiveSite } from '../lib/live-finders.js';
 
 /** A new, enabled form of a live site, with a fresh code. */
 export async function createForm(em: Em, { siteId, ...fields }: CreateFormInput): Promise<Form> {

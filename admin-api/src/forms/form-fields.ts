@@ -10,7 +10,7 @@ import {
   type FieldType,
 } from '@intake/shared/form-shape';
 import { z } from 'zod';
-import { FieldTypeEnum } from '../types/form.type.js';
+import { FieldTypeEnum } from './form.type.js';
 import { codePoints, FIELD_NAME_MAX_LENGTH, isPlainText } from '@intake/shared/input-fields';
 
 // The gateway refuses these keys in any body (validate-body.ts), so a field of that name could never be sent.

@@ -10,7 +10,7 @@ import type {
   FormFieldType,
   FormType,
   UnknownFieldsEnum,
-} from '../types/form.type.js';
+} from './form.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 
 /** The limits are the configuration's: what a form without its own limits gets. */

@@ -3,8 +3,8 @@ import { CAPTCHA_PROVIDERS } from '@intake/shared/entities';
 import { RETENTION_DAYS_MAX } from '@intake/shared/lifecycle';
 import { DEFAULT_ALLOWED_MIME_TYPES, MIME_TYPE_BY_EXTENSION, type KnownMimeType } from '@intake/shared/mime-types';
 import { DEFAULT_CAPTCHA_RESPONSE_FIELDS, DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
-import type { CaptchaProviderEnum } from '../types/form.type.js';
-import type { LimitsType } from '../types/limits.type.js';
+import type { CaptchaProviderEnum } from './form.type.js';
+import type { LimitsType } from './limits.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 import {
   NOTIFY_EMAILS_MAX,
