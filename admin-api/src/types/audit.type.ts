@@ -3,7 +3,7 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { z } from 'zod';
 import { auditText, auditTime } from '../audit/audit-log-filter.js';
 import { InputField } from '../validation/input-type.js';
-import { PageInfoType } from './submission.type.js';
+import { PageInfoType } from '../submissions/submission.type.js';
 
 export enum AuditActorKindEnum {
   ADMIN = 'admin',

@@ -1,7 +1,7 @@
 import type { StoredFile, Submission } from '@intake/shared/entities';
 import { describeStoredFile } from '@intake/shared/stored-file-description';
 import type { DownloadLinks } from '../lib/download-link.js';
-import type { StoredFileType, SubmissionType } from '../types/submission.type.js';
+import type { StoredFileType, SubmissionType } from './submission.type.js';
 
 export function presentStoredFile(file: StoredFile, links: DownloadLinks): StoredFileType {
   return { ...describeStoredFile(file), downloadUrl: links.urlFor(file.id) };

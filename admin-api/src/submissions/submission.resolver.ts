@@ -1,18 +1,18 @@
 // Reading and deleting submissions. Submissions of deleted forms (and of deleted sites' forms) stay
 // readable and deletable here: soft deletes hide containers, only `deleteSubmission` destroys data.
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { markNotSpam } from '../commands/spam/mark-not-spam.js';
-import { deleteSubmission } from '../commands/submissions/delete-submission.js';
-import { findSubmission } from '../queries/submissions/find-submission.js';
-import { listSubmissions, type SubmissionWithFiles } from '../queries/submissions/list-submissions.js';
+import { markNotSpam } from './mark-not-spam.js';
+import { deleteSubmission } from './delete-submission.js';
+import { findSubmission } from './find-submission.js';
+import { listSubmissions, type SubmissionWithFiles } from './list-submissions.js';
 import type { AdminContext } from '../context.js';
 import type { DownloadLinks } from '../lib/download-link.js';
-import { presentSubmission } from '../presenters/submission.js';
+import { presentSubmission } from './presenters.js';
 import { badUserInput } from '../errors.js';
 import { submissionFilterOf } from '../lib/submission-filter-fields.js';
 import { SubmissionFilterInput } from '../lib/submission-filter.input.js';
 import { InputArg } from '../validation/input-type.js';
-import { SubmissionConnectionType, SubmissionType } from '../types/submission.type.js';
+import { SubmissionConnectionType, SubmissionType } from './submission.type.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
 

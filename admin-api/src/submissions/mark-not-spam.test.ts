@@ -9,7 +9,7 @@ import {
   makeSite,
   outboxOf,
 } from '@intake/shared/test';
-import { makeSubmission } from '../../test/factories.js';
+import { makeSubmission } from '../test/factories.js';
 import { markNotSpam } from './mark-not-spam.js';
 
 let services: Awaited<ReturnType<typeof createTestServices>>;

@@ -2,8 +2,8 @@
 // signature, so it runs only when a client asks for it (the console's submission page does).
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { AdminContext } from '../context.js';
-import { checkStoredReceipt } from '../queries/receipts/check-stored-receipt.js';
-import { ReceiptCheckType, SubmissionType } from '../types/submission.type.js';
+import { checkStoredReceipt } from './check-stored-receipt.js';
+import { ReceiptCheckType, SubmissionType } from './submission.type.js';
 
 @Authorized()
 @Resolver(() => SubmissionType)

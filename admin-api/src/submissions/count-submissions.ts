@@ -1,5 +1,5 @@
 import type { Em } from '@intake/shared/db';
-import type { SqlCondition } from '../../lib/submission-filter.js';
+import type { SqlCondition } from '../lib/submission-filter.js';
 
 /** How many submissions a view and its filter hold (exact: reads every match). */
 export async function countSubmissions(em: Em, selection: SqlCondition): Promise<number> {

@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { FormSchema, SubmissionSchema, type StoredFile, type Submission } from '@intake/shared/entities';
-import { notFound } from '../../errors.js';
-import { submissionFilterSql, type SubmissionFilter, type SqlCondition } from '../../lib/submission-filter.js';
+import { notFound } from '../errors.js';
+import { submissionFilterSql, type SubmissionFilter, type SqlCondition } from '../lib/submission-filter.js';
 import { filesBySubmission } from './files-by-submission.js';
 
 export interface SubmissionPageQuery {

@@ -3,9 +3,9 @@
 // runs only when a client asks for it, and a client that wants the page first can ask for the count
 // in a second request.
 import { Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import { countSubmissions } from '../queries/submissions/count-submissions.js';
+import { countSubmissions } from './count-submissions.js';
 import type { AdminContext } from '../context.js';
-import { SubmissionConnectionType } from '../types/submission.type.js';
+import { SubmissionConnectionType } from './submission.type.js';
 
 @Authorized()
 @Resolver(() => SubmissionConnectionType)

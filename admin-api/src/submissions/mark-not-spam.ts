@@ -1,9 +1,9 @@
 import type { Em } from '@intake/shared/db';
 import { enqueueSubmissionDeliveries } from '@intake/shared/delivery';
 import { SubmissionSchema } from '@intake/shared/entities';
-import { notFound } from '../../errors.js';
-import { filesBySubmission } from '../../queries/submissions/files-by-submission.js';
-import type { SubmissionWithFiles } from '../../queries/submissions/list-submissions.js';
+import { notFound } from '../errors.js';
+import { filesBySubmission } from './files-by-submission.js';
+import type { SubmissionWithFiles } from './list-submissions.js';
 
 /**
  * Moves a spam submission to the inbox and queues the webhook and e-mail deliveries it would have
