@@ -22,7 +22,7 @@ import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../sign
 import { PasskeyResolver } from '../sign-in/passkeys/passkey.resolver.js';
 import { RecentSignInResolver } from '../sign-in/confirmation/recent-sign-in.resolver.js';
 import { TwoFactorResolver } from '../sign-in/two-factor/two-factor.resolver.js';
-import { WebhookResolver } from '../resolvers/webhook.resolver.js';
+import { WebhookResolver } from '../webhooks/webhook.resolver.js';
 
 /** The admin GraphQL schema, from the type-graphql resolvers. Built once per app. */
 export function buildAdminSchema(): Promise<GraphQLSchema> {

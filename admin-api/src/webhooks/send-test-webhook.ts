@@ -1,9 +1,9 @@
 import type { Em } from '@intake/shared/db';
 import { enqueueTestDelivery, webhookTestData } from '@intake/shared/delivery';
 import type { Delivery } from '@intake/shared/entities';
-import { badUserInput } from '../../errors.js';
-import { requireLiveForm } from '../../lib/live-finders.js';
-import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
+import { badUserInput } from '../errors.js';
+import { requireLiveForm } from '../lib/live-finders.js';
+import { requireLiveWebhook } from './live-webhook.js';
 
 /** Queues a `webhook.test` event for an enabled webhook, due at once. */
 export async function sendTestWebhook(em: Em, webhookId: string): Promise<Delivery> {

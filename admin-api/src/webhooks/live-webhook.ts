@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { WebhookSchema, type Webhook } from '@intake/shared/entities';
-import { notFound } from '../../errors.js';
-import { findLiveForm } from '../../lib/live-finders.js';
+import { notFound } from '../errors.js';
+import { findLiveForm } from '../lib/live-finders.js';
 
 /** A webhook of a live form; a webhook of a deleted form is as gone as the form. */
 export async function findLiveWebhook(em: Em, id: string): Promise<Webhook | null> {

@@ -3,20 +3,20 @@
 // `redeliver` replays one delivery (webhook or e-mail) with a fresh retry schedule and the same
 // `webhook-id`, so a receiver that deduplicates stays correct.
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { createWebhook, type WebhookWithSecret } from '../commands/webhooks/create-webhook.js';
-import { deleteWebhook } from '../commands/webhooks/delete-webhook.js';
-import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from '../queries/webhooks/delivery-log.js';
-import { listWebhooks } from '../queries/webhooks/list-webhooks.js';
-import { findLiveWebhook } from '../queries/webhooks/live-webhook.js';
-import { redeliver } from '../commands/webhooks/redeliver.js';
-import { rotateWebhookSecret } from '../commands/webhooks/rotate-webhook-secret.js';
-import { sendTestWebhook } from '../commands/webhooks/send-test-webhook.js';
-import { updateWebhook } from '../commands/webhooks/update-webhook.js';
-import { withAttempts } from '../queries/webhooks/delivery-log.js';
+import { createWebhook, type WebhookWithSecret } from './create-webhook.js';
+import { deleteWebhook } from './delete-webhook.js';
+import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from './delivery-log.js';
+import { listWebhooks } from './list-webhooks.js';
+import { findLiveWebhook } from './live-webhook.js';
+import { redeliver } from './redeliver.js';
+import { rotateWebhookSecret } from './rotate-webhook-secret.js';
+import { sendTestWebhook } from './send-test-webhook.js';
+import { updateWebhook } from './update-webhook.js';
+import { withAttempts } from './delivery-log.js';
 import type { AdminContext } from '../context.js';
-import { presentDelivery, presentWebhook } from '../presenters/webhook.js';
-import { CreateWebhookInput, UpdateWebhookInput } from '../types/webhook.input.js';
-import { DeliveryStatusEnum, DeliveryType, WebhookType, WebhookWithSecretType } from '../types/webhook.type.js';
+import { presentDelivery, presentWebhook } from './presenters.js';
+import { CreateWebhookInput, UpdateWebhookInput } from './webhook.input.js';
+import { DeliveryStatusEnum, DeliveryType, WebhookType, WebhookWithSecretType } from './webhook.type.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 

@@ -1,7 +1,7 @@
 import { ID, InputType } from 'type-graphql';
 import { z } from 'zod';
 import { description } from '@intake/shared/input-fields';
-import { webhookUrl } from '../validation/delivery-fields.js';
+import { webhookUrl } from './delivery-fields.js';
 import { id } from '../validation/fields.js';
 import { InputField } from '../validation/input-type.js';
 

@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { DeliverySchema, type Delivery } from '@intake/shared/entities';
-import { badUserInput, notFound } from '../../errors.js';
-import { findLiveForm } from '../../lib/live-finders.js';
+import { badUserInput, notFound } from '../errors.js';
+import { findLiveForm } from '../lib/live-finders.js';
 
 /** Replays a delivery now, with a fresh retry schedule and the same webhook-id; answers it reloaded. */
 export async function redeliver(em: Em, deliveryId: string): Promise<Delivery> {

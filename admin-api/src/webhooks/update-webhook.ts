@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import type { Webhook } from '@intake/shared/entities';
-import type { UpdateWebhookInput } from '../../types/webhook.input.js';
-import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
+import type { UpdateWebhookInput } from './webhook.input.js';
+import { requireLiveWebhook } from './live-webhook.js';
 
 /** Changes a webhook of a live form; the input is checked whole first, so a bad field changes nothing. */
 export async function updateWebhook(

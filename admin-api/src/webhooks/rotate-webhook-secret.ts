@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { createSecretBox, generateWebhookSecret } from '@intake/shared/delivery';
 import type { WebhookWithSecret } from './create-webhook.js';
-import { requireLiveWebhook } from '../../queries/webhooks/live-webhook.js';
+import { requireLiveWebhook } from './live-webhook.js';
 
 /** A new signing secret; the old one stops signing at once. */
 export async function rotateWebhookSecret(

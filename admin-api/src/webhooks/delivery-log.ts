@@ -7,7 +7,7 @@ import {
   type DeliveryStatus,
 } from '@intake/shared/entities';
 import type { FilterQuery } from '@mikro-orm/core';
-import { requireLiveForm } from '../../lib/live-finders.js';
+import { requireLiveForm } from '../lib/live-finders.js';
 import { requireLiveWebhook } from './live-webhook.js';
 
 export interface LoggedDelivery {

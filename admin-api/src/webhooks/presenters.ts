@@ -1,10 +1,5 @@
 import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '@intake/shared/entities';
-import {
-  DeliveryStatusEnum,
-  type DeliveryAttemptType,
-  type DeliveryType,
-  type WebhookType,
-} from '../types/webhook.type.js';
+import { DeliveryStatusEnum, type DeliveryAttemptType, type DeliveryType, type WebhookType } from './webhook.type.js';
 
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 

@@ -1,8 +1,8 @@
 import type { Em } from '@intake/shared/db';
 import { createSecretBox, generateWebhookSecret } from '@intake/shared/delivery';
 import { WebhookSchema, type Webhook } from '@intake/shared/entities';
-import type { CreateWebhookInput } from '../../types/webhook.input.js';
-import { requireLiveForm } from '../../lib/live-finders.js';
+import type { CreateWebhookInput } from './webhook.input.js';
+import { requireLiveForm } from '../lib/live-finders.js';
 
 export interface WebhookWithSecret {
   /** The signing secret: in this answer only, stored sealed. */
