@@ -3,7 +3,7 @@ import type { IssuedAdminToken } from './admin-token.js';
 import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
 import type { TeamPermission } from './permissions.js';
 import { presentPasskey } from '../sign-in/passkeys/presenters.js';
-import type { ApiTokenLevelEnum, ApiTokenType } from '../types/api-token.type.js';
+import type { ApiTokenLevelEnum, ApiTokenType } from '../tokens/api-token.type.js';
 import type { AdminUserType, AuthPayloadType, MemberRoleEnum } from './auth.type.js';
 
 export function presentAuthPayload(issued: IssuedAdminToken, passkeys: readonly Passkey[] = []): AuthPayloadType {

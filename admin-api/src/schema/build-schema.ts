@@ -3,7 +3,7 @@ import { buildSchema } from 'type-graphql';
 import { authChecker } from '../access/auth-checker.js';
 import { permissionGuard } from '../access/permission-guard.js';
 import { AccountResolver } from '../team/account/account.resolver.js';
-import { ApiTokenResolver } from '../resolvers/api-token.resolver.js';
+import { ApiTokenResolver } from '../tokens/api-token.resolver.js';
 import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
 import { AuthResolver } from '../sign-in/password/auth.resolver.js';
 import { ErasureResolver } from '../resolvers/erasure.resolver.js';

@@ -3,10 +3,10 @@
 // owner makes a token that never ends, and a site list names only sites the member may see.
 import type { Em } from '@intake/shared/db';
 import { SiteSchema, type ApiTokenLevel } from '@intake/shared/entities';
-import { DEFAULT_TOKEN_LEVEL, siteLevel } from '../../access/permissions.js';
-import type { Member } from '../../access/principal.js';
-import { badUserInput, forbidden } from '../../errors.js';
-import { TOKEN_DAYS_DEFAULT, type ApiTokenScopeInput } from '../../types/api-token.input.js';
+import { DEFAULT_TOKEN_LEVEL, siteLevel } from '../access/permissions.js';
+import type { Member } from '../access/principal.js';
+import { badUserInput, forbidden } from '../errors.js';
+import { TOKEN_DAYS_DEFAULT, type ApiTokenScopeInput } from './api-token.input.js';
 import type { ApiTokenScope } from './create-api-token.js';
 
 const DAY_MS = 86_400_000;

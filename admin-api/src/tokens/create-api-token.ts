@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, ApiTokenSchema, type ApiToken, type ApiTokenLevel } from '@intake/shared/entities';
-import { generateApiToken } from '../../access/api-token.js';
+import { generateApiToken } from '../access/api-token.js';
 
 export interface CreatedApiToken {
   /** The secret: in this answer only; only its sha256 is stored. */
