@@ -33,7 +33,7 @@ import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { securityHeaders } from './middleware/security-headers.js';
-import { latestAuditCheckpoint } from './routes/audit-checkpoint.js';
+import { latestAuditCheckpoint } from './audit/audit-checkpoint-route.js';
 import { downloadExport } from './routes/exports.js';
 import { downloadFile } from './routes/files.js';
 import { healthz, readyz } from './routes/health.js';

@@ -4,7 +4,7 @@ import { authChecker } from '../access/auth-checker.js';
 import { permissionGuard } from '../access/permission-guard.js';
 import { AccountResolver } from '../team/account/account.resolver.js';
 import { ApiTokenResolver } from '../tokens/api-token.resolver.js';
-import { AuditLogResolver } from '../resolvers/audit-log.resolver.js';
+import { AuditLogResolver } from '../audit/audit-log.resolver.js';
 import { AuthResolver } from '../sign-in/password/auth.resolver.js';
 import { ErasureResolver } from '../resolvers/erasure.resolver.js';
 import { FormFieldsResolver, FormResolver } from '../forms/form.resolver.js';

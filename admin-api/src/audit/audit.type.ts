@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { z } from 'zod';
-import { auditText, auditTime } from '../audit/audit-log-filter.js';
+import { auditText, auditTime } from './audit-log-filter.js';
 import { InputField } from '../validation/input-type.js';
 import { PageInfoType } from '../submissions/submission.type.js';
 

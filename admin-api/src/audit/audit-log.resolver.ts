@@ -3,8 +3,8 @@
 import { exportAuditLog, verifyAuditLog } from '@intake/shared/audit';
 import type { AuditEntry } from '@intake/shared/entities';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { auditLogWhere } from '../audit/audit-log-filter.js';
-import { listAuditEntries } from '../queries/audit/list-audit-entries.js';
+import { auditLogWhere } from './audit-log-filter.js';
+import { listAuditEntries } from './list-audit-entries.js';
 import type { AdminContext } from '../context.js';
 import { badUserInput } from '../errors.js';
 import {
@@ -15,7 +15,7 @@ import {
   type AuditActorKindEnum,
   type AuditEntryType,
   type AuditOutcomeEnum,
-} from '../types/audit.type.js';
+} from './audit.type.js';
 import { parsePageSize } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
