@@ -34,7 +34,7 @@ import { errorHandler } from './middleware/error-handler.js';
 import { jsonBody } from './middleware/json-body.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { latestAuditCheckpoint } from './audit/audit-checkpoint-route.js';
-import { downloadExport } from './routes/exports.js';
+import { downloadExport } from './exports/export-route.js';
 import { downloadFile } from './routes/files.js';
 import { healthz, readyz } from './routes/health.js';
 import { finishSso, startSso } from './sign-in/sso/oidc-routes.js';

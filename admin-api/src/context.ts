@@ -17,7 +17,7 @@ import type { DownloadLinks } from './lib/download-link.js';
 import type { AdminState } from './koa-context.js';
 import type { SsoDeps } from './sign-in/sso/sso-deps.js';
 import { secondFactorCookie, type SecondFactorCookie } from './sign-in/sso/second-factor-cookie.js';
-import type { ExportProcessOptions } from './routes/exports.js';
+import type { ExportProcessOptions } from './exports/export-route.js';
 
 /** Built once per app: what resolvers need beyond the shared services. */
 export interface AdminDeps {

@@ -1,12 +1,12 @@
 // Exports of a form's submissions: the mutation checks the form and signs a short-lived link that
 // carries what to export; GET /exports/<token> (routes/exports.ts) streams it.
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import { createSubmissionExport } from '../commands/exports/create-submission-export.js';
+import { createSubmissionExport } from './create-submission-export.js';
 import type { AdminContext } from '../context.js';
 import { submissionFilterOf } from '../lib/submission-filter-fields.js';
 import { SubmissionFilterInput } from '../lib/submission-filter.input.js';
 import { InputArg } from '../validation/input-type.js';
-import { SubmissionExportFormatEnum, SubmissionExportType } from '../types/submission-export.type.js';
+import { SubmissionExportFormatEnum, SubmissionExportType } from './submission-export.type.js';
 import { parseId } from '../validation/fields.js';
 
 @Authorized()

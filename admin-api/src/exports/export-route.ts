@@ -11,13 +11,13 @@ import type { Services } from '@intake/shared/services';
 import type { AdminKoaContext } from '../koa-context.js';
 import { setDownloadName } from '../lib/content-disposition.js';
 import type { DownloadLinks } from '../lib/download-link.js';
-import { exportChunks } from '../exports/export-body.js';
-import { csvColumns, CONTENT_TYPES, FILE_EXTENSIONS } from '../exports/export-formats.js';
-import type { ExportLinks, ExportRequest } from '../exports/export-link.js';
-import { startExportProcess, type ExportOutput } from '../exports/export-process-client.js';
-import { fieldNames } from '../exports/export-rows.js';
+import { exportChunks } from './export-body.js';
+import { csvColumns, CONTENT_TYPES, FILE_EXTENSIONS } from './export-formats.js';
+import type { ExportLinks, ExportRequest } from './export-link.js';
+import { startExportProcess, type ExportOutput } from './export-process-client.js';
+import { fieldNames } from './export-rows.js';
 import { findLiveForm } from '../lib/live-finders.js';
-import { plainRefusal } from './plain-refusal.js';
+import { plainRefusal } from '../routes/plain-refusal.js';
 
 export interface ExportRouteDeps {
   services: Services;

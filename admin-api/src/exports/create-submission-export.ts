@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
-import type { ExportLinks, ExportRequest, SignedExportLink } from '../../exports/export-link.js';
-import { requireLiveForm } from '../../lib/live-finders.js';
+import type { ExportLinks, ExportRequest, SignedExportLink } from './export-link.js';
+import { requireLiveForm } from '../lib/live-finders.js';
 
 /**
  * A signed, short-lived link to an export of a live form's submissions. The checked filter travels
