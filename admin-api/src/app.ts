@@ -35,7 +35,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { latestAuditCheckpoint } from './audit/audit-checkpoint-route.js';
 import { downloadExport } from './exports/export-route.js';
-import { downloadFile } from './routes/files.js';
+import { downloadFile } from './files/file-route.js';
 import { healthz, readyz } from './routes/health.js';
 import { finishSso, startSso } from './sign-in/sso/oidc-routes.js';
 import { createSsoDeps } from './sign-in/sso/sso-deps.js';
