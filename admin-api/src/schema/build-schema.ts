@@ -6,7 +6,7 @@ import { AccountResolver } from '../team/account/account.resolver.js';
 import { ApiTokenResolver } from '../tokens/api-token.resolver.js';
 import { AuditLogResolver } from '../audit/audit-log.resolver.js';
 import { AuthResolver } from '../sign-in/password/auth.resolver.js';
-import { ErasureResolver } from '../resolvers/erasure.resolver.js';
+import { ErasureResolver } from '../erasure/erasure.resolver.js';
 import { FormFieldsResolver, FormResolver } from '../forms/form.resolver.js';
 import { InvitationResolver } from '../team/invitations/invitation.resolver.js';
 import { LimitsResolver } from '../forms/limits.resolver.js';

@@ -5,7 +5,7 @@ import {
   erasureMatchOf,
 } from '@intake/shared/lifecycle';
 import { z } from 'zod';
-import { fail, id } from '../../validation/fields.js';
+import { fail, id } from '../validation/fields.js';
 
 /** The searched value, as a match: a phone number or anything else (an e-mail address). Never echoed. */
 export const erasureValue = z.string().transform((value, context) => {

@@ -10,9 +10,9 @@ import {
   findErasureCandidates,
 } from '@intake/shared/lifecycle';
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { erasureIds, erasureValue } from '../commands/erasure/erasure-inputs.js';
+import { erasureIds, erasureValue } from './erasure-inputs.js';
 import type { AdminContext } from '../context.js';
-import { ErasureCandidateType, ErasureResultType } from '../types/erasure.type.js';
+import { ErasureCandidateType, ErasureResultType } from './erasure.type.js';
 import { parseInput } from '../validation/parse-input.js';
 
 @Authorized()
