@@ -13,7 +13,7 @@ import { LimitsResolver } from '../forms/limits.resolver.js';
 import { MemberResolver } from '../team/members/member.resolver.js';
 import { SiteFieldsResolver, SiteResolver } from '../sites/site.resolver.js';
 import { SsoResolver } from '../sign-in/sso/sso.resolver.js';
-import { StatisticsResolver } from '../resolvers/statistics.resolver.js';
+import { StatisticsResolver } from '../statistics/statistics.resolver.js';
 import { SubmissionExportResolver } from '../exports/submission-export.resolver.js';
 import { SubmissionConnectionResolver } from '../submissions/submission-connection.resolver.js';
 import { SubmissionFieldsResolver } from '../submissions/submission-fields.resolver.js';

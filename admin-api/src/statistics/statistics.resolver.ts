@@ -3,8 +3,8 @@
 import { lastUtcDays, readRefusalCounts, readSubmissionCounts } from '@intake/shared/statistics';
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { AdminContext } from '../context.js';
-import { presentRefusalStats, presentSubmissionStats } from '../presenters/statistics.js';
-import { RefusalStatsType, SubmissionStatsType } from '../types/statistics.type.js';
+import { presentRefusalStats, presentSubmissionStats } from './presenters.js';
+import { RefusalStatsType, SubmissionStatsType } from './statistics.type.js';
 import { STATISTICS_DAYS_DEFAULT, STATISTICS_DAYS_MAX, statisticsDays } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
 

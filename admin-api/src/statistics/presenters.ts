@@ -7,7 +7,7 @@ import type {
   RefusalSeriesType,
   RefusalStatsType,
   SubmissionStatsType,
-} from '../types/statistics.type.js';
+} from './statistics.type.js';
 import { GRAPHQL_INT_MAX } from '../validation/fields.js';
 
 const sum = (counts: readonly DailyCountType[]) =>
