@@ -17,7 +17,7 @@ import type { ExportLinks, ExportRequest } from './export-link.js';
 import { startExportProcess, type ExportOutput } from './export-process-client.js';
 import { fieldNames } from './export-rows.js';
 import { findLiveForm } from '../lib/live-finders.js';
-import { plainRefusal } from '../routes/plain-refusal.js';
+import { plainRefusal } from '../http/plain-refusal.js';
 
 export interface ExportRouteDeps {
   services: Services;

@@ -7,7 +7,7 @@ import { isUuid } from '@intake/shared/site-token';
 import type { AdminKoaContext } from '../koa-context.js';
 import { setAttachment } from '../lib/content-disposition.js';
 import type { DownloadLinks } from '../lib/download-link.js';
-import { plainRefusal } from '../routes/plain-refusal.js';
+import { plainRefusal } from '../http/plain-refusal.js';
 
 // type/subtype without parameters; anything else is served as opaque bytes.
 const MIME_TYPE_SHAPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
