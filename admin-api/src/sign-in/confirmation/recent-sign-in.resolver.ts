@@ -12,7 +12,7 @@ import { startPasskeyConfirmation } from '../passkeys/passkey-confirmation.js';
 import type { AdminContext } from '../../context.js';
 import { presentAuthPayload } from '../../access/presenters.js';
 import { AuthPayloadType } from '../../access/auth.type.js';
-import { signedInMemberId } from '../../team/members/acting-member.js';
+import { signedInMemberId } from '../../access/acting-member.js';
 
 function relyingPartyOf(context: AdminContext) {
   return relyingParty(context.deps.services.config.publicAdminUrl, context.requestOrigin);

@@ -19,7 +19,7 @@ import { AuthPayloadType } from '../../access/auth.type.js';
 import { PasskeyType } from './passkey.type.js';
 import { codePoints, isPlainText, parseId } from '../../validation/fields.js';
 import { parseInput } from '../../validation/parse-input.js';
-import { signedInMemberId } from '../../team/members/acting-member.js';
+import { signedInMemberId } from '../../access/acting-member.js';
 
 const passkeyName = z
   .string()

@@ -16,7 +16,7 @@ import { notFound } from '../../errors.js';
 import { MemberType } from '../../team/members/member.type.js';
 import { SignInOptionsType, SsoPolicyType, SsoSecondFactorType } from './sso.type.js';
 import { parseId } from '../../validation/fields.js';
-import { actingMember } from '../../team/members/acting-member.js';
+import { actingMember } from '../../access/acting-member.js';
 import { AdminUserSchema, type SsoPolicy } from '@intake/shared/entities';
 
 const START_PATH = '/auth/oidc/start';

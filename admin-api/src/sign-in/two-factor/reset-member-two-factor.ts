@@ -3,7 +3,7 @@ import { AdminUserSchema, PasskeySchema, type AdminUser } from '@intake/shared/e
 import { endChallenges } from './challenges.js';
 import { clearSecondFactor, hasSecondFactor } from './second-factor.js';
 import { notFound } from '../../errors.js';
-import { recordMemberChange, type ActingMember } from '../../team/members/member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 export interface RemovedSecondFactors {
   hadSecondFactor: boolean;

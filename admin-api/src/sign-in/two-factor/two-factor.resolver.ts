@@ -21,7 +21,7 @@ import { MemberType } from '../../team/members/member.type.js';
 import { RecoveryCodesType, TeamPolicyType, TwoFactorEnrolmentType, UpdateTeamPolicyInput } from './two-factor.type.js';
 import { parseId } from '../../validation/fields.js';
 import { InputArg } from '../../validation/input-type.js';
-import { actingMember, signedInMemberId } from '../../team/members/acting-member.js';
+import { actingMember, signedInMemberId } from '../../access/acting-member.js';
 
 /** The audit entry's method: what came first (a password, a single sign-on), then the code. */
 const methodName = ({ firstFactor, method }: SecondFactorOutcome): string =>

@@ -9,7 +9,7 @@ import { unauthenticated } from '../../errors.js';
 import { UpdateAccountInput } from './account.input.js';
 import { MemberType } from '../members/member.type.js';
 import { InputArg } from '../../validation/input-type.js';
-import { actingMember } from '../members/acting-member.js';
+import { actingMember } from '../../access/acting-member.js';
 
 @Authorized()
 @Resolver()

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { unauthenticated } from '../../errors.js';
 import type { UpdateAccountInput } from './account.input.js';
-import { recordMemberChange, type ActingMember } from '../members/member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 /**
  * Renames the caller's own account (`member.renamed`, with the names before and after; a name is

@@ -17,7 +17,7 @@ import { AcceptInvitationInput, invitationToken, InviteMemberInput } from './inv
 import { InvitationPayloadType, InvitationStateEnum, InvitationViewType } from './invitation.type.js';
 import { parseId } from '../../validation/fields.js';
 import { InputArg } from '../../validation/input-type.js';
-import { actingMember } from '../members/acting-member.js';
+import { actingMember } from '../../access/acting-member.js';
 
 async function payload(
   { em }: AdminContext,

@@ -7,14 +7,8 @@ import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
 import type { InviteMemberInput } from './invitation.input.js';
 import { issueInvitationLink, type IssuedLink } from './invitation-link.js';
-import {
-  describeGrants,
-  recordMemberChange,
-  replaceGrants,
-  requireGrantableSites,
-  requireOwnerFor,
-  type ActingMember,
-} from '../members/member-rules.js';
+import { describeGrants, replaceGrants, requireGrantableSites, requireOwnerFor } from '../members/member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 function duplicateEmail(): Error {
   return badUserInput('input.email', 'is already the e-mail of a member');

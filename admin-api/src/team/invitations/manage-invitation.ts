@@ -6,7 +6,8 @@ import { LockMode } from '@mikro-orm/core';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput, notFound } from '../../errors.js';
 import { issueInvitationLink, type IssuedLink } from './invitation-link.js';
-import { recordMemberChange, requireOwnerFor, type ActingMember } from '../members/member-rules.js';
+import { requireOwnerFor } from '../members/member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 // The row is locked until the transaction ends: an acceptance at the same moment waits, then finds
 // the link replaced or the member gone (or this waits and finds the member joined).

@@ -6,14 +6,8 @@ import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
 import type { CreateMemberInput } from './member.input.js';
 import { generatePassword } from './recover-member.js';
-import {
-  describeGrants,
-  recordMemberChange,
-  replaceGrants,
-  requireGrantableSites,
-  requireOwnerFor,
-  type ActingMember,
-} from './member-rules.js';
+import { describeGrants, replaceGrants, requireGrantableSites, requireOwnerFor } from './member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 function duplicateEmail(): Error {
   return badUserInput('input.email', 'is already the e-mail of a member');

@@ -4,8 +4,7 @@
 //   the active owners are locked for the transaction, so two owners demoting each other at once
 //   cannot both succeed;
 // - grants name live sites only, and only a `member` has grants;
-// - each change is recorded as a `member.*` audit entry with the member's e-mail, never a password.
-import { recordAuditEntry, type AuditActor, type AuditChainKey } from '@intake/shared/audit';
+// - each change is recorded as a `member.*` audit entry (recordMemberChange, access/acting-member.ts).
 import type { Em } from '@intake/shared/db';
 import {
   AdminUserSchema,
@@ -13,7 +12,6 @@ import {
   MemberSiteGrantSchema,
   SiteSchema,
   type AdminUser,
-  type AuditDetails,
   type MemberRole,
 } from '@intake/shared/entities';
 import { LockMode } from '@mikro-orm/core';
@@ -21,16 +19,6 @@ import { endAllSessions } from '../../access/admin-sessions.js';
 import type { Member } from '../../access/principal.js';
 import { badUserInput, forbidden } from '../../errors.js';
 import type { SiteGrantInput } from './member.input.js';
-
-/** Who changes a member, and what the audit entries say about the request. */
-export interface ActingMember {
-  caller: Member;
-  actor: AuditActor;
-  /** The audit chain the change is recorded in. */
-  auditChain: AuditChainKey;
-  address: string | null;
-  requestId: string | null;
-}
 
 /** FORBIDDEN unless the caller is an owner, when the change touches an owner or makes one. */
 export function requireOwnerFor(caller: Member, ...roles: (MemberRole | undefined)[]): void {
@@ -111,23 +99,4 @@ export async function endCredentials(tx: Em, member: AdminUser): Promise<void> {
   const changedAt = new Date(Math.max(Date.now(), member.passwordChangedAt.getTime() + 1));
   await tx.nativeUpdate(AdminUserSchema, { id: member.id }, { passwordChangedAt: changedAt });
   member.passwordChangedAt = changedAt;
-}
-
-export async function recordMemberChange(
-  tx: Em,
-  acting: ActingMember,
-  action: string,
-  member: Pick<AdminUser, 'id' | 'email'>,
-  details: AuditDetails = {},
-): Promise<void> {
-  await recordAuditEntry(tx, acting.auditChain, {
-    actor: acting.actor,
-    action,
-    objectType: 'Member',
-    objectId: member.id,
-    details: { email: member.email, ...details },
-    outcome: 'success',
-    address: acting.address,
-    requestId: acting.requestId,
-  });
 }

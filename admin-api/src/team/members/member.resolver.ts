@@ -13,7 +13,7 @@ import { CreateMemberInput, UpdateMemberInput } from './member.input.js';
 import { CreatedMemberType, MemberType } from './member.type.js';
 import { parseId } from '../../validation/fields.js';
 import { InputArg } from '../../validation/input-type.js';
-import { actingMember } from './acting-member.js';
+import { actingMember } from '../../access/acting-member.js';
 
 async function present(em: AdminContext['em'], memberId: string): Promise<MemberType> {
   const found = await findMember(em.fork(), memberId);

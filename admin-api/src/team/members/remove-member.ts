@@ -1,12 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
-import {
-  endCredentials,
-  recordMemberChange,
-  requireAnotherActiveOwner,
-  requireOwnerFor,
-  type ActingMember,
-} from './member-rules.js';
+import { endCredentials, requireAnotherActiveOwner, requireOwnerFor } from './member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 /**
  * Deletes a member: their sessions and grants go with the row, their API tokens are revoked. Audit

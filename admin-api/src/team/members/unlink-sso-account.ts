@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
 import { notFound } from '../../errors.js';
-import { recordMemberChange, type ActingMember } from './member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 /**
  * An owner unlinks a member from their account at the OpenID provider (docs/single-sign-on.md): the

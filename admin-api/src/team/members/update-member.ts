@@ -6,13 +6,12 @@ import {
   describeGrants,
   endCredentials,
   grantsForAudit,
-  recordMemberChange,
   replaceGrants,
   requireAnotherActiveOwner,
   requireGrantableSites,
   requireOwnerFor,
-  type ActingMember,
 } from './member-rules.js';
+import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 
 /**
  * Changes a member's name, role, grants or status (NOT_FOUND when there is no such member). A role

@@ -2,7 +2,7 @@ import type { Em } from '@intake/shared/db';
 import { TEAM_POLICY_ID, TeamPolicySchema, type TeamPolicy } from '@intake/shared/entities';
 import { recordAuditEntry } from '@intake/shared/audit';
 import { badUserInput } from '../../errors.js';
-import type { ActingMember } from '../members/member-rules.js';
+import type { ActingMember } from '../../access/acting-member.js';
 
 export interface TeamPolicyChange {
   requireSecondFactor?: boolean | null | undefined;
