@@ -1,6 +1,6 @@
 import type { AdminUser, ApiToken, Passkey } from '@intake/shared/entities';
 import type { IssuedAdminToken } from './admin-token.js';
-import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
+import { hasSecondFactor } from './second-factors.js';
 import type { TeamPermission } from './permissions.js';
 import { presentPasskey } from '../sign-in/passkeys/presenters.js';
 import type { ApiTokenLevelEnum, ApiTokenType } from '../tokens/api-token.type.js';

@@ -12,8 +12,7 @@ import {
   type MemberRole,
   type SiteGrantLevel,
 } from '@intake/shared/entities';
-import { hasPasskey } from '../sign-in/passkeys/passkeys.js';
-import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
+import { hasPasskey, hasSecondFactor } from './second-factors.js';
 
 export interface Member {
   id: string;

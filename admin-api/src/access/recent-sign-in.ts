@@ -6,9 +6,8 @@
 import type { Config } from '@intake/shared/config';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
-import { hasPasskey } from '../sign-in/passkeys/passkeys.js';
+import { hasPasskey, hasSecondFactor } from './second-factors.js';
 import { passwordSignInForbidden } from '../sign-in/password/password-sign-in-policy.js';
-import { hasSecondFactor } from '../sign-in/two-factor/second-factor.js';
 import { emailDomainAllowed } from '../sign-in/sso/email-domain.js';
 
 /** Ten minutes: long enough to finish what the confirmation was for, short for a stolen session. */

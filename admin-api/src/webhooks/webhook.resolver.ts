@@ -5,14 +5,13 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { createWebhook, type WebhookWithSecret } from './create-webhook.js';
 import { deleteWebhook } from './delete-webhook.js';
-import { emailDeliveries, webhookDeliveries, type LoggedDelivery } from './delivery-log.js';
+import { emailDeliveries, webhookDeliveries, type LoggedDelivery, withAttempts } from './delivery-log.js';
 import { listWebhooks } from './list-webhooks.js';
 import { findLiveWebhook } from './live-webhook.js';
 import { redeliver } from './redeliver.js';
 import { rotateWebhookSecret } from './rotate-webhook-secret.js';
 import { sendTestWebhook } from './send-test-webhook.js';
 import { updateWebhook } from './update-webhook.js';
-import { withAttempts } from './delivery-log.js';
 import type { AdminContext } from '../context.js';
 import { presentDelivery, presentWebhook } from './presenters.js';
 import { CreateWebhookInput, UpdateWebhookInput } from './webhook.input.js';

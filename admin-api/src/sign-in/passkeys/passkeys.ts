@@ -3,10 +3,6 @@ import type { Em } from '@intake/shared/db';
 import { PasskeySchema, type Passkey } from '@intake/shared/entities';
 import type { AuthenticatorTransportFuture, WebAuthnCredential } from '@simplewebauthn/server';
 
-export async function hasPasskey(em: Em, adminId: string): Promise<boolean> {
-  return (await em.count(PasskeySchema, { admin: adminId })) > 0;
-}
-
 export async function listPasskeys(em: Em, adminId: string): Promise<Passkey[]> {
   return em.find(PasskeySchema, { admin: adminId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }

@@ -2,10 +2,9 @@
 // entry takes the audit chain's lock, so the callback counts against the caller's address under the
 // sign-in limit before it writes anything: past the limit, nothing is written.
 import { jest } from '@jest/globals';
-import { AuditEntrySchema } from '@intake/shared/entities';
+import { AuditEntrySchema, AdminUserSchema } from '@intake/shared/entities';
 import { hashPassword } from '@intake/shared/password';
 import { testDriverName } from '@intake/shared/test';
-import { AdminUserSchema } from '@intake/shared/entities';
 import { LOGIN_MAX_PER_ADDRESS } from '../../access/login-policy.js';
 import { startTestAdmin, type TestAdmin } from '../../test/harness.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../test/oidc-test-provider.js';

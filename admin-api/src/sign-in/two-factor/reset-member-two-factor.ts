@@ -1,7 +1,8 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser } from '@intake/shared/entities';
 import { endChallenges } from './challenges.js';
-import { clearSecondFactor, hasSecondFactor } from './second-factor.js';
+import { clearSecondFactor } from './second-factor.js';
+import { hasSecondFactor } from '../../access/second-factors.js';
 import { notFound } from '../../errors.js';
 import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 

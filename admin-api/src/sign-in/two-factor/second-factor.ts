@@ -9,6 +9,7 @@ import { AdminUserSchema, RecoveryCodeSchema, type AdminUser } from '@intake/sha
 import type { RecoveryCodeHasher } from './recovery-codes.js';
 import { normalizeRecoveryCode } from './recovery-codes.js';
 import { normalizeTotpCode, totpStep } from './totp.js';
+import { hasSecondFactor } from '../../access/second-factors.js';
 
 const SECRET_BOX_INFO = 'intake totp secret';
 
@@ -21,11 +22,6 @@ export type SecondFactorMethod = 'totp' | 'recovery_code';
 export interface SecondFactorKeys {
   box: SecretBox;
   hashRecoveryCode: RecoveryCodeHasher;
-}
-
-/** Whether the member has a confirmed second factor. */
-export function hasSecondFactor(admin: Pick<AdminUser, 'totpSecret'>): boolean {
-  return admin.totpSecret !== null && admin.totpSecret !== undefined;
 }
 
 /** Accepts a TOTP step once: true when it is later than the last accepted step (and is now that step). */

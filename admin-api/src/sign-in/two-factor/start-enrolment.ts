@@ -1,7 +1,7 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema } from '@intake/shared/entities';
 import QRCode from 'qrcode';
-import { hasSecondFactor } from './second-factor.js';
+import { hasSecondFactor } from '../../access/second-factors.js';
 import { generateTotpSecret, totpUri } from './totp.js';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput, unauthenticated } from '../../errors.js';

@@ -1,4 +1,4 @@
-import { hasSecondFactor } from '../../sign-in/two-factor/second-factor.js';
+import { hasSecondFactor } from '../../access/second-factors.js';
 import type { MemberWithGrants } from './list-members.js';
 import type { MemberRoleEnum } from '../../access/auth.type.js';
 import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from './member.type.js';
