@@ -15,7 +15,7 @@ import { badUserInput, forbidden, unauthenticated } from '../../errors.js';
 import { verifyPasskeyConfirmation } from '../passkeys/passkey-confirmation.js';
 import { countCodeAttempt, secondFactorAttempt } from '../two-factor/code-attempts.js';
 import { checkCurrentPassword } from '../password/change-password.js';
-import type { LoggedIn } from '../password/login.js';
+import type { LoggedIn } from '../../access/issue-sign-in.js';
 
 /** What proved it: `code` while a code has not been found to be a TOTP or a recovery code. */
 export type ConfirmationMethod = 'password' | 'code' | 'totp' | 'recovery_code' | 'passkey';

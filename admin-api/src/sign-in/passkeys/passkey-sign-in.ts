@@ -23,7 +23,8 @@ import { findChallenge, useChallenge } from '../two-factor/challenges.js';
 import { linkAccount, type ProviderAccount } from '../sso/account-link.js';
 import type { AdminDeps } from '../../context.js';
 import { unauthenticated } from '../../errors.js';
-import { loginAttemptKeys, signIn, type LoggedIn } from '../password/login.js';
+import { loginAttemptKeys } from '../password/login.js';
+import { signIn, type LoggedIn } from '../../access/issue-sign-in.js';
 import { countCodeAttempt } from '../two-factor/code-attempts.js';
 
 const FAILED = 'Passkey sign-in failed: try again, or sign in another way';

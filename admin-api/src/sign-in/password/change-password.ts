@@ -5,7 +5,7 @@ import { endAllSessions, startSession } from '../../access/admin-sessions.js';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput, rateLimited, unauthenticated } from '../../errors.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
-import type { LoggedIn } from './login.js';
+import type { LoggedIn } from '../../access/issue-sign-in.js';
 
 export interface PasswordChanged extends LoggedIn {
   /**

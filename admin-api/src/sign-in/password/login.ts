@@ -1,9 +1,7 @@
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
+import type { AdminUser } from '@intake/shared/entities';
 import { dummyPasswordHash, hashPassword, passwordNeedsRehash, verifyPassword } from '@intake/shared/password';
-import { startSession, type StartedSession } from '../../access/admin-sessions.js';
 import { passwordSignInForbidden } from './password-sign-in-policy.js';
-import type { IssuedAdminToken } from '../../access/admin-token.js';
 import { normalizeEmail } from '../../access/login-policy.js';
 import type { AdminDeps } from '../../context.js';
 import { forbidden, rateLimited, secondFactorRequired, unauthenticated, type SecondFactorKind } from '../../errors.js';
@@ -11,6 +9,7 @@ import { hasPasskey, hasSecondFactor } from '../../access/second-factors.js';
 import { issueChallenge } from '../two-factor/challenges.js';
 import { PASSWORD_MAX_LENGTH } from '../../validation/fields.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../access/find-admin.js';
+import { signIn, type LoggedIn } from '../../access/issue-sign-in.js';
 
 const INVALID_LOGIN = 'Invalid e-mail or password';
 
@@ -20,13 +19,6 @@ export interface LoginRequest {
   /** The client address as the proxy settings read it: the brute-force limits count per address. */
   clientAddress: string;
   requestId: string;
-}
-
-export interface LoggedIn {
-  /** The bearer token for API clients. */
-  issued: IssuedAdminToken;
-  /** The console's session, for its HttpOnly cookie. */
-  session: StartedSession;
 }
 
 /**
@@ -86,24 +78,6 @@ export async function secondFactorMethods(em: Em, admin: AdminUser): Promise<Sec
     ...(hasSecondFactor(admin) ? (['totp'] as const) : []),
     ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : []),
   ];
-}
-
-/**
- * A session and a bearer token for a member who proved who they are; `withPassword` when the proof
- * included their password (a password change lists the passkeys added since: change-password.ts).
- */
-export async function signIn(
-  em: Em,
-  deps: AdminDeps,
-  admin: AdminUser,
-  { withPassword }: { withPassword: boolean },
-): Promise<LoggedIn> {
-  if (withPassword) {
-    await em.nativeUpdate(AdminUserSchema, { id: admin.id }, { passwordSignedInAt: new Date() });
-  }
-  const issued = deps.adminTokens.issue(admin.id, admin.passwordChangedAt);
-  const session = await startSession(em, admin.id, deps.services.config.adminTokenTtlSeconds);
-  return { issued, session };
 }
 
 /** The brute-force keys of a sign-in by this e-mail from this address. */

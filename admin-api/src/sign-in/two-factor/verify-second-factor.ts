@@ -5,7 +5,8 @@ import { useSecondFactorCode, type SecondFactorMethod } from './second-factor.js
 import type { AdminDeps } from '../../context.js';
 import { unauthenticated } from '../../errors.js';
 import { linkAccount } from '../sso/account-link.js';
-import { loginAttemptKeys, signIn, type LoggedIn } from '../password/login.js';
+import { loginAttemptKeys } from '../password/login.js';
+import { signIn, type LoggedIn } from '../../access/issue-sign-in.js';
 import { countCodeAttempt, secondFactorAttempt } from './code-attempts.js';
 
 const INVALID = 'Invalid or expired code';

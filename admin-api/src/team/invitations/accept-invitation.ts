@@ -12,7 +12,7 @@ import type { AdminDeps } from '../../context.js';
 import { findInvitation, invitationState, type InvitationState } from './find-invitation.js';
 import { badUserInput } from '../../errors.js';
 import type { AcceptInvitationInput } from './invitation.input.js';
-import type { LoggedIn } from '../../sign-in/password/login.js';
+import type { LoggedIn } from '../../access/issue-sign-in.js';
 import { consumeInvitationAttempt } from './invitation-attempts.js';
 
 const REFUSALS: Record<Exclude<InvitationState, 'VALID'>, string> = {
