@@ -14,7 +14,7 @@ import { startSession, type StartedSession } from '../../access/admin-sessions.j
 import { issueChallenge, type IssuedChallenge } from '../two-factor/challenges.js';
 import type { SecondFactorKind } from '../../errors.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../access/find-admin.js';
-import { invitationState } from '../../team/invitations/find-invitation.js';
+import { invitationState } from '../../access/invitation-state.js';
 import { linkAccount, requireAccountOf } from './account-link.js';
 import { emailDomainAllowed } from './email-domain.js';
 import type { SsoIdentity } from './oidc-client.js';

@@ -11,7 +11,7 @@ import { unlinkSsoAccount } from '../../team/members/unlink-sso-account.js';
 import type { AdminContext } from '../../context.js';
 import { presentMember } from '../../team/members/presenters.js';
 import { readSsoPolicy } from './sso-policy.js';
-import { findMember } from '../../team/members/list-members.js';
+import { findMember } from '../../access/find-admin.js';
 import { notFound } from '../../errors.js';
 import { MemberType } from '../../team/members/member.type.js';
 import { SignInOptionsType, SsoPolicyType, SsoSecondFactorType } from './sso.type.js';

@@ -13,7 +13,7 @@ import { verifySecondFactor, type SecondFactorOutcome } from './verify-second-fa
 import type { AdminContext } from '../../context.js';
 import { presentAuthPayload } from '../../access/presenters.js';
 import { presentMember } from '../../team/members/presenters.js';
-import { findMember } from '../../team/members/list-members.js';
+import { findMember } from '../../access/find-admin.js';
 import { findTeamPolicy } from '../../team/policy/find-team-policy.js';
 import { notFound } from '../../errors.js';
 import { AuthPayloadType } from '../../access/auth.type.js';

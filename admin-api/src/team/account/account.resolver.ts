@@ -4,7 +4,7 @@ import { Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import { updateAccount } from './update-account.js';
 import type { AdminContext } from '../../context.js';
 import { presentMember } from '../members/presenters.js';
-import { findMember } from '../members/list-members.js';
+import { findMember } from '../../access/find-admin.js';
 import { unauthenticated } from '../../errors.js';
 import { UpdateAccountInput } from './account.input.js';
 import { MemberType } from '../members/member.type.js';

@@ -4,28 +4,12 @@
 import { hashInvitationToken } from '@intake/shared/delivery';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
-
-export type InvitationState = 'VALID' | 'USED' | 'EXPIRED' | 'REVOKED';
+import { invitationState, type InvitationState } from '../../access/invitation-state.js';
 
 export interface FoundInvitation {
   /** Null when no member has this link. */
   member: AdminUser | null;
   state: InvitationState;
-}
-
-export function invitationState(member: AdminUser | null, now = new Date()): InvitationState {
-  if (member === null) {
-    return 'REVOKED';
-  }
-  if (member.invitationUsedAt) {
-    return 'USED';
-  }
-  // Made active some other way (`npm run admin -- enable`): the link no longer makes anyone a member.
-  if (member.status !== 'invited') {
-    return 'REVOKED';
-  }
-  const expiresAt = member.invitationExpiresAt ?? null;
-  return expiresAt === null || expiresAt.getTime() <= now.getTime() ? 'EXPIRED' : 'VALID';
 }
 
 export async function findInvitation(em: Em, token: string): Promise<FoundInvitation> {

@@ -10,7 +10,7 @@ import type { AdminContext } from '../../context.js';
 import { presentAuthPayload } from '../../access/presenters.js';
 import { presentMember } from '../members/presenters.js';
 import { findInvitation } from './find-invitation.js';
-import { findMember } from '../members/list-members.js';
+import { findMember } from '../../access/find-admin.js';
 import { notFound } from '../../errors.js';
 import { AuthPayloadType, type MemberRoleEnum } from '../../access/auth.type.js';
 import { AcceptInvitationInput, invitationToken, InviteMemberInput } from './invitation.input.js';
