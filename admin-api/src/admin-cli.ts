@@ -11,11 +11,11 @@ import { bootstrap } from '@intake/shared/process';
 import { rotateKeyFile } from '@intake/shared/signing';
 import {
   enableMember,
-  generatePassword,
   passwordProblem,
   resetMemberPassword,
   resetMemberSecondFactor,
-} from './team/members/recover-member.js';
+} from './sign-in/recovery/recover-member.js';
+import { generatePassword } from './lib/passwords.js';
 
 const USAGE = [
   'usage: npm run admin -- reset-password <email> [--password-stdin]',

@@ -7,7 +7,7 @@ import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphq
 import { findChallenge } from '../two-factor/challenges.js';
 import { secondFactorMethods } from '../password/login.js';
 import { updateSsoPolicy } from './update-sso-policy.js';
-import { unlinkSsoAccount } from '../../team/members/unlink-sso-account.js';
+import { unlinkSsoAccount } from './unlink-sso-account.js';
 import type { AdminContext } from '../../context.js';
 import { presentMember } from '../../team/members/presenters.js';
 import { readSsoPolicy } from './sso-policy.js';

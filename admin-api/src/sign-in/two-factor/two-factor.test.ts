@@ -11,7 +11,7 @@ import { Secret, TOTP } from 'otpauth';
 import { ensureAdmin } from '../../team/members/ensure-admin.js';
 import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../../access/login-policy.js';
 import { CHALLENGE_MAX_FAILURES } from './challenges.js';
-import { resetMemberSecondFactor } from '../../team/members/recover-member.js';
+import { resetMemberSecondFactor } from '../recovery/recover-member.js';
 import { startAdmin, type AdminServer } from '../../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, graphqlRequest, type GraphQLResult } from '../../test/harness.js';
 

@@ -5,7 +5,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { findAdminByEmail } from '../../access/find-admin.js';
 import { badUserInput } from '../../errors.js';
 import type { CreateMemberInput } from './member.input.js';
-import { generatePassword } from './recover-member.js';
+import { generatePassword } from '../../lib/passwords.js';
 import { describeGrants, replaceGrants, requireGrantableSites, requireOwnerFor } from './member-rules.js';
 import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
 

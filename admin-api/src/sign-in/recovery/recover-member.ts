@@ -3,7 +3,6 @@
 // runs it already holds the server and its database, so it asks for no sign-in; each use is
 // recorded in the audit log as done by the `admin command`, with the account it acted on and never
 // the password.
-import { randomBytes } from 'node:crypto';
 import { recordAuditEntry, systemActor, type AuditChainKey } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser, type AuditDetails } from '@intake/shared/entities';
@@ -11,14 +10,9 @@ import { hashPassword } from '@intake/shared/password';
 import { endAllSessions } from '../../access/admin-sessions.js';
 import { findAdminByEmail } from '../../access/find-admin.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../validation/fields.js';
-import { removeSecondFactors } from '../../sign-in/two-factor/reset-member-two-factor.js';
+import { removeSecondFactors } from '../two-factor/reset-member-two-factor.js';
 
 export const ADMIN_COMMAND_ACTOR = systemActor('admin command');
-
-/** 24 characters from 144 random bits, URL-safe: typed once, then changed by its owner. */
-export function generatePassword(): string {
-  return randomBytes(18).toString('base64url');
-}
 
 /** Why a chosen password cannot be used, or null. */
 export function passwordProblem(password: string): string | null {
