@@ -22,6 +22,7 @@ import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../sign
 import { PasskeyResolver } from '../sign-in/passkeys/passkey.resolver.js';
 import { RecentSignInResolver } from '../sign-in/confirmation/recent-sign-in.resolver.js';
 import { TwoFactorResolver } from '../sign-in/two-factor/two-factor.resolver.js';
+import { TeamPolicyResolver } from '../team/policy/team-policy.resolver.js';
 import { WebhookResolver } from '../webhooks/webhook.resolver.js';
 
 /** The admin GraphQL schema, from the type-graphql resolvers. Built once per app. */
@@ -47,6 +48,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       InvitationResolver,
       SsoResolver,
       TwoFactorResolver,
+      TeamPolicyResolver,
       PasskeyResolver,
       RecentSignInResolver,
       AccountPasskeyCountResolver,

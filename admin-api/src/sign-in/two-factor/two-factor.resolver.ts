@@ -1,10 +1,9 @@
 // Two-factor sign-in (docs/sign-in.md): the code after the password, enrolment with a QR code and
-// recovery codes, turning it off, an owner's reset, and the team's policy. Codes are arguments of
+// recovery codes, turning it off, and an owner's reset (the team's policy: team/policy/). Codes are arguments of
 // type String, which the audit log never copies; the sign-in method is noted for it instead.
-import { Arg, Authorized, Ctx, ID, Info, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Info, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { noteSignInAttempt } from '../../lib/audit-notes.js';
-import { updateTeamPolicy } from '../../team/policy/update-team-policy.js';
 import { confirmTwoFactor } from './confirm-two-factor.js';
 import { disableTwoFactor, regenerateRecoveryCodes } from './disable-two-factor.js';
 import { resetMemberTwoFactor } from './reset-member-two-factor.js';
@@ -14,13 +13,11 @@ import type { AdminContext } from '../../context.js';
 import { presentAuthPayload } from '../../access/presenters.js';
 import { presentMember } from '../../team/members/presenters.js';
 import { findMember } from '../../access/find-admin.js';
-import { findTeamPolicy } from '../../team/policy/find-team-policy.js';
 import { notFound } from '../../errors.js';
 import { AuthPayloadType } from '../../access/auth.type.js';
 import { MemberType } from '../../team/members/member.type.js';
-import { RecoveryCodesType, TeamPolicyType, TwoFactorEnrolmentType, UpdateTeamPolicyInput } from './two-factor.type.js';
+import { RecoveryCodesType, TwoFactorEnrolmentType } from './two-factor.type.js';
 import { parseId } from '../../validation/fields.js';
-import { InputArg } from '../../validation/input-type.js';
 import { actingMember, signedInMemberId } from '../../access/acting-member.js';
 
 /** The audit entry's method: what came first (a password, a single sign-on), then the code. */
@@ -104,22 +101,5 @@ export class TwoFactorResolver {
       throw notFound('Member');
     }
     return presentMember(found);
-  }
-
-  @Authorized()
-  @Query(() => TeamPolicyType, { description: 'How the team signs in (every member may read it).' })
-  async teamPolicy(@Ctx() { em }: AdminContext): Promise<TeamPolicyType> {
-    const policy = await findTeamPolicy(em);
-    return { requireSecondFactor: policy.requireSecondFactor };
-  }
-
-  @Authorized()
-  @Mutation(() => TeamPolicyType, { description: 'Owners only. Changes how the team signs in.' })
-  async updateTeamPolicy(
-    @InputArg('input', UpdateTeamPolicyInput) input: UpdateTeamPolicyInput,
-    @Ctx() context: AdminContext,
-  ): Promise<TeamPolicyType> {
-    const policy = await updateTeamPolicy(context.em, await actingMember(context), input);
-    return { requireSecondFactor: policy.requireSecondFactor };
   }
 }

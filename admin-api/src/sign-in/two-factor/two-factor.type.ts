@@ -1,6 +1,4 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
-import { z } from 'zod';
-import { InputField } from '../../validation/input-type.js';
+import { Field, ObjectType } from 'type-graphql';
 
 @ObjectType('TwoFactorEnrolment', {
   description: 'A new TOTP secret, pending until confirmTwoFactor confirms it with a first code.',
@@ -23,18 +21,4 @@ export class RecoveryCodesType {
       'Ten single-use codes, in this answer only (only their hashes are kept). Each signs in once instead of a TOTP code.',
   })
   codes!: string[];
-}
-
-@ObjectType('TeamPolicy', { description: 'How the team signs in, set by an owner (docs/sign-in.md).' })
-export class TeamPolicyType {
-  @Field(() => Boolean, {
-    description: 'Members without a second factor can do nothing but enrol one after they sign in.',
-  })
-  requireSecondFactor!: boolean;
-}
-
-@InputType('UpdateTeamPolicyInput', { description: 'Absent fields stay as they are.' })
-export class UpdateTeamPolicyInput {
-  @InputField(() => Boolean, z.boolean(), { nullable: true })
-  requireSecondFactor?: boolean;
 }
