@@ -9,7 +9,7 @@ import { listApiTokens } from './list-api-tokens.js';
 import { revokeApiToken } from './revoke-api-token.js';
 import { resolveTokenScope } from './token-scope.js';
 import type { AdminContext } from '../context.js';
-import { presentApiToken } from '../access/presenters.js';
+import { presentApiToken } from './presenters.js';
 import { unauthenticated } from '../errors.js';
 import { ApiTokenScopeInput } from './api-token.input.js';
 import { ApiTokenType, CreatedApiTokenType } from './api-token.type.js';

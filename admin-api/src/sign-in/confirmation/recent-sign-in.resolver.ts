@@ -10,8 +10,8 @@ import { relyingParty } from '../passkeys/relying-party.js';
 import { confirmSignIn, type ConfirmationMethod } from './confirm-sign-in.js';
 import { startPasskeyConfirmation } from '../passkeys/passkey-confirmation.js';
 import type { AdminContext } from '../../context.js';
-import { presentAuthPayload } from '../../access/presenters.js';
-import { AuthPayloadType } from '../../access/auth.type.js';
+import { presentAuthPayload } from '../presenters.js';
+import { AuthPayloadType } from '../sign-in.type.js';
 import { signedInMemberId } from '../../access/acting-member.js';
 
 function relyingPartyOf(context: AdminContext) {

@@ -3,7 +3,7 @@
 import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { PasskeySchema } from '@intake/shared/entities';
 import type { AdminContext } from '../../context.js';
-import { AdminUserType } from '../../access/auth.type.js';
+import { AdminUserType } from '../sign-in.type.js';
 import { MemberType } from '../../team/members/member.type.js';
 
 const DESCRIPTION = 'Passkeys the member registered; a passkey is a second factor too (docs/sign-in.md).';

@@ -11,9 +11,9 @@ import { login } from './login.js';
 import { type LoggedIn } from '../../access/issue-sign-in.js';
 import { logout } from '../sessions/logout.js';
 import type { AdminContext } from '../../context.js';
-import { presentAdminUser, presentAuthPayload } from '../../access/presenters.js';
+import { presentAdminUser, presentAuthPayload } from '../presenters.js';
 import { forbidden, unauthenticated } from '../../errors.js';
-import { AdminUserType, AuthPayloadType } from '../../access/auth.type.js';
+import { AdminUserType, AuthPayloadType } from '../sign-in.type.js';
 import { newPassword } from '../../validation/fields.js';
 import { parseInput } from '../../validation/parse-input.js';
 

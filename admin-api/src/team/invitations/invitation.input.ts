@@ -1,6 +1,6 @@
 import { InputType } from 'type-graphql';
 import { z } from 'zod';
-import { MemberRoleEnum } from '../../access/auth.type.js';
+import { MemberRoleEnum } from '../../access/member-role.type.js';
 import { email, name, newPassword } from '../../validation/fields.js';
 import { InputField } from '../../validation/input-type.js';
 import { grants, SiteGrantInput } from '../members/member.input.js';

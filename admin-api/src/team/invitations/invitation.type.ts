@@ -1,5 +1,5 @@
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
-import { MemberRoleEnum } from '../../access/auth.type.js';
+import { MemberRoleEnum } from '../../access/member-role.type.js';
 import { MemberType } from '../members/member.type.js';
 
 export enum InvitationStateEnum {

@@ -3,7 +3,7 @@ import { InputType } from 'type-graphql';
 import { z } from 'zod';
 import { email, id, name } from '../../validation/fields.js';
 import { InputField, inputSchema } from '../../validation/input-type.js';
-import { MemberRoleEnum } from '../../access/auth.type.js';
+import { MemberRoleEnum } from '../../access/member-role.type.js';
 import { MemberStatusEnum, SiteGrantLevelEnum } from './member.type.js';
 
 @InputType('SiteGrantInput')

@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { MemberRoleEnum } from '../../access/auth.type.js';
+import { MemberRoleEnum } from '../../access/member-role.type.js';
 import { SiteType } from '../../sites/site.type.js';
 
 // The values of MEMBER_STATUSES and SITE_GRANT_LEVELS (@intake/shared/entities); see docs/teams.md.

@@ -1,6 +1,6 @@
 import { hasSecondFactor } from '../../access/second-factors.js';
 import type { MemberWithGrants } from '../../access/find-admin.js';
-import type { MemberRoleEnum } from '../../access/auth.type.js';
+import type { MemberRoleEnum } from '../../access/member-role.type.js';
 import type { MemberStatusEnum, MemberType, SiteGrantLevelEnum } from './member.type.js';
 import { presentSite } from '../../sites/presenters.js';
 

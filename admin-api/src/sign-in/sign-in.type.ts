@@ -1,17 +1,6 @@
-import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { PasskeyType } from '../sign-in/passkeys/passkey.type.js';
-
-// The values of MEMBER_ROLES (@intake/shared/entities); see docs/teams.md.
-export enum MemberRoleEnum {
-  owner = 'owner',
-  admin = 'admin',
-  member = 'member',
-}
-
-registerEnumType(MemberRoleEnum, {
-  name: 'MemberRole',
-  description: 'owner: everything; admin: every site, not owners; member: the sites granted to them (docs/teams.md).',
-});
+import { Field, ID, ObjectType } from 'type-graphql';
+import { MemberRoleEnum } from '../access/member-role.type.js';
+import { PasskeyType } from './passkeys/passkey.type.js';
 
 @ObjectType('AuthPayload')
 export class AuthPayloadType {
