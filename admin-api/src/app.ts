@@ -39,6 +39,7 @@ import { downloadFile } from './files/file-route.js';
 import { healthz, readyz } from './http/health.js';
 import { finishSso, startSso } from './sign-in/sso/oidc-routes.js';
 import { createSsoDeps } from './sign-in/sso/sso-deps.js';
+import { proofMethods } from './sign-in/confirmation/proof-methods.js';
 import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
 import { nulArgumentPlugin } from './schema/nul-argument-plugin.js';
@@ -112,6 +113,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     publicOrigin: options.publicOrigin,
     gatewayOrigin: options.gatewayOrigin ?? (() => configuredGatewayOrigin(config)),
     sso: createSsoDeps(config, options.publicOrigin),
+    proofMethods: (em, adminId) => proofMethods(em, config, adminId),
   };
 
   const apollo = new ApolloServer<AdminContext>({

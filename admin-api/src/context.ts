@@ -9,6 +9,7 @@ import type { AdminTokens } from './access/admin-token.js';
 import type { AttemptLimiter } from './access/attempt-limiter.js';
 import type { LoginLimit } from './access/login-policy.js';
 import type { Principal } from './access/principal.js';
+import type { ProofMethods } from './access/recent-sign-in.js';
 import type { SecondFactorKeys } from './sign-in/two-factor/second-factor.js';
 import type { AuditNotes } from './lib/audit-notes.js';
 import { sessionCookie, type SessionCookie } from './sign-in/sessions/session-cookie.js';
@@ -39,6 +40,8 @@ export interface AdminDeps {
   gatewayOrigin: () => string;
   /** Single sign-on; null when not configured. */
   sso: SsoDeps | null;
+  /** How a member can confirm a sign-in, for the guard's RECENT_SIGN_IN_REQUIRED. */
+  proofMethods: ProofMethods;
 }
 
 export interface AdminContext {

@@ -28,7 +28,7 @@ import {
   type SiteLocator,
   type SiteObject,
 } from './permissions.js';
-import { proofMethods, RECENT_SIGN_IN_SECONDS, signedInRecently } from './recent-sign-in.js';
+import { RECENT_SIGN_IN_SECONDS, signedInRecently } from './recent-sign-in.js';
 
 const OBJECT_NAMES: Record<SiteObject, string> = {
   site: 'Site',
@@ -124,8 +124,8 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
       throw forbidden("This API token's scope does not allow this");
     }
     if (rule.recentSignIn === true && principal.kind === 'admin' && !signedInRecently(principal.signedInAt)) {
-      const { db, config } = context.deps.services;
-      throw recentSignInRequired(await proofMethods(db.em.fork(), config, member.id), RECENT_SIGN_IN_SECONDS);
+      const methods = await context.deps.proofMethods(context.deps.services.db.em.fork(), member.id);
+      throw recentSignInRequired(methods, RECENT_SIGN_IN_SECONDS);
     }
     return next();
   }

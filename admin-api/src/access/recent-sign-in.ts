@@ -2,13 +2,9 @@
 // in the permission table add a way in or change how the team signs in, so a session or admin token
 // must have been started within RECENT_SIGN_IN_SECONDS by a sign-in or by `confirmSignIn` (the
 // password, a code or a passkey). Someone holding a copied cookie or token, without those, gets
-// RECENT_SIGN_IN_REQUIRED. The extension `methods` says what this member can confirm with.
-import type { Config } from '@intake/shared/config';
+// RECENT_SIGN_IN_REQUIRED. The extension `methods` says what this member can confirm with: sign-in
+// knows them (sign-in/confirmation/proof-methods.ts), and app.ts hands them to the guard.
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema } from '@intake/shared/entities';
-import { hasPasskey, hasSecondFactor } from './second-factors.js';
-import { passwordSignInForbidden } from '../sign-in/password/password-sign-in-policy.js';
-import { emailDomainAllowed } from '../sign-in/sso/email-domain.js';
 
 /** Ten minutes: long enough to finish what the confirmation was for, short for a stolen session. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;
@@ -20,16 +16,5 @@ export function signedInRecently(signedInAt: Date, now: Date = new Date()): bool
   return now.getTime() - signedInAt.getTime() < RECENT_SIGN_IN_SECONDS * 1000;
 }
 
-/** The ways this member can confirm a sign-in, in the order the console offers them. */
-export async function proofMethods(em: Em, config: Pick<Config, 'oidc'>, adminId: string): Promise<ProofMethod[]> {
-  const admin = await em.findOne(AdminUserSchema, { id: adminId });
-  if (admin === null) {
-    return [];
-  }
-  return [
-    ...((await passwordSignInForbidden(em, config, admin)) ? [] : (['password'] as const)),
-    ...(hasSecondFactor(admin) ? (['totp'] as const) : []),
-    ...((await hasPasskey(em, admin.id)) ? (['passkey'] as const) : []),
-    ...(config.oidc !== undefined && emailDomainAllowed(config.oidc, admin.email) ? (['sso'] as const) : []),
-  ];
-}
+/** The ways a member can confirm a sign-in, as AdminDeps.proofMethods answers them. */
+export type ProofMethods = (em: Em, adminId: string) => Promise<ProofMethod[]>;
