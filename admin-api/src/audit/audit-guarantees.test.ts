@@ -10,9 +10,8 @@ import { AuditEntrySchema, SiteSchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../access/login-policy.js';
 import { createTestServices, testDriverName } from '@intake/shared/test';
-import { ensureAdmin } from '../team/members/ensure-admin.js';
+import { ensureAdmin, ADMIN_EMAIL, ADMIN_PASSWORD, graphqlRequest } from '../test/harness.js';
 import { startAdmin, type AdminServer } from '../server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, graphqlRequest } from '../test/harness.js';
 
 jest.setTimeout(60_000);
 

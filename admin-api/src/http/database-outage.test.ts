@@ -11,7 +11,7 @@ import {
   makeSite,
   type OutageDatabase,
 } from '@intake/shared/test';
-import { ensureAdmin } from '../team/members/ensure-admin.js';
+import { ensureAdmin } from '../test/harness.js';
 import { startAdmin, type AdminServer } from '../server.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { createLogger } from '@intake/shared/logger';
 import { createTestServices, testDriverName } from '@intake/shared/test';
-import { ensureAdmin } from '../team/members/ensure-admin.js';
+import { ensureAdmin, ADMIN_EMAIL, ADMIN_PASSWORD, graphqlRequest } from '../test/harness.js';
 import { startAdmin, type AdminServer } from '../server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, graphqlRequest } from '../test/harness.js';
 
 // Observability of the admin API through a listening server: access lines (read back from a logger
 // writing to memory), /metrics and /readyz.

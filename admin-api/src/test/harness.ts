@@ -8,6 +8,9 @@ export const ADMIN_PASSWORD = 'correct horse battery staple';
 
 export type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 export { graphqlRequest, type GraphQLErrorBody, type GraphQLResult } from '@intake/shared/test';
+// What a test of any area may set up through another area: the ADMIN_EMAIL owner, an invitation's state.
+export { ensureAdmin };
+export { findInvitation } from '../team/invitations/find-invitation.js';
 
 export interface TestAdmin {
   services: TestServices;

@@ -5,9 +5,8 @@ import { dummyPasswordHash, hashPassword, PASSWORD_HASH_PARAMS } from '@intake/s
 import { createTestServices, testDriverName } from '@intake/shared/test';
 import jwt from 'jsonwebtoken';
 import { startAdmin } from '../../server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../../test/harness.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin, ensureAdmin } from '../../test/harness.js';
 import { createAdminTokens } from '../../access/admin-token.js';
-import { ensureAdmin } from '../../team/members/ensure-admin.js';
 
 const ME = 'query { me { id email createdAt passwordChangedAt } }';
 const SITES = 'query { sites { id } }';

@@ -6,9 +6,8 @@ import { AdminSessionSchema, AdminUserSchema, AuditEntrySchema } from '@intake/s
 import { createLogger } from '@intake/shared/logger';
 import { hashPassword } from '@intake/shared/password';
 import { createTestServices, testConfig, testDriverName } from '@intake/shared/test';
-import { ensureAdmin } from '../../team/members/ensure-admin.js';
+import { ensureAdmin, ADMIN_EMAIL, ADMIN_PASSWORD, type TestServices } from '../../test/harness.js';
 import { startAdmin, type AdminServer } from '../../server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestServices } from '../../test/harness.js';
 import { attackerKey, decodeJwt, forgeIdToken, type Forgery } from '../../test/forged-id-token.js';
 import { startTestOidcProvider, type TestOidcProvider } from '../../test/oidc-test-provider.js';
 import { Browser, refusalOf, signedInAs, ssoAttempt } from '../../test/sso-browser.js';

@@ -3,15 +3,13 @@
 // approving) login and consent steps, then Intake's callback with the code. Every refusal is a
 // redirect to the sign-in page with its reason, an audit entry, and no secret in any log line.
 import { hashInvitationToken } from '@intake/shared/delivery';
-import { findInvitation } from '../../team/invitations/find-invitation.js';
+import { findInvitation, ensureAdmin, ADMIN_EMAIL, ADMIN_PASSWORD, codes } from '../../test/harness.js';
 import { jest } from '@jest/globals';
 import { AdminUserSchema, AuditEntrySchema, type MemberRole, type MemberStatus } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { hashPassword } from '@intake/shared/password';
 import { createTestServices, graphqlRequest, testDriverName } from '@intake/shared/test';
-import { ensureAdmin } from '../../team/members/ensure-admin.js';
 import { startAdmin, type AdminServer } from '../../server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, codes } from '../../test/harness.js';
 import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from '../../test/oidc-test-provider.js';
 import {
   Browser,

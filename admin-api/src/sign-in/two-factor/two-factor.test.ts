@@ -8,12 +8,18 @@ import { AuditEntrySchema } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { createTestServices, testDriverName } from '@intake/shared/test';
 import { Secret, TOTP } from 'otpauth';
-import { ensureAdmin } from '../../team/members/ensure-admin.js';
+import {
+  ensureAdmin,
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  codes,
+  graphqlRequest,
+  type GraphQLResult,
+} from '../../test/harness.js';
 import { LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS } from '../../access/login-policy.js';
 import { CHALLENGE_MAX_FAILURES } from './challenges.js';
 import { resetMemberSecondFactor } from '../recovery/recover-member.js';
 import { startAdmin, type AdminServer } from '../../server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, graphqlRequest, type GraphQLResult } from '../../test/harness.js';
 
 jest.setTimeout(180_000);
 

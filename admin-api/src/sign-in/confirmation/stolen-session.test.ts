@@ -8,11 +8,11 @@ import { jest } from '@jest/globals';
 import { AdminUserSchema, ApiTokenSchema, AuditEntrySchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
 import { Secret, TOTP } from 'otpauth';
-import { createAdminTokens } from './admin-token.js';
-import { OPERATION_PERMISSIONS, type OperationRule } from './permissions.js';
-import { RECENT_SIGN_IN_SECONDS } from './recent-sign-in.js';
-import { SESSION_COOKIE } from '../sign-in/sessions/session-cookie.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../test/harness.js';
+import { createAdminTokens } from '../../access/admin-token.js';
+import { OPERATION_PERMISSIONS, type OperationRule } from '../../access/permissions.js';
+import { RECENT_SIGN_IN_SECONDS } from '../../access/recent-sign-in.js';
+import { SESSION_COOKIE } from '../sessions/session-cookie.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin } from '../../test/harness.js';
 
 jest.setTimeout(120_000);
 
