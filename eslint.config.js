@@ -11,6 +11,19 @@ const consoleFeatures = readdirSync(new URL('admin-web/src/features/', import.me
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+// The admin API's areas (admin-api/src/<area>/, read at each run like the console's features) and
+// the leaves every area may use. schema/, app.ts and context.ts compose areas; test/ serves tests.
+const adminApiLeaves = ['access', 'errors.ts', 'http', 'lib', 'validation'];
+const adminApiRoots = ['console', 'schema', 'test'];
+const adminApiAreas = readdirSync(new URL('admin-api/src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && ![...adminApiLeaves, ...adminApiRoots].includes(entry.name))
+  .map((entry) => entry.name);
+// What one area may take from another: its GraphQL object types and their presenters (how that
+// area's objects are shown wherever the graph reaches them), never its commands, queries or resolvers.
+const adminApiGraphFiles = ['**/*.type.ts', '**/presenters.ts'].map(
+  (glob) => new URL(`admin-api/src/${glob}`, import.meta.url).pathname,
+);
+
 export default tseslint.config(
   {
     ignores: [
@@ -62,6 +75,37 @@ export default tseslint.config(
               target: ['./admin-web/src/components', './admin-web/src/lib'],
               from: './admin-web/src/features',
               message: 'Shared console code imports no feature.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The admin API by area (docs/decisions/admin-api-areas.md): an area imports the leaves
+    // (access/, errors.ts, http/, lib/, validation/), the kernel and other areas' GraphQL types and
+    // presenters, nothing else of another area; a leaf imports no area.
+    files: ['admin-api/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'admin-api/tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            ...adminApiAreas.map((area) => ({
+              target: `./admin-api/src/${area}`,
+              from: adminApiAreas.filter((other) => other !== area).map((other) => `./admin-api/src/${other}/**`),
+              except: adminApiGraphFiles,
+              message: `An admin API area imports no other area's logic: move what ${area}/ shares to lib/ or access/.`,
+            })),
+            {
+              target: adminApiLeaves.map((leaf) => `./admin-api/src/${leaf}`),
+              from: adminApiAreas.map((area) => `./admin-api/src/${area}/**`),
+              message: 'A leaf of the admin API (access/, errors.ts, http/, lib/, validation/) imports no area.',
             },
           ],
         },
