@@ -1,5 +1,5 @@
 // Exports of a form's submissions: the mutation checks the form and signs a short-lived link that
-// carries what to export; GET /exports/<token> (routes/exports.ts) streams it.
+// carries what to export; GET /exports/<token> (export-route.ts) streams it.
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { createSubmissionExport } from './create-submission-export.js';
 import type { AdminContext } from '../context.js';

@@ -62,7 +62,7 @@ export class FormResolver {
 }
 
 // Figures the console lists beside forms, each counted only when selected (see
-// queries/statistics/site-and-form-counts.ts), the endpoint URL, and retention's next deletion.
+// lib/site-and-form-counts.ts), the endpoint URL, and retention's next deletion.
 @Authorized()
 @Resolver(() => FormType)
 export class FormFieldsResolver {

@@ -56,7 +56,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       AccountResolver,
     ],
     authChecker,
-    // The permission table (auth/permissions.ts), checked before every root field's resolver.
+    // The permission table (access/permissions.ts), checked before every root field's resolver.
     globalMiddlewares: [permissionGuard],
     // Input arguments are checked and normalised by the zod schemas their classes declare
     // (validation/input-type.ts), scalar ones by the resolvers (validation/fields.ts).

@@ -83,7 +83,7 @@ export class SiteResolver {
 }
 
 // Figures the console lists beside sites, each counted only when selected (see
-// queries/statistics/site-and-form-counts.ts).
+// lib/site-and-form-counts.ts).
 @Authorized()
 @Resolver(() => SiteType)
 export class SiteFieldsResolver {

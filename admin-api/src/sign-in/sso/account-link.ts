@@ -1,7 +1,7 @@
 // The account at the OpenID provider a member is linked to: set at their first sign-in through the
 // provider (issuer and subject, which stay when the account's e-mail changes), then required. Another
 // account naming the member's e-mail (renamed, re-issued, a second tenant) is refused, and one account
-// signs in as one member only, until an owner unlinks (commands/members/unlink-sso-account.ts).
+// signs in as one member only, until an owner unlinks (unlink-sso-account.ts).
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, type AdminUser } from '@intake/shared/entities';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';

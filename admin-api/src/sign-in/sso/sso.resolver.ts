@@ -2,7 +2,7 @@
 // sign-on (public: the HttpOnly cookie the callback set stands in for the provider), the team's
 // policy on passwords beside it (read by those who manage members, changed by owners), and an owner
 // unlinking a member from their account at the provider. The sign-in itself is a pair of browser routes, not GraphQL
-// (routes/oidc.ts).
+// (oidc-routes.ts).
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { findChallenge } from '../two-factor/challenges.js';
 import { secondFactorMethods } from '../password/login.js';

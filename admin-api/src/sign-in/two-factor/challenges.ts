@@ -1,6 +1,6 @@
 // Second-factor challenges: after a right password, `login` answers SECOND_FACTOR_REQUIRED with a
 // random challenge instead of a session, so the console can forget the password at once; after a
-// single sign-on, the callback hands the console one the same way (routes/oidc.ts). The database
+// single sign-on, the callback hands the console one the same way (sso/oidc-routes.ts). The database
 // keeps only its sha256. A challenge lives CHALLENGE_TTL_SECONDS, is used once, and ends after
 // CHALLENGE_MAX_FAILURES wrong codes (the sign-in limits count them too).
 import type { Em } from '@intake/shared/db';

@@ -1,6 +1,6 @@
 // The team's members (docs/teams.md): owners and admins list, create, change and remove them
 // (`members:manage`); the rules that keep owners safe from admins and the team from losing its last
-// owner are in commands/members/member-rules.ts.
+// owner are in member-rules.ts.
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { createMember } from './create-member.js';
 import { removeMember } from './remove-member.js';
