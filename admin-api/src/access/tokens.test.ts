@@ -12,7 +12,11 @@ describe('tokens', () => {
     const tokens = createAdminTokens(config);
     const changedAt = new Date('2026-01-01T00:00:00.123Z');
     const { token, expiresAt } = tokens.issue(ID, changedAt);
-    expect(tokens.verify(token)).toEqual({ adminId: ID, passwordVersion: changedAt.getTime() });
+    expect(tokens.verify(token)).toEqual({
+      adminId: ID,
+      passwordVersion: changedAt.getTime(),
+      issuedAt: expect.any(Date),
+    });
     expect(expiresAt.getTime()).toBeGreaterThan(Date.now());
     expect(tokens.verify(tokens.issue(ID, changedAt, new Date(Date.now() - 601_000)).token)).toBeNull();
     expect(createAdminTokens({ ...config, jwtSecret: `${config.jwtSecret}!` }).verify(token)).toBeNull();
