@@ -14,6 +14,7 @@ import {
   CHALLENGE_DIFFICULTY_MIN,
   THANK_YOU_URLS_MAX,
   browserOrigins,
+  browserText,
   browserTexts,
   challengeDifficulty,
   thankYouUrls,
@@ -78,39 +79,42 @@ export class FormFieldInput {
   choices?: string[] | null;
 }
 
-// Each text is checked by `browserTexts` as a whole (the input's own schema); here only its GraphQL shape.
+// Each text declares its check; `browserTexts` checks them together and turns all-absent into null.
 @InputType('BrowserTextsInput', {
   description: `The texts of a visitor's pages, each 1 to ${BROWSER_TEXT_MAX_LENGTH} characters; absent or null: the default.`,
 })
 export class BrowserTextsInput {
-  @Field(() => String, { nullable: true, description: 'A language tag such as en or de-CH.' })
+  @InputField(() => String, browserText('language'), {
+    nullable: true,
+    description: 'A language tag such as en or de-CH.',
+  })
   language?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('title'), { nullable: true })
   title?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('message'), { nullable: true })
   message?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('received'), { nullable: true })
   received?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('reference'), { nullable: true })
   reference?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('files'), { nullable: true })
   files?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('receipt'), { nullable: true })
   receipt?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('receiptHelp'), { nullable: true })
   receiptHelp?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('errorTitle'), { nullable: true })
   errorTitle?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @InputField(() => String, browserText('back'), { nullable: true })
   back?: string | null;
 }
 

@@ -106,7 +106,7 @@ export const challengeDifficulty = wholeNumber(CHALLENGE_DIFFICULTY_MIN, CHALLEN
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
 
 /** One text: trimmed plain text, or null for the default. */
-function browserText(key: BrowserTextKey) {
+export function browserText(key: BrowserTextKey) {
   return z
     .string()
     .nullable()

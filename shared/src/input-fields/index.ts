@@ -6,6 +6,7 @@ export { blockedWords, captchaSecret, honeypotFields, minScore, optionalCount, r
 export { codePoints, fail, isPlainText, name, wholeNumber } from './text.js';
 export {
   browserOrigins,
+  browserText,
   browserTexts,
   challengeDifficulty,
   isLoopbackHost,
