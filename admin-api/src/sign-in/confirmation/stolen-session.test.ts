@@ -111,6 +111,10 @@ describe(`a stolen session on ${testDriverName()}`, () => {
       variables: { id: invitedId },
     }),
     updateSsoPolicy: () => ({ query: 'mutation { updateSsoPolicy(passwordSignIn: false) { passwordSignIn } }' }),
+    unlinkSsoAccount: () => ({
+      query: 'mutation($id: ID!) { unlinkSsoAccount(id: $id) { id } }',
+      variables: { id: invitedId },
+    }),
     startTwoFactorEnrolment: () => ({ query: 'mutation { startTwoFactorEnrolment { secret } }' }),
     confirmTwoFactor: () => ({ query: 'mutation { confirmTwoFactor(code: "123456") { codes } }' }),
     resetMemberTwoFactor: () => ({
