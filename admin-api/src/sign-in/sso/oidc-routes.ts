@@ -8,6 +8,7 @@ import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
 import { SIGN_IN_PATH, safeReturnPath } from '@intake/shared/return-path';
 import type { Services } from '@intake/shared/services';
 import { ANONYMOUS } from '../../lib/audit-actor.js';
+import { endSession } from '../../access/admin-sessions.js';
 import { sessionCookie } from '../sessions/session-cookie.js';
 import { loginAttemptKeys } from '../password/login.js';
 import { ssoSignIn } from './sso-sign-in.js';
@@ -75,7 +76,12 @@ export function finishSso(deps: AdminDeps) {
     const requestId = ctx.state.requestId;
     const { address } = loginAttemptKeys('', ctx.ip);
     const em = services.db.em.fork();
-    const audit = async (actor: AuditActor, failure: string | null, details: Record<string, string> = {}) => {
+    /** Whether the entry was written: no sign-in goes ahead without its entry. */
+    const audit = async (
+      actor: AuditActor,
+      failure: string | null,
+      details: Record<string, string> = {},
+    ): Promise<boolean> => {
       try {
         await recordAuditEntry(em.fork(), services.auditChain, {
           actor,
@@ -88,8 +94,19 @@ export function finishSso(deps: AdminDeps) {
           address: ctx.ip,
           requestId,
         });
+        return true;
       } catch (error) {
-        logger.error({ err: error, requestId, action: 'login' }, 'audit entry not written');
+        // Its name and code only: a database error's detail can quote the row.
+        logger.error(
+          {
+            requestId,
+            action: 'login',
+            errorName: (error as Error).name,
+            errorCode: (error as { code?: unknown }).code,
+          },
+          'audit entry not written',
+        );
+        return false;
       }
     };
     const fail = async (reason: SsoFailure, identity?: SsoIdentity) => {
@@ -150,15 +167,23 @@ export function finishSso(deps: AdminDeps) {
     const details: Record<string, string> = joined === null ? {} : { joined };
     if (outcome.kind === 'second-factor') {
       // As after a right password: the attempt stays counted until the second factor is right too.
+      if (!(await audit({ kind: 'anonymous', id: member.id, name: member.email }, 'SECOND_FACTOR_REQUIRED', details))) {
+        // The challenge is useless without the cookie that carries it, which is not set.
+        refuse(ctx, 'sso_not_recorded');
+        return;
+      }
       secondFactorCookie(ctx, config.publicAdminUrl).set(outcome.challenge.challenge, outcome.challenge.expiresAt);
-      await audit({ kind: 'anonymous', id: member.id, name: member.email }, 'SECOND_FACTOR_REQUIRED', details);
       logger.info({ requestId }, 'single sign-on: second factor required');
       continueTo(ctx, `${SIGN_IN_PATH}?second-factor=sso&next=${encodeURIComponent(flow.next)}`);
       return;
     }
+    if (!(await audit({ kind: 'admin', id: member.id, name: member.email }, null, details))) {
+      await endSession(em, outcome.session.secret);
+      refuse(ctx, 'sso_not_recorded');
+      return;
+    }
     await deps.loginAttempts.release(address);
     sessionCookie(ctx, config.publicAdminUrl).set(outcome.session.secret, outcome.session.expiresAt);
-    await audit({ kind: 'admin', id: member.id, name: member.email }, null, details);
     logger.info({ requestId }, 'single sign-on: signed in');
     continueTo(ctx, flow.next);
   };

@@ -35,6 +35,8 @@ export const SSO_FAILURES = [
    * (account-link.ts).
    */
   'sso_account_mismatch',
+  /** The sign-in's audit entry could not be written, so nobody was signed in (try again). */
+  'sso_not_recorded',
 ] as const;
 export type SsoFailure = (typeof SSO_FAILURES)[number];
 

@@ -18,6 +18,7 @@ const MESSAGES: Record<string, string> = {
   sso_invitation_expired: 'Your invitation has expired. Ask an owner or an admin to send it again.',
   sso_account_mismatch:
     'Your account here is linked to another account at the identity provider. Ask an owner to unlink it.',
+  sso_not_recorded: 'Intake could not record this sign-in, so you were not signed in. Try again in a moment.',
 };
 
 /** The sentence for an `error` parameter, or null when there is none (unknown codes get a general one). */
