@@ -1,6 +1,5 @@
-// The gate of the whole API: before anything executes, every operation except the public ones of
-// the permission table (`login`, `logout`, `invitation`, `acceptInvitation`) needs a valid bearer
-// token or console session. Checked once per operation (not per field), so introspection and
+// The gate of the whole API: before anything executes, every operation except those the permission
+// table marks `public` (permissions.ts) needs a valid bearer token or console session. Checked once per operation (not per field), so introspection and
 // `__typename` are covered too, and a refusal is one UNAUTHENTICATED error with HTTP 401.
 // Resolvers keep `@Authorized()` as a second line (see auth-checker.ts).
 import type { ApolloServerPlugin } from '@apollo/server';
