@@ -2,7 +2,7 @@ import { RETENTION_DAYS_MAX, RETENTION_DAYS_MIN } from '@intake/shared/lifecycle
 import { DEFAULT_ALLOWED_MIME_TYPES } from '@intake/shared/mime-types';
 import { DEFAULT_RECAPTCHA_V3_MIN_SCORE } from '@intake/shared/spam';
 import type { DeclaredField } from '@intake/shared/form-shape';
-import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { Float, ID, InputType, Int } from 'type-graphql';
 import { z } from 'zod';
 import { id, maxFileSize, mimeTypes, name, wholeNumber } from '../validation/fields.js';
 import { InputField } from '../validation/input-type.js';
