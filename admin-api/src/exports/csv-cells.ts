@@ -1,28 +1,11 @@
 // How a CSV export's cells are written so that no spreadsheet reads one as a formula, whatever the
 // list separator of the locale that opens the file. Written here rather than with csv-stringify's
-// `escape_formulas`, which looks at the first character only: spreadsheets skip leading spaces,
-// U+00A0, zero-width characters and line breaks before they decide, so ` =1+1`, `\u200B=1+1` and
-// `\n@SUM(…)` were formulas there.
-//
-// Where a cell may start. The file is comma-separated and quoted (RFC 4180), and read so (or by an
-// import that honours quotes) each cell starts at its own start only. A spreadsheet whose locale
-// separates lists with `;` (most of Europe), or a tab, reads a `.csv` with that separator, and
-// honours quotes only at the start of what it takes for a cell: it starts a new cell after every
-// `;` (or tab) and a new row after every line break, even inside a quoted cell. So `;=1+1` or a
-// message line `=HYPERLINK(…)` opens there as a formula, quoted or not. A cell is therefore cut
-// into segments at `;`, tab, CR and LF, and each segment is checked as a cell would be.
-//
-// The check (OWASP CSV injection, extended): a segment is neutralised with a `'` at its start when
-// its first character past any whitespace, control or invisible (format) characters is `=`, `+`,
-// `-` or `@`, or a form of one that Unicode folds to it (full-width `＝＋－＠`, small `﹦﹢﹣`,
-// which Apple Numbers reads as the ASCII ones). As OWASP asks, a cell that starts with a tab, a
-// carriage return or a line feed gets the `'` at its start whatever follows. Not neutralised: `|`
-// and `%`. No spreadsheet starts a formula with them (`=cmd|' /C calc'!A0` needs its `=`, which is
-// caught), and text such as `% off` or `| a | b |` would gain a `'` for nothing.
-//
-// So that a cell reads back exactly, a segment sent with leading apostrophes is neutralised when
-// what follows them would be: `'=1` becomes `''=1`. Reading back is then one rule, the same
-// check in reverse: docs/admin-api.md gives it to readers of exports.
+// `escape_formulas`, which looks at the first character only, where spreadsheets look past spaces,
+// invisible characters and line breaks (docs/decisions/csv-formula-cells.md). A cell is cut into
+// segments at `;`, tab, CR and LF, where a `;` or tab locale starts a new cell even inside quotes, and
+// a segment that would start a formula gets a `'` (OWASP's check, extended), as does one sent with
+// leading apostrophes before such a start, so a cell reads back exactly. The rule, what it leaves
+// alone, and how to read a cell back: docs/admin-api.md ("Formula cells in a CSV export").
 
 /** The character put before a neutralised segment. */
 export const FORMULA_PREFIX = "'";

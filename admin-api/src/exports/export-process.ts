@@ -1,22 +1,11 @@
-// The export process: one export of one form, read from PostgreSQL and written to stdout, then exit.
-// The admin API starts it for each download on PostgreSQL (export-process-client.ts) and pipes its
-// stdout to the response.
-//
-// Why a process of its own: the admin API idles at about 145 MB (Node, MikroORM, Apollo, Koa), and
-// a million-row export made V8 grow its heap by 250 MB more, though what it holds at any moment is
-// one batch. This process loads only `pg`, `csv-stringify` and the export's own modules (about 50 MB
-// idle), its heap is bounded by the flags it is started with, and all it allocates is freed when it
-// exits. It imports nothing from `@intake/shared`'s index, which would load the ORM.
-//
-// Protocol: the job is one JSON document on stdin (so the database URL and the signing secret are in
-// no command line or environment listing). The process connects to the database, listens on the
-// job's Unix socket (in a folder only the admin API's user can enter), writes `ready` on stdout, and
-// writes the export to the one connection it accepts, then ends it and exits 0. A socket rather
-// than stdout, because a client socket is what Node reads into one reused buffer (`onread`), which
-// keeps the admin API from allocating a buffer per chunk (export-process-client.ts). A failure exits
-// with status 1 after writing `{"code","severity","message"}` of the error as one line on stderr,
-// for the admin API to tell an outage (503) from a fault; it is never logged as is, since a
-// database message can quote a value.
+// The export process: one export of one form, read from PostgreSQL and written to the job's Unix
+// socket, then exit. The admin API starts it for each download on PostgreSQL (export-process-client.ts).
+// Why a process of its own: the admin API idles at about 145 MB and a million-row export grew its heap
+// by some 250 MB more; this one loads in about 50 MB (it imports nothing from `@intake/shared`'s index,
+// which would load the ORM), its heap is bounded by its flags, and it frees everything when it exits.
+// Protocol: the job as one JSON document on stdin, `ready` on stdout, the export on the one connection
+// accepted; a failure exits 1 with `{"code","severity","message"}` as one line on stderr. The figures
+// and the protocol's reasons: docs/performance.md ("Exports") and docs/admin-api.md ("Exports").
 import { once } from 'node:events';
 import net from 'node:net';
 import pg from 'pg';

@@ -1,16 +1,11 @@
-// The rows of an export, read in keyset batches rather than through a server-side cursor.
-//
-// Why batches: a cursor lives in a transaction on one pooled connection for as long as the client
-// takes to download, so a few slow (or stalled) downloads would hold the pool's connections and a
-// long transaction would hold back vacuum; on PGlite it would hold the single connection every other
-// request needs. A batch of BATCH_SIZE rows is one short query on the (form, spam, created_at, id)
-// index, the connection is returned between batches, and memory stays at one batch whatever the size
-// of the form. The same code runs on PostgreSQL and PGlite, inside the admin API (through MikroORM's
-// connection) or in the export process (export-process.ts, through its own `pg` client).
-//
-// Newest first, as the inbox lists them, so the first rows of a file are the ones on screen. Rows
-// arriving during the export sort before the keyset position and are not picked up: the export
-// holds what existed when it started, less whatever is deleted while it runs.
+// The rows of an export, newest first as the inbox lists them, read in keyset batches of BATCH_SIZE
+// rather than through a server-side cursor: a cursor would hold a transaction and a pooled connection
+// (on PGlite the only one) for as long as the download takes, and hold back vacuum; a batch is one
+// short query on the (form, spam, created_at, id) index, and memory stays at one batch. The same code
+// runs on PostgreSQL and PGlite, in the admin API (MikroORM's connection) or in the export process
+// (export-process.ts, its own `pg` client). Rows arriving during the export sort before the keyset
+// position and are not picked up; rows deleted meanwhile may be missing. The guarantees:
+// docs/submissions.md ("Exporting submissions").
 import type { Em } from '@intake/shared/db';
 import type { StoredFileDescription } from '@intake/shared/stored-file-description';
 import { submissionFilterSql, type SqlCondition, type SubmissionFilter } from '../lib/submission-filter.js';

@@ -2,11 +2,9 @@
 // creation bounds and whether files came with them. One SQL condition serves every reader of that set
 // (the `submissions` connection and its totalCount, the export), so they cannot disagree.
 //
-// The text match runs in the database, over the generated column `search_text`: every string and
-// number value (never a key) at any depth, HTML escapes undone, lower case, accents removed. The
-// query goes through the same `intake_search_normalize` there, so both sides are normalised by one
-// implementation; a trigram (pg_trgm) index on the column serves the `like` (see the submission
-// search migration).
+// The text match runs in the database, over the generated column `search_text`, with the query put
+// through the same `intake_search_normalize`, and a trigram (pg_trgm) index on the column serves the
+// `like`. What is matched, and how: docs/submissions.md ("Finding submissions").
 
 /** A validated filter; build it with `submissionFilterOf`. Every part null means all submissions. */
 export interface SubmissionFilter {
