@@ -1,21 +1,11 @@
 // Static limits on what one operation may ask for, checked as validation rules (so a refusal is a
 // GRAPHQL_VALIDATION_FAILED error before anything runs, and the verdict does not depend on
-// variables, which lets Apollo cache validated documents):
-// - depth: at most 15 nested selections, introspection included (graphql-armor's max-depth rule);
-// - aliases: at most 50 aliased fields, counted through fragments as they expand (graphql-armor's
-//   max-aliases rule);
-// - root fields: at most 25 fields at the root of an operation (every mutation is one);
-// - cost: every root field costs at least 1 (a mutation returning a Boolean is still work), every
-//   other object or list field costs 1 (leaf fields cost 0: they are read from what the object
-//   already loaded), and the selection under a paginated field (`first`) counts `first` times, 20
-//   when omitted, 100 when given as a variable (the worst case: variables are unknown here).
-// Root fields and cost stay hand-written. graphql-armor has no root-field limit, and its cost rule
-// knows no pagination (a `first: 100` list costs what one item costs). `graphql-query-complexity`
-// (installed, through type-graphql) reads arguments with the variables' values, which validation
-// does not have, and skips a field whose required argument is a variable, so `deleteForm(id: $id)`
-// would cost nothing again; and it expands fragments without memoising them, throwing (not
-// reporting) past 10,000 nodes. The rules here memoise each fragment's figures, so a document that
-// spreads fragments into fragments cannot make them exponential (armor's two rules memoise too).
+// variables, which lets Apollo cache validated documents): depth and aliases by graphql-armor's
+// rules, root fields and cost written here, because armor has no root-field limit and its cost rule
+// knows no pagination, and `graphql-query-complexity` reads the variables validation does not have
+// (docs/decisions/graphql-query-limits.md). The rules here memoise each fragment's figures, so
+// fragments spread into fragments cannot make them exponential. The limits and how cost is counted:
+// docs/admin-api.md ("Limits").
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import {

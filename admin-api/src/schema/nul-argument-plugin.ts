@@ -1,15 +1,11 @@
 // Refuses U+0000 in any argument of an operation (a variable's value or a literal, inside input
 // objects and lists too) before anything runs. PostgreSQL text cannot hold it: a query carrying
 // one failed as if the database were down (SERVICE_UNAVAILABLE). Checked once here, for every
-// argument the schema has and will have, rather than in each resolver's rules.
-//
-// Except `login`: its failures must all look alike (a wrong password, an unknown e-mail, an e-mail
-// holding a NUL), and each counts for the lockout, so its arguments go to the login command, which
-// knows that no account's e-mail holds a NUL (see find-admin.ts).
-//
-// Like GraphQL validation, this runs alongside authentication (Apollo runs the plugins' hooks
-// together), so an anonymous caller may get this refusal rather than UNAUTHENTICATED; it names
-// only an argument of the caller's own document.
+// argument the schema has and will have, rather than in each resolver's rules. Except `login`,
+// whose failures must all look alike and count for the lockout: the login command knows that no
+// account's e-mail holds a NUL (find-admin.ts). Like GraphQL validation, this runs alongside
+// authentication (Apollo runs the plugins' hooks together), so an anonymous caller may get this
+// refusal first; it names only an argument of the caller's own document (docs/admin-api.md).
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
   GraphQLError,
