@@ -1,14 +1,11 @@
 // Who may do what: the one table of the admin API's permissions. Every Query and Mutation field has
 // an entry (a test walks the built schema), and the permission guard (permission-guard.ts) checks
 // it before the resolver runs; a field without an entry is refused. docs/teams.md shows the same
-// table for readers, and a test holds the two together.
-//
-// Two kinds of permission:
-// - a team permission, held by a role (ROLE_PERMISSIONS);
-// - a site permission (`site:read`, `site:manage`), held on one site: owners and admins hold both on
-//   every site, a member what their grant for that site says. The entry names the argument that
-//   leads to the site (a site, form, submission, webhook or delivery id), or `each` for a list of
-//   sites, which is cut to the sites the caller may see.
+// table for readers, and a test holds the two together; why one table: docs/decisions/permission-table.md.
+// Two kinds of permission: a team permission, held by a role (ROLE_PERMISSIONS); a site permission
+// (`site:read`, `site:manage`), held on one site, whose entry names the argument that leads to the
+// site (a site, form, submission, webhook or delivery id), or `each` for a list of sites, cut to the
+// sites the caller may see (who holds which: docs/teams.md, "Site permissions").
 import type { ApiTokenLevel, MemberRole, SiteGrantLevel } from '@intake/shared/entities';
 import type { Member, Principal } from './principal.js';
 

@@ -1,16 +1,11 @@
-// Records every executed mutation root field in the audit log: one entry per field (an operation
-// with two aliased `deleteSite` fields makes two), successful or not, with the caller, the client
-// address (as TRUST_PROXY decides it) and the request id of X-Request-Id.
-//
-// Guarantee: the entry is written after the field resolved and before the answer is sent; a
-// client that got an answer can rely on the entries being there. It is written on its own, not in
-// the resolver's transaction (resolvers own those). An entry the database refuses as described is
-// written without the actor's name and details (recordAuditEntry), logged at error level; only when
-// that fails too (no entry can be written at all) does the answer stand alone, logged at error
-// level as `audit entry not written` with the request id and the action.
-// Not recorded: operations refused before execution (no or a bad token, invalid documents): no
-// mutation ran. Nor refusals by an attempt limit (RATE_LIMITED): nothing was tried, and recording
-// each would let anyone grow the table at request rate by guessing passwords past the limit.
+// Records every executed mutation root field in the audit log: one entry per field (two aliased
+// `deleteSite` fields make two), successful or not, with the caller, the client address (as
+// TRUST_PROXY decides it) and the request id of X-Request-Id. The entry is written after the field
+// resolved and before the answer is sent, on its own (resolvers own their transactions), so a client
+// that got an answer can rely on it; an entry refused as described is written without the actor's
+// name and details (recordAuditEntry). Not recorded: operations refused before execution, and
+// refusals by an attempt limit (RATE_LIMITED), which would let anyone grow the table at request
+// rate. The guarantees and the log lines of each failure: docs/submissions.md ("Audit log").
 import type { ApolloServerPlugin } from '@apollo/server';
 import { recordAuditEntry, type AuditActor } from '@intake/shared/audit';
 import { unwrapResolverError } from '@apollo/server/errors';

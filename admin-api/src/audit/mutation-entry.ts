@@ -1,13 +1,9 @@
 // What an audit entry says about one executed mutation root field, derived from the schema's types
 // rather than written per resolver, so a mutation added later is recorded without further work.
-//
-// The rule that keeps secrets and personal data out: an argument or result value is copied only
-// when its GraphQL type cannot carry free text: ID, Boolean, an enum (and lists of those; numbers
-// too in results, where the server computed them). Strings are never copied: they are where
-// passwords, secrets, webhook URLs, e-mail addresses and submitted values travel. An ID is kept
-// only when it is well-formed (every id of this API is a UUID): an ID argument is free text until
-// the resolver refuses it, and a refused call (`eraseSubmissions(ids: ["jane.doe@… +49 …"])`)
-// must not leave that text in the log.
+// The rule that keeps secrets and personal data out: a value is copied only when its GraphQL type
+// cannot carry free text (ID, Boolean, an enum, lists of those; numbers too in results), never a
+// String; an ID only when it is well-formed (a UUID), since until the resolver refuses it an ID
+// argument is any text. Examples and guarantees: docs/submissions.md ("Audit log").
 import type { AuditDetails, AuditDetailValue } from '@intake/shared/entities';
 import { isUuid } from '@intake/shared/site-token';
 import {

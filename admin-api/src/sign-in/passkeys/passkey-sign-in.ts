@@ -1,12 +1,10 @@
-// Signing in with a passkey (docs/sign-in.md), in two ways:
-// - alone: options with no credential listed, so the browser offers the passkeys it holds for this
-//   site; the passkey must verify the user (PIN, fingerprint), which makes it two factors in one;
-// - as the second factor after a right password: the `login` challenge names the member, and only
-//   their passkeys answer.
-// Starting counts as a sign-in attempt of the address (a right passkey gives it back), so nobody can
-// fill the challenge table or the audit log at request rate. Every failure is the same UNAUTHENTICATED
-// answer and counts against the caller's address only: an answer anyone can forge by naming a
-// credential id (no secret) must not use up the member's own second-factor limit and lock them out.
+// Signing in with a passkey, alone (no credential listed: the browser offers the passkeys it holds
+// for this site, and the passkey must verify the user, two factors in one) or as the second factor
+// after a right password (the `login` challenge names the member; only their passkeys answer).
+// Starting counts as a sign-in attempt of the address (a right passkey gives it back). Every failure
+// is the same UNAUTHENTICATED answer and counts against the caller's address only: an answer anyone
+// can forge by naming a credential id (no secret) must not use up the member's own second-factor
+// limit and lock them out. The rules and limits: docs/sign-in.md ("Passkeys").
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser, type Passkey } from '@intake/shared/entities';
 import {
