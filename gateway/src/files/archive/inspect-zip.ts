@@ -1,13 +1,11 @@
 // ZIP inspection (also DOCX, XLSX, PPTX, which are ZIPs), in three passes so that bombs are refused
-// from their metadata before a byte is inflated:
-//   1. the central directory: entry count, names and paths, symlinks, encryption, methods,
-//      declared sizes and ratios, dangerous names;
-//   2. the local headers: agreement with the central directory, overlapping or hidden bytes;
-//   3. the data, streamed in memory one entry at a time: actual sizes, CRCs, magic bytes, macro
-//      declarations, active content (ooxml-active-content.ts), and nested archives, inspected one
-//      level deeper (ZIPs here, 7z/RAR/tar and entries named as containers by
-//      inspect-sevenzip.ts), OLE2 documents (ole2.ts) and gzip members.
-// Nothing is ever written to disk.
+// from their metadata before a byte is inflated: 1. the central directory (entry count, names and
+// paths, symlinks, encryption, methods, declared sizes and ratios, dangerous names); 2. the local
+// headers (agreement with the central directory, overlapping or hidden bytes); 3. the data, streamed
+// in memory one entry at a time (actual sizes, CRCs, magic bytes, macro declarations, active content
+// by ooxml-active-content.ts, nested archives one level deeper: ZIPs here, 7z/RAR/tar and entries
+// named as containers by inspect-sevenzip.ts, OLE2 documents by ole2.ts, gzip members). Nothing is
+// ever written to disk. What each check refuses: docs/security.md ("The file pipeline").
 import { promisify } from 'node:util';
 import { gunzip, inflateRawSync } from 'node:zlib';
 import { AppError, isAppError } from '@intake/shared/errors';

@@ -1,15 +1,11 @@
 // Active content an OOXML document fetches or runs without a macro: a remote template (template
 // injection), a remote or `mhtml:` OLE object (Follina, CVE-2022-30190), remote sub-documents and
-// frames, and DDE (Dynamic Data Exchange) field codes and links, which start a program.
-//
-// Each XML part is scanned as it inflates for the few elements that matter (`Relationship`,
-// `fldChar`, `instrText`, `fldSimple`, `ddeLink`, `f`), skipping comments, CDATA sections and
-// processing instructions as an XML parser does, and reading text and attributes with their
-// character references decoded, so a field code split over runs or spelled `&#x44;DE` is read as
-// Office reads it. Written here rather than with a streaming XML parser: `saxes` and `htmlparser2`
-// call back for every element and read 12 to 20 MB/s, and an upload may expand to 1 GiB of XML
-// (a minute of CPU); jumping from one element of interest to the next with one native regular
-// expression reads some 400 MB/s.
+// frames, and DDE (Dynamic Data Exchange) field codes and links, which start a program. Each XML
+// part is scanned as it inflates for the few elements that matter, reading text and attributes as
+// an XML parser does, so a field code split over runs or spelled `&#x44;DE` is read as Office reads
+// it. Written here rather than with a streaming XML parser, which reads 12 to 20 MB/s where an
+// upload may expand to 1 GiB of XML (docs/decisions/ooxml-active-content.md); what is refused:
+// docs/security.md ("The file pipeline").
 import { AppError } from '@intake/shared/errors';
 import { XmlPartDecoder } from './xml-encoding.js';
 

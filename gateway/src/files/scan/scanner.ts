@@ -1,25 +1,10 @@
 /**
- * Antivirus stage of the file pipeline (`CLAMAV_ENABLED`).
- *
- * Every file is streamed to clamd with INSTREAM (over `CLAMAV_SOCKET`, else `CLAMAV_HOST` +
- * `CLAMAV_PORT`), so clamd never needs to read our temporary files and the bytes are never held whole
- * in memory. The stage fails closed: only clamd's explicit `stream: OK`, received after the whole file
- * was sent, lets a file through.
- *
- * - `stream: <signature> FOUND` → `file_infected` (400). That includes clamd's heuristic alerts, e.g.
- *   `Heuristics.Limits.Exceeded.*` with `AlertExceedsMax`, or encrypted archives with
- *   `AlertEncryptedArchive`. The signature name goes to the error's `cause` (logs), not to the client.
- * - no connection, no answer within `timeoutMs`, an empty or unexpected answer, or an ERROR such as
- *   `INSTREAM size limit exceeded` (clamd's `StreamMaxLength` must exceed `MAX_FILE_SIZE`)
- *   → `scanner_unavailable` (503, `Retry-After: 30`); nothing is stored.
- *
- * Each scan opens its own connection, so a clamd that comes back is used again at the next file.
- *
- * Why not the `clamscan` package: measured against clamd 1.4 here, its `scanStream` ignores
- * backpressure (a 10 MB file sat ~9 MB deep in the socket's write buffer), never settles when clamd
- * accepts but does not answer, and sends no INSTREAM command for an empty file (`UNKNOWN COMMAND`);
- * its `passthrough()` can send the end-of-stream marker before the last chunks, so a file with EICAR
- * at its tail came back `stream: OK`. INSTREAM is small enough to speak directly (clamd-client.ts).
+ * Antivirus stage of the file pipeline (`CLAMAV_ENABLED`): every file is streamed to clamd with
+ * INSTREAM (clamd-client.ts), and the stage fails closed: only clamd's explicit `stream: OK`,
+ * received after the whole file was sent, lets a file through; a signature is `file_infected`,
+ * anything else `scanner_unavailable` (docs/security.md, "The file pipeline"). INSTREAM is spoken
+ * here rather than through the `clamscan` package, which, measured against clamd, ignored
+ * backpressure and silence and let EICAR at a file's tail through (docs/decisions/clamav-client.md).
  */
 import { AppError } from '@intake/shared/errors';
 import { ClamdError, instream, parseInstreamReply, ping } from './clamd-client.js';
