@@ -1,12 +1,11 @@
 // The site and form of each intake request, and the form's enabled webhook ids, read from the
-// database once and then from memory. Without this cache every submission paid three queries besides
-// its insert; the profile showed database round trips as the largest cost of a JSON submission (see
-// docs/performance.md).
-//
-// Correctness comes first: entries are used only while the site change feed is live (LISTEN on
-// PostgreSQL, in-process on PGlite), every change to a site, its forms or their webhooks drops that
-// site's entries on every gateway process as soon as it commits, and a lost feed empties the cache
-// and bypasses it until the feed is back. Entries also expire after MAX_AGE_MS whatever happens.
+// database once and then from memory: without it every submission paid three queries besides its
+// insert, and database round trips were the largest cost of a JSON submission. Correctness comes
+// first: entries are used only while the site change feed is live (LISTEN on PostgreSQL, in-process
+// on PGlite), every committed change to a site, its forms or their webhooks drops that site's entries
+// on every gateway process, a lost feed empties the cache and bypasses it until the feed is back, and
+// entries expire after MAX_AGE_MS whatever happens. Figures and details: docs/performance.md ("What
+// the profile showed, and what changed", items 1 and 5).
 import { watchSiteChanges, type Em } from '@intake/shared/db';
 import { enabledWebhookIds } from '@intake/shared/delivery';
 import { FormSchema, SiteSchema, type Form, type Site } from '@intake/shared/entities';

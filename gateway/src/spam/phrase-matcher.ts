@@ -1,18 +1,10 @@
-// Blocked words and phrases found in time linear in the text, whatever the list.
-//
-// The list used to be one regular expression of alternatives; with phrases sharing their leading
-// words, its backtracking made a 4 KB body cost seconds and a 960 KB one minutes of a blocked event
-// loop. Here the text is cut into tokens once and an Aho–Corasick automaton runs over the tokens:
-// one step per token (amortised), stopping at the first phrase found.
-//
-// Why not a library: the Aho–Corasick packages on npm match characters of a string (the most used
-// one also keeps Unicode grapheme clusters whole), while a blocked phrase is a sequence of whole
-// words whose spaces match any run of whitespace. Matching over our own word tokens keeps those
-// rules exact without a second pass over every hit; the automaton itself is the few lines below.
-//
-// What matches, as with the former expression: a phrase's words case-insensitively (Unicode simple
-// case folding), every other character literally, any run of whitespace where the phrase has a
-// space, and only whole: no letter, digit or `_` right before or after it.
+// Blocked words and phrases found in time linear in the text, whatever the list: the text is cut
+// into tokens once and an Aho–Corasick automaton runs over the tokens, one step per token
+// (amortised), stopping at the first phrase found. The regular expression of alternatives it
+// replaces backtracked for seconds over a 4 KB body; the Aho–Corasick packages match characters,
+// where a phrase is whole words whose spaces match any whitespace (docs/decisions/phrase-matcher.md).
+// What matches: a phrase's words case-insensitively (Unicode simple case folding), every other
+// character literally, any run of whitespace for a space, and only whole (docs/spam-protection.md).
 
 /** Word characters: a phrase must not be part of a longer run of them. */
 const TOKEN = /([\p{L}\p{N}_]+)|(\s+)|([^])/gu;

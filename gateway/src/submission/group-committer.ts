@@ -1,14 +1,11 @@
 // Group commit: writes that arrive while a group is being written wait for it, and are then written
 // together, as the next group (one statement, one transaction, one commit). Batching without a
-// timer: a write on an idle committer starts at once, so a lone request never waits; under load
-// the groups grow by themselves with the time a group takes. `windowMs` may hold a group open a
-// little longer, but only a group whose writes arrived while another group was being written.
-//
-// A database on the committer's own thread (the embedded PGlite) runs a write without letting any
-// other request in, so no write ever arrives while one is in flight and no group would form. With
-// `gatherTurn`, a write on an idle committer waits for the end of the event loop's turn
-// (setImmediate, not a timer): the writes of every request read in that same turn go together. A
-// lone request then waits only for the rest of a turn that has nothing else to do.
+// timer: a write on an idle committer starts at once, so a lone request never waits; under load the
+// groups grow by themselves with the time a group takes. `windowMs` may hold a group open a little
+// longer, only one whose writes arrived while another was being written. With `gatherTurn` (PGlite,
+// which runs a write on this thread, so no group would form), a write on an idle committer waits for
+// the end of the event loop's turn (setImmediate, not a timer). Figures and why: docs/performance.md
+// ("Group commit"), docs/decisions/group-commit.md.
 
 export interface GroupSettings {
   /** Most writes in one group; 1 writes every one alone (no grouping). */

@@ -1,13 +1,9 @@
 // DOMPurify over one jsdom window, configured to leave text only. Used by sanitize.ts.
-//
-// Memory: jsdom keeps every Document and NodeIterator it creates alive (a WeakRef each) until the
-// current job ends, so DOMPurify's usual string path (a new Document per call) holds ~18 KB per string
-// during one synchronous loop. Here each string is parsed into one reused fragment of one reused inert
-// document, sanitised IN_PLACE, and DOMPurify's walk reuses one NodeIterator: a call leaves nothing.
-//
-// jsdom and DOMPurify are loaded on the first string that needs them: together they are about a fifth
-// of an idle gateway's memory, and most deployments see markup rarely or never. The load (a few hundred
-// milliseconds, once per process) is synchronous because sanitising is.
+// Each string is parsed into one reused fragment of one reused inert document, sanitised IN_PLACE,
+// and DOMPurify's walk reuses one NodeIterator, so a call leaves nothing: jsdom keeps every Document
+// and NodeIterator alive until the current job ends. jsdom and DOMPurify are loaded on the first
+// string that needs them (synchronously, as sanitising is): they are about a fifth of an idle
+// gateway's memory. Figures: docs/performance.md ("CPU per request: what each change measured", 4).
 import { createRequire } from 'node:module';
 import { escapeStoredText } from '@intake/shared/stored-text';
 import type { Config, DOMPurify, WindowLike } from 'dompurify';

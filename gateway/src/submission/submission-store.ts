@@ -1,22 +1,10 @@
 // Where a submission row is written. One call, `write`, takes a submission that is checked, judged
 // and whose files are stored, and answers with the outcome; the SQL, the choice of path and the
-// retries stay in here (the statements themselves in guarded-insert.ts):
-//
-// - Group commit, when there is no duplicate filter: the submission, its file rows and its
-//   deliveries (the outbox) in one guarded statement, without entities, shared with the writes of
-//   concurrent requests (group-committer.ts, docs/performance.md "Group commit"). A lone write
-//   without deliveries is the one-row guarded INSERT, prepared once per connection: the busiest
-//   path (docs/operations.md, "The write path"). A row its group did not write (refused, its
-//   Idempotency-Key taken, a webhook deleted meanwhile) is written alone after, by the one-row
-//   statement, or by the transaction below when it has deliveries: that path knows how to answer it.
-// - One transaction: the acceptance check, the submission, its file rows and its deliveries commit
-//   together; with a duplicate filter, under an advisory lock on the form and content, so identical
-//   submissions in flight at once are stored once.
-//
-// Retries: a webhook deleted a moment ago (the cache still lists it) breaks the delivery row's
-// foreign key, and the write runs again with the webhooks read afresh; a clash on the
-// Idempotency-Key answers with the submission that holds it, or frees a key older than the replay
-// window and writes again.
+// retries stay in here (the statements themselves in guarded-insert.ts). Without a duplicate filter,
+// group commit (group-committer.ts): the submission, its file rows and its deliveries in one guarded
+// statement shared with concurrent requests; with one, or for a row its group did not write, one
+// transaction, under an advisory lock on the form and content when filtering duplicates. The paths,
+// the retries and why: docs/operations.md ("The write path"), docs/performance.md ("Group commit").
 import { createHash } from 'node:crypto';
 import type { Database, Em } from '@intake/shared/db';
 import { enabledWebhookIds, enqueueSubmissionDeliveries, submissionDeliveries } from '@intake/shared/delivery';
