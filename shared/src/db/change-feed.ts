@@ -2,11 +2,10 @@
 // Migration20261121133000_site_change_notify) runs `pg_notify('intake_site_changes', <site id>)` for
 // every update or delete of a site or of one of its forms; PostgreSQL delivers a notification only
 // when its transaction commits, whatever code (or person at a psql prompt) made the change.
-//
-// PostgreSQL: one dedicated connection (not taken from the pool) LISTENs. While it is down the feed
-// is blind: the listener hears `onBlind` at once, and `onLive` only after LISTEN is back.
-// PGlite: the database lives in this process; its notifications arrive during the COMMIT that
-// raised them, before the committing caller goes on.
+// PostgreSQL: one dedicated connection (not taken from the pool) LISTENs; while it is down the feed
+// is blind: the listener hears `onBlind` at once, and `onLive` only after LISTEN is back. PGlite: the
+// database lives in this process; its notifications arrive during the COMMIT that raised them,
+// before the committing caller goes on (docs/performance.md, "What the profile showed", item 1).
 import { PgliteConnection } from '@mikro-orm/pglite';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger/index.js';

@@ -1,19 +1,11 @@
 // One process per embedded database. PGlite does not lock its folder: a second process on the same
 // DATA_DIR/db opens it too, both answer, and what one of them wrote is gone after a restart.
-//
-// Why an OS lock (fcntl open-file-description locks on Linux, flock on macOS, LockFileEx on Windows,
-// through fs-native-extensions, which ships prebuilt binaries for these) and not a lock file judged
-// by its pid or its age (proper-lockfile and the like):
-// - the kernel drops the lock the moment its holder dies, SIGKILL and power loss included, so a
-//   restart is never blocked by what a dead process left, and there is nothing to clean up;
-// - a pid can be reused (in a container the restarted process often gets its predecessor's pid),
-//   so "is that pid alive" can block a restart, or let a second process in;
-// - a lock kept fresh by touching its mtime goes stale while PGlite, which runs on this thread,
-//   keeps the event loop busy (a long migration), and a lock left by a killed process still looks
-//   fresh to a quick restart.
-// The lock file itself stays where it is (removing it would let a process waiting on the old file
-// and one creating a new file both believe they hold it). It holds a line about its holder, written
-// once the lock is taken, only to name that holder to the process that is refused.
+// The lock is the OS's (through fs-native-extensions), not a lock file judged by its pid or age: the
+// kernel drops it the moment its holder dies, SIGKILL and power loss included, so a restart is never
+// blocked by what a dead process left (docs/decisions/embedded-database-lock.md). The lock file
+// stays where it is (removing it would let a process waiting on the old file and one creating a new
+// file both believe they hold it); its line about the holder, written once the lock is taken, only
+// names that holder to the process that is refused (docs/operations.md).
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';

@@ -1,13 +1,11 @@
 // A statement the server parses and plans once per connection instead of once per call. Planning
 // the gateway's guarded INSERT (a join of forms and sites inside it) cost more than running it:
-// on PGlite about 600 µs per call unprepared, about 320 µs prepared (docs/performance.md).
-//
-// - PostgreSQL: a named statement of the `pg` driver (extended protocol), on a client of the pool
-//   MikroORM holds. `pg` prepares it on each client the first time and reuses it after; a pooler in
-//   transaction mode must support protocol-level prepared statements (PgBouncer 1.21 or later with
-//   `max_prepared_statements` set).
-// - PGlite: one connection, no named statements in its API, so SQL `PREPARE` once per instance and
-//   `EXECUTE` after. A reconnect makes a new instance, which is prepared again.
+// on PGlite about 600 µs per call unprepared, about 320 µs prepared (docs/performance.md, item 11).
+// PostgreSQL: a named statement of the `pg` driver (extended protocol), prepared on each client of
+// MikroORM's pool the first time and reused after; a transaction-mode pooler must support
+// protocol-level prepared statements (PgBouncer 1.21 or later, `max_prepared_statements` set).
+// PGlite: one connection and no named statements in its API, so SQL `PREPARE` once per instance and
+// `EXECUTE` after; a reconnect makes a new instance, which is prepared again.
 import { PgliteConnection } from '@mikro-orm/pglite';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Database } from './orm.js';
