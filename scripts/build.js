@@ -1,18 +1,11 @@
 // `npm run build` (and so `npm start` and `npm test`, which build first): the workspaces, then the
 // client's copy of the contract and the gateway's browser scripts, then docs/schema.graphql, then the
-// command line and the console (both generate their typed GraphQL operations from that schema), each
-// only when it is out of date. Building everything took 16 to 40 s on every start although nothing
-// had changed.
-//
+// command line and the console, each only when it is out of date: building everything took 16 to
+// 40 s on every start although nothing had changed.
 //   node scripts/build.js [workspaces|client|gateway-assets|schema|cli|console ...]   the named steps, in this order (default: all)
-//
-// `tsc -b` decides for itself (it is incremental). The other steps are skipped when a
-// hash of their inputs and of their outputs is the one recorded after their last successful build
-// (in node_modules/.cache/intake-build/, so `npm ci` and a fresh clone build everything). Inputs are
-// hashed by content, not by time: a checkout or `tsc -b` that rewrites a file with the same bytes
-// changes nothing, and an edit whose file time goes backwards is still seen. Written here rather than
-// with a task runner (wireit, turbo, nx): those reshape every npm script and copy outputs into a
-// cache of their own, for a need that two lists of inputs meet.
+// `tsc -b` decides for itself; the other steps are skipped while a hash of their inputs (by content,
+// not by time) and of their outputs is the one recorded after their last build, in
+// node_modules/.cache/intake-build/. Why, and why not a task runner: docs/decisions/build-script.md.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

@@ -1,29 +1,10 @@
 // `npm run lint` (first step): every package a workspace imports is declared in that workspace's
 // package.json, and every production dependency it declares is imported. npm hoists everything to
 // the root node_modules, so an undeclared import works here and breaks the day the package is
-// installed on its own (or its neighbour drops the dependency).
-//
-//   production code   needs `dependencies`
-//   tests and test helpers (*.test.ts, src/test/)   `dependencies` or `devDependencies`, the
-//                     workspace's or the root's (the test tooling is declared once, at the root)
-//   type-only imports (`import type`)   `dependencies` or `devDependencies`: erased at compile time,
-//                     so nothing installs them (the command line's generated GraphQL documents)
-//   development-only workspaces (no `dependencies`: test-files, tests, bench)   `devDependencies`
-//   the site-backend client (`client`)   nothing: its production code imports Node built-ins only,
-//                     so the packed tarball runs without installing anything (docs/client.md)
-//   the contract (`contract`)   nothing at all: its production code imports only its own files (no
-//                     package, no built-in: the console runs it in the browser), and it declares no
-//                     dependency, so every package can bundle it (contract/README.md)
-//   a subpath import (`#contract`, the workspace's package.json "imports")   the package its
-//                     "@intake/source" target names, in `dependencies` or `devDependencies`: the
-//                     command line and the client bundle the contract so (contract/scripts/bundle.js)
-//
-// No service names another in any dependency field: the gateway, the admin API and the worker share
-// the kernel (`shared`) and nothing else, so each builds, ships and tests alone. The runs that start
-// several services together live in the `tests` workspace.
-//
-// Imports are read with TypeScript's own pre-processor (static and dynamic imports, re-exports,
-// require calls), so nothing is missed inside comments or strings by a hand-written pattern.
+// installed on its own. No service names another in any dependency field; the client and the
+// contract declare no runtime dependency. Imports are read with TypeScript's own pre-processor, not
+// a hand-written pattern. The rules for tests, type-only imports, development-only workspaces and
+// subpath imports (`#contract`): docs/architecture.md ("What a workspace may import").
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';

@@ -1,22 +1,12 @@
 #!/usr/bin/env node
 // Checks an export of Intake's audit log offline, with nothing but the export and the published
-// public keys (docs/audit-log.md), and optionally a checkpoint kept outside the database (a witness):
-//
+// public keys, and optionally a checkpoint kept outside the database (a witness):
 //   node scripts/verify-audit-log.mjs audit-log.ndjson jwks.json [--witness checkpoint.jws]
 //   node scripts/verify-audit-log.mjs audit-log.ndjson https://intake.example.org/.well-known/jwks.json
-//
-// Needs Node 22+ and two packages: `npm install jose canonicalize` (already there in an Intake checkout).
-// Prints one JSON line { valid, checkedEntries, firstBadSequence, problem, signedThrough } and exits
-// 0 only when a signed checkpoint (or, for a log emptied by retention, the signed anchor) covers the
-// last entry and the header's lastSeq; 1 when it does not or anything fails; 2 when a file cannot be read.
-//
-// What it checks: every anchor and checkpoint carries a valid EdDSA signature by one of the keys and
-// states what its line says; the entries run from the signed anchor (or from 1) to lastSeq without a
-// gap; each entry's digest is SHA-256(previous digest ‖ the entry in canonical JSON, RFC 8785) and
-// matches what the signed checkpoints state; each checkpoint carries the next count and names the one
-// before it (`previous`: SHA-256 of its statement in canonical JSON); the witness, when given, is
-// signed and the log still reaches it with the same digest. It cannot check the entries' keyed
-// hashes (those need the server's key; `verifyAuditLog` in the admin API does).
+// Needs Node 22+ and `npm install jose canonicalize` (already there in an Intake checkout). Prints one
+// JSON line { valid, checkedEntries, firstBadSequence, problem, signedThrough }; exits 0 only when a
+// signed checkpoint covers the whole export, 1 otherwise, 2 when a file cannot be read. What it
+// checks, and what it cannot (the keyed hashes): docs/audit-log.md ("Exporting and checking offline").
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { TextDecoder } from 'node:util';
