@@ -1,14 +1,7 @@
 // `npm run bench`: every benchmark in one run on one machine. Prints tables and writes
-// bench/results.json at the root. Settings (environment):
-//   BENCH_DATABASE_URL  PostgreSQL server for the scratch database (postgres://postgres@127.0.0.1:5432/postgres)
-//   BENCH_SECONDS       measured seconds per case (8), after BENCH_WARMUP_SECONDS (2) unmeasured
-//   BENCH_CONNECTIONS   concurrent connections of the JSON and 100 KB cases (20)
-//   BENCH_SOAK          submissions of the RSS soak (100000)
-//   BENCH_CPU_PROF      a folder: the Intake servers write V8 CPU profiles there
-//   BENCH_DATA_SUBMISSIONS  submissions of the one form of the data part (1000000)
-//   BENCH_ONLY          `inspection`, `requests` or `data` (filtered pages and exports) to run one part;
-//                       `start` runs only `npm start` on PGlite (first start and restart, part of `requests`)
-//   BENCH_EXPORT_EXEC_ARGV  Node flags of the export's admin process, e.g. `--max-semi-space-size=8`
+// bench/results.json at the root. Settings come from the environment (BENCH_SECONDS, BENCH_ONLY,
+// BENCH_DATABASE_URL and the others read below, with their defaults; BENCH_DATA_SUBMISSIONS and
+// BENCH_EXPORT_EXEC_ARGV in the data part): what each one does is in docs/performance.md.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';

@@ -1,12 +1,10 @@
 // The setup file (intake.yaml): what `intake plan` and `intake apply` make true. Its JSON Schema in
 // docs/intake-config.schema.json is printed from this one (`intake schema`, zod's toJSONSchema), and a
-// test keeps the two equal. Bounds the API checks itself (e-mail count, file size limit, URL rules)
-// are left to it, so its own words reach the user; this catches the shape and names.
-// Objects are strict: an unknown key is a mistake in the file, never ignored.
-// The bounds are the ones the admin API's inputs check (@intake/contract, bundled as `#contract`).
-// Its zod schemas themselves are not reused: they normalise (trim, deduplicate, [] to null) in
-// transforms and refinements that a JSON Schema cannot show, and plan compares and prints the file
-// as written; here the same bounds are declared as JSON Schema keywords editors can check.
+// test keeps the two equal. Objects are strict: an unknown key is a mistake in the file, never ignored.
+// The bounds are the ones the admin API's inputs check (@intake/contract, bundled as `#contract`),
+// declared as JSON Schema keywords rather than by reusing the API's zod schemas, whose transforms a
+// JSON Schema cannot show; bounds the API checks itself are left to it, so its words reach the user
+// (docs/decisions/cli.md).
 import {
   BROWSER_ORIGINS_MAX,
   BROWSER_TEXT_DEFAULTS,
