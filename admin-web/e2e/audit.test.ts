@@ -107,13 +107,18 @@ describeConsole('console: the audit log', () => {
     await page.getByText('No entries match.').waitFor();
   });
 
-  it('verifies the chain, names the first altered entry, and exports the log with its checkpoints', async () => {
+  it('verifies the chain, names the first altered entry, and exports the log with a signed checkpoint', async () => {
     await page.goto(`${env.url}/audit-log`);
     await expectHeading(page, 'Audit log');
     await page.getByRole('button', { name: 'Verify' }).click();
     const intact = page.getByRole('status').filter({ hasText: 'Audit log intact' });
     await intact.waitFor();
     await expect(intact.innerText()).resolves.toMatch(/All \d+ entries match/);
+
+    // An intact log is exported with a signed checkpoint of its end.
+    const signed = await exportedLines();
+    expect(signed[0]).toMatchObject({ type: 'intake-audit-log', firstSeq: 1 });
+    expect(signed.at(-1)).toMatchObject({ type: 'checkpoint', seq: signed[0]!.lastSeq });
 
     await env.sql(`update "audit_log" set "address" = '192.0.2.66' where "seq" = 2`);
     await page.reload();
@@ -130,19 +135,29 @@ describeConsole('console: the audit log', () => {
       await page.screenshot({ path: path.join(tmpdir(), `intake-audit-verify-${width}.png`), fullPage: true });
     });
 
+    // The altered entry is exported as it now reads, with the hash it was written with, so the
+    // offline verifier finds it too (shared/src/audit/offline-verifier.test.ts).
+    const evidence = await exportedLines();
+    const before = signed.find((line) => line.seq === 2 && line.type === 'entry');
+    const after = evidence.find((line) => line.seq === 2 && line.type === 'entry');
+    expect(after).toMatchObject({ address: '192.0.2.66', hash: before!.hash });
+    expect(before!.address).not.toBe('192.0.2.66');
+  });
+
+  /** Clicks Export and reads the downloaded NDJSON file's lines. */
+  async function exportedLines() {
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.ndjson$/);
-    const lines = (await readFile((await download.path())!, 'utf8'))
+    return (await readFile((await download.path())!, 'utf8'))
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; seq?: number; address?: string });
-    expect(lines[0]).toMatchObject({ type: 'intake-audit-log', firstSeq: 1 });
-    expect(lines.find((line) => line.seq === 2 && line.type === 'entry')).toMatchObject({ address: '192.0.2.66' });
-    expect(lines.at(-1)).toMatchObject({ type: 'checkpoint' });
-  });
+      .map(
+        (line) => JSON.parse(line) as { type: string; seq?: number; lastSeq?: number; address?: string; hash?: string },
+      );
+  }
 
   /** The shown actions once they equal `expected` (or after a while, whatever they are). */
   async function pollActions(expected: string[]): Promise<string[]> {
