@@ -50,6 +50,8 @@ export interface SubmissionResult {
   id: string;
   createdAt: string;
   files: StoredFile[];
+  /** Intake's signed statement that it stored this submission: a compact JWS (docs/receipts.md). */
+  receipt: string;
   /** The key the request was sent with (yours, or the one made for it). */
   idempotencyKey: string;
   /** How many requests it took (1 when the first was answered). */

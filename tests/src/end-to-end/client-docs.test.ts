@@ -4,7 +4,7 @@
 // webhook receiver answers 204 to a request signed with the documented Standard Webhooks scheme and
 // 401 to a changed body or a wrong secret. Their settings come from the environment, as the doc says.
 import { createHmac } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
@@ -53,6 +53,7 @@ async function waitForOutput(started: StartedProcess, pattern: RegExp): Promise<
 }
 
 let harness: Awaited<ReturnType<typeof startTestGateway>>;
+let scratch: string | undefined;
 let dir: string;
 let form: Form;
 let env: Record<string, string>;
@@ -67,7 +68,12 @@ beforeAll(async () => {
     path.join(REPO_ROOT, 'client'),
   ]);
   // Inside the repository, so that `import '@intake/client'` resolves as in a backend that installed it.
-  dir = await mkdtemp(path.join(REPO_ROOT, 'node_modules/.cache-client-docs-'));
+  // A backend's project as docs/client.md makes it: `npm init -y` (CommonJS), then ESM by its step.
+  scratch = await mkdtemp(path.join(REPO_ROOT, 'node_modules/.cache-client-docs-'));
+  dir = path.join(scratch, 'my-backend');
+  await mkdir(dir);
+  await promisify(execFile)('npm', ['init', '-y'], { cwd: dir });
+  await promisify(execFile)('npm', ['pkg', 'set', 'type=module'], { cwd: dir });
   const { site, token } = await makeSite(harness.services);
   // The fields the examples send, declared, so that the refusal example's e-mail address is refused.
   form = await makeForm(harness.services, site, {
@@ -88,17 +94,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await killProcesses(processes);
   await harness?.close();
-  if (dir) {
-    await rm(dir, { recursive: true, force: true });
+  if (scratch) {
+    await rm(scratch, { recursive: true, force: true });
   }
 });
 
 describe(`the examples of docs/client.md on ${testDriverName()}`, () => {
   it('submits JSON and a file, then meets the refusal as an IntakeProblem', async () => {
-    const script = path.join(dir, 'submit.mjs');
+    const script = path.join(dir, 'index.js');
     await writeFile(
       script,
-      (await docBlock("import { readFile } from 'node:fs/promises';")) + (await docBlock('try {')),
+      (await docBlock("import { readFile, writeFile } from 'node:fs/promises';")) + (await docBlock('try {')),
     );
     await writeFile(path.join(dir, 'report.pdf'), pdf());
     const started = runScript(path.relative(REPO_ROOT, script), dir, env);
@@ -116,6 +122,10 @@ describe(`the examples of docs/client.md on ${testDriverName()}`, () => {
       { name: 'Ada Lovelace', tags: ['urgent', 'billing'] },
     ]);
     expect(started.output()).toContain(`stored ${stored[0]!.id}`);
+    // The receipt the example kept: a compact JWS whose payload names the stored submission.
+    const receipt = await readFile(path.join(dir, `receipt-${stored[0]!.id}.jws`), 'utf8');
+    const payload = JSON.parse(Buffer.from(receipt.split('.')[1]!, 'base64url').toString('utf8')) as object;
+    expect(JSON.stringify(payload)).toContain(stored[0]!.id);
     const files = await harness.services.db.em.fork().find(StoredFileSchema, { submission: stored[1]!.id });
     expect(files.map((file) => ({ name: file.name, size: Number(file.size) }))).toEqual([
       { name: 'report.pdf', size: pdf().length },
