@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { REPO_ROOT } from '@intake/shared/test';
 import path from 'node:path';
 import {
+  OPEN_DURING_ENROLMENT,
   OPERATION_PERMISSIONS,
   ROLE_PERMISSIONS,
   SITE_LIMITED_TEAM_PERMISSIONS,
@@ -89,5 +90,20 @@ describe('docs/teams.md', () => {
           : 'no',
     ]);
     expect(documented).toEqual(expected);
+  });
+});
+
+describe('docs/sign-in.md', () => {
+  it('lists exactly what a member held at enrolment may still use', () => {
+    const page = readFileSync(path.join(REPO_ROOT, 'docs', 'sign-in.md'), 'utf8');
+    const table = page.slice(page.indexOf('| Open to a member held at enrolment |'));
+    const rowsOfTable = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const documented = rowsOfTable.flatMap((row) =>
+      [...row.split('|')[1]!.matchAll(/`(Query|Mutation)\.(\w+)`/g)].map((match) => `${match[1]}.${match[2]}`),
+    );
+    const expected = (['Query', 'Mutation'] as const).flatMap((root) =>
+      OPEN_DURING_ENROLMENT[root].map((field) => `${root}.${field}`),
+    );
+    expect([...documented].sort()).toEqual([...expected].sort());
   });
 });
