@@ -40,8 +40,9 @@ describeConsole('console: signing in and out', () => {
   it('refuses a wrong password in words, then signs in with the right one', async () => {
     const page = await env.newPage();
     await page.goto(env.url);
-    // Not signed in: the console sends the visitor to sign-in.
+    // Not signed in: the console sends the visitor to sign-in, with no word of a session ended.
     await expectHeading(page, 'Sign in');
+    await expect(page.getByText('Your session has ended').count()).resolves.toBe(0);
     await atBothWidths(page, () => checkAccessibility(page, 'sign-in page'));
     await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN_EMAIL);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not the password');
@@ -74,6 +75,8 @@ describeConsole('console: signing in and out', () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expectHeading(page, 'Sign in');
+    await page.getByText('Signed out').waitFor();
+    await expect(page.getByText('Your session has ended').count()).resolves.toBe(0);
     await page.setViewportSize({ width: 1440, height: 900 });
     const replayed = await meWithCookie(env.url, cookie!);
     expect(replayed.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');

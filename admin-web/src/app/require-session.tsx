@@ -2,11 +2,12 @@
 // client's error handler (see urql-client.ts), anything else is shown with a way to try again. A
 // member the team's policy holds until they set up two-factor sign-in is taken to that page.
 import { Button, Center, Loader, Stack } from '@mantine/core';
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useQuery } from 'urql';
 import { paths } from '../lib/paths';
 import { hasErrorCode } from '../lib/api-errors';
+import { rememberSignedIn } from '../lib/session-marker';
 import { ErrorAlert } from '../components/error-alert';
 import { MeDocument, type MemberRole } from '../gql/graphql';
 
@@ -51,6 +52,12 @@ export function useCan(permission: TeamPermission): boolean {
 export function RequireSession({ children }: { children: ReactNode }) {
   const [{ data, fetching, error }, reexecute] = useQuery({ query: MeDocument });
   const location = useLocation();
+  const signedIn = data?.me != null;
+  useEffect(() => {
+    if (signedIn) {
+      rememberSignedIn();
+    }
+  }, [signedIn]);
   if (data?.me?.twoFactorRequired && location.pathname !== paths.twoFactor) {
     return <Navigate to={paths.twoFactor} replace />;
   }

@@ -5,6 +5,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { Outlet, useNavigate } from 'react-router';
 import { Provider as UrqlProvider } from 'urql';
 import { SIGN_IN_PATH, signInPathReturningTo } from '../lib/next-path';
+import { forgetSignedIn } from '../lib/session-marker';
 import { RecentSignInDialog, type RecentSignInRequest } from './recent-sign-in-dialog';
 import { createUrqlClient } from './urql-client';
 
@@ -67,9 +68,10 @@ export function SessionRoot() {
         return;
       }
       resetClient();
+      // A first visit, or one after signing out, is no session lost.
       void navigateRef.current(signInPathReturningTo(window.location), {
         replace: true,
-        state: { sessionLost: true },
+        state: forgetSignedIn() ? { sessionLost: true } : null,
       });
     };
   }, [resetClient]);

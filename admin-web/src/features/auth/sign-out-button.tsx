@@ -5,6 +5,7 @@ import { useMutation } from 'urql';
 import { SIGN_IN_PATH, useSessionControl } from '../../app/session';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { SignOutDocument } from '../../gql/graphql';
+import { forgetSignedIn } from '../../lib/session-marker';
 
 /** Ends the session on the server (the cookie stops working there), then shows the sign-in page. */
 export function SignOutButton() {
@@ -23,6 +24,7 @@ export function SignOutButton() {
           notifyError(result.error, 'Could not sign out');
           return;
         }
+        forgetSignedIn();
         resetClient();
         await navigate(SIGN_IN_PATH, { replace: true });
         notifySuccess('Signed out');
