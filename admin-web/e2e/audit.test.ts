@@ -114,6 +114,7 @@ describeConsole('console: the audit log', () => {
     const intact = page.getByRole('status').filter({ hasText: 'Audit log intact' });
     await intact.waitFor();
     await expect(intact.innerText()).resolves.toMatch(/All \d+ entries match/);
+    await atBothWidths(page, (width) => checkAccessibility(page, `audit log intact at ${width}`));
 
     // An intact log is exported with a signed checkpoint of its end.
     const signed = await exportedLines();

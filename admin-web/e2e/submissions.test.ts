@@ -144,6 +144,10 @@ describeConsole('console: a form inbox', () => {
       .getByRole('link', { name: 'Open' })
       .click();
     await expectHeading(page, 'Submission');
+    // A submission's page is under its form's Submissions tab.
+    await expect(
+      page.getByRole('navigation', { name: 'Form' }).locator('[aria-current="page"]').allInnerTexts(),
+    ).resolves.toEqual(['Submissions']);
     const fields = page.getByRole('region', { name: 'Fields' });
     await fields.getByText('Grace Hopper', { exact: true }).waitFor();
     expect(await fields.getByRole('row', { name: /message/ }).innerText()).toContain('Report attached.\nSecond line.');

@@ -86,6 +86,10 @@ describeConsole('console: two-factor sign-in', () => {
     await signIn(page, env.url, ada);
     await page.getByRole('link', { name: 'Two-factor sign-in' }).click();
     await expectHeading(page, 'Two-factor sign-in');
+    // One page is the current one: this, not "Your account" above it.
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).locator('[aria-current="page"]').allInnerTexts(),
+    ).resolves.toEqual(['Two-factor sign-in']);
     await checkAccessibility(page, 'two-factor page before set-up');
     const { secret, recoveryCodes } = await enrolOnPage(page);
     await checkAccessibility(page, 'recovery codes');

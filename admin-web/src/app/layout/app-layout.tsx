@@ -14,7 +14,7 @@ import {
   IconWorldWww,
 } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { Link, NavLink as RouterNavLink, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
 import { paths } from '../../lib/paths';
 import { useMe, type TeamPermission } from '../require-session';
@@ -106,17 +106,22 @@ export function AppLayout() {
         // Off screen on a small screen while closed: out of the tab order too.
         inert={mobile && !opened ? true : undefined}
       >
-        {NAV_ITEMS.filter((item) => me.permissions.includes(item.permission)).map((item) => (
-          <NavLink
-            key={item.to}
-            component={RouterNavLink}
-            to={item.to}
-            label={item.label}
-            variant="filled"
-            leftSection={<item.icon size={18} aria-hidden />}
-            active={item.to === currentItem(location.pathname)}
-          />
-        ))}
+        {NAV_ITEMS.filter((item) => me.permissions.includes(item.permission)).map((item) => {
+          // One current item, the deepest that holds the page (Two-factor sign-in, not Your account).
+          const current = item.to === currentItem(location.pathname);
+          return (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={item.label}
+              variant="filled"
+              leftSection={<item.icon size={18} aria-hidden />}
+              active={current}
+              aria-current={current ? 'page' : undefined}
+            />
+          );
+        })}
         <Text size="xs" c="dimmed" mt="auto" hiddenFrom="sm">
           Signed in as {me.email}
         </Text>

@@ -43,7 +43,12 @@ export function FormLayout() {
       <SectionNav
         label="Form"
         links={[
-          { to: paths.formSubmissions(siteId, formId), label: 'Submissions', end: true },
+          {
+            to: paths.formSubmissions(siteId, formId),
+            label: 'Submissions',
+            end: true,
+            alsoUnder: `${paths.formSubmissions(siteId, formId)}/submissions`,
+          },
           ...(canManage ? [{ to: paths.formWebhooks(siteId, formId), label: 'Webhooks' }] : []),
           { to: paths.formSpam(siteId, formId), label: `Spam (${data.form.spamCount})` },
           ...(canManage ? [{ to: paths.formSettings(siteId, formId), label: 'Settings' }] : []),

@@ -1,24 +1,43 @@
 // A row of links to the views of one site or one form; the current one is marked for screen readers.
 import { Button, Group } from '@mantine/core';
-import { NavLink as RouterNavLink } from 'react-router';
+import { Link, useLocation } from 'react-router';
 
-interface SectionNavProps {
+export interface SectionLink {
+  to: string;
   label: string;
-  links: readonly { to: string; label: string; end?: boolean }[];
+  /** Current only on its own path, not on the paths below it. */
+  end?: boolean;
+  /** Also current on the paths below this one (a submission's page under its form's Submissions). */
+  alsoUnder?: string;
 }
 
-export function SectionNav({ label, links }: SectionNavProps) {
+function isCurrent(link: SectionLink, pathname: string): boolean {
+  return (
+    pathname === link.to ||
+    (!link.end && pathname.startsWith(`${link.to}/`)) ||
+    (link.alsoUnder !== undefined && pathname.startsWith(`${link.alsoUnder}/`))
+  );
+}
+
+export function SectionNav({ label, links }: { label: string; links: readonly SectionLink[] }) {
+  const { pathname } = useLocation();
   return (
     <Group component="nav" aria-label={label} gap="xs" mb="md" wrap="wrap">
-      {links.map((link) => (
-        <RouterNavLink key={link.to} to={link.to} end={link.end ?? false} style={{ textDecoration: 'none' }}>
-          {({ isActive }) => (
-            <Button component="span" size="xs" variant={isActive ? 'filled' : 'light'}>
+      {links.map((link) => {
+        const current = isCurrent(link, pathname);
+        return (
+          <Link
+            key={link.to}
+            to={link.to}
+            aria-current={current ? 'page' : undefined}
+            style={{ textDecoration: 'none' }}
+          >
+            <Button component="span" size="xs" variant={current ? 'filled' : 'light'}>
               {link.label}
             </Button>
-          )}
-        </RouterNavLink>
-      ))}
+          </Link>
+        );
+      })}
     </Group>
   );
 }
