@@ -7,6 +7,7 @@
 // position and are not picked up; rows deleted meanwhile may be missing. The guarantees:
 // docs/submissions.md ("Exporting submissions").
 import type { Em } from '@intake/shared/db';
+import { fromJsonSchema, type FormJsonSchema } from '@intake/shared/form-shape';
 import type { StoredFileDescription } from '@intake/shared/stored-file-description';
 import { submissionFilterSql, type SqlCondition, type SubmissionFilter } from '../lib/submission-filter.js';
 
@@ -83,15 +84,30 @@ interface FileRow {
   sha256: string;
 }
 
-/** The field names present in the scope's submissions, in a stable (code point) order. */
+/**
+ * The CSV's field columns: the form's declared fields in their declared order, then any other field
+ * the scope's submissions hold (sent before the form declared its fields), in code point order.
+ */
 export async function fieldNames(source: SqlSource, scope: ExportScope): Promise<string[]> {
+  const run = runnerOf(source);
   const where = scopeCondition(scope);
   // One pass over the scope before the first row: the CSV header needs every column up front.
-  const rows = await runnerOf(source)<{ key: string }>(
+  const rows = await run<{ key: string }>(
     `select distinct jsonb_object_keys(s."data") as "key" from "submissions" s where ${where.sql}`,
     where.params,
   );
-  return rows.map((row) => row.key).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const [form] = await run<{ fields_schema: FormJsonSchema | string | null }>(
+    `select "fields_schema" from "forms" where "id" = ?`,
+    [scope.formId],
+  );
+  // A json column keeps the declared order; a driver may hand it over as text.
+  const schema = typeof form?.fields_schema === 'string' ? JSON.parse(form.fields_schema) : form?.fields_schema;
+  const declared = schema ? fromJsonSchema(schema as FormJsonSchema).map((field) => field.name) : [];
+  const others = rows
+    .map((row) => row.key)
+    .filter((key) => !declared.includes(key))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...declared, ...others];
 }
 
 async function filesOf(run: RunSql, submissionIds: string[]): Promise<Map<string, ExportedFile[]>> {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import { jest } from '@jest/globals';
 import type { Form, Site } from '@intake/shared/entities';
+import { toJsonSchema } from '@intake/shared/form-shape';
 import { testDriverName } from '@intake/shared/test';
 import { parse } from 'csv-parse/sync';
 import { createExportLinks } from './export-link.js';
@@ -480,6 +481,37 @@ describe(`submission exports on ${testDriverName()}`, () => {
     expect(records).toHaveLength(2);
     expect(records[0]).toEqual(['id', 'createdAt', 'name', 'sanitizedFields', 'files', 'fileLinks']);
     expect(records[1]![2]).toBe('spam');
+  });
+
+  it("heads a CSV's field columns in the form's declared order, then the others", async () => {
+    const declared = await makeForm(admin.services, site, {
+      name: 'Declared',
+      fieldsSchema: toJsonSchema(
+        ['name', 'email', 'about'].map((name) => ({
+          name,
+          type: 'text' as const,
+          required: false,
+          maxLength: null,
+          choices: null,
+        })),
+      ),
+    });
+    // Sent before the form declared its fields: `zip` and `company` are no declared field.
+    await makeSubmission(admin.services, declared, { data: { zip: '1', company: 'ACME', email: 'a@example.com' } });
+    const csv = Buffer.from(await (await download(declared.id, 'CSV')).arrayBuffer()).toString('utf8');
+    const [header] = parse(csv, { bom: true }) as string[][];
+    expect(header).toEqual([
+      'id',
+      'createdAt',
+      'name',
+      'email',
+      'about',
+      'company',
+      'zip',
+      'sanitizedFields',
+      'files',
+      'fileLinks',
+    ]);
   });
 
   it('exports an empty form as a header only, an empty array, or nothing', async () => {
