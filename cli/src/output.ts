@@ -36,7 +36,15 @@ export function printTable(rows: Record<string, unknown>[], columns: string[]): 
       .map((value, index) => (index === values.length - 1 ? value : value.padEnd(widths[index]!)))
       .join('  ')
       .trimEnd();
-  stdout.write(`${[line(columns.map((column) => column.toUpperCase())), ...cells.map(line)].join('\n')}\n`);
+  stdout.write(`${[line(columns.map(heading)), ...cells.map(line)].join('\n')}\n`);
+}
+
+/** A column's heading: its field name in words (`submissionsLast7Days` → `SUBMISSIONS LAST 7 DAYS`). */
+export function heading(field: string): string {
+  return field
+    .replace(/([a-z])([A-Z0-9])/g, '$1 $2')
+    .replace(/([0-9])([A-Za-z])/g, '$1 $2')
+    .toUpperCase();
 }
 
 /** One `key: value` line per field, nested objects as JSON. */

@@ -33,7 +33,7 @@ describe('everyday commands', () => {
     siteId = created.id;
     expect(created).toMatchObject({ name: 'Shop', domain: 'shop.example.com' });
     const listed = await cli('sites', 'list');
-    expect(listed.stdout).toMatch(/^ID\s+NAME\s+DOMAIN\s+FORMCOUNT\s+SUBMISSIONSLAST7DAYS\n/);
+    expect(listed.stdout).toMatch(/^ID {2,}NAME {2,}DOMAIN {2,}FORM COUNT {2,}SUBMISSIONS LAST 7 DAYS\n/);
     expect(listed.stdout).toContain(`${siteId}  Shop  shop.example.com`);
     expect(json(await cli('sites', 'show', siteId, '-o', 'json')).name).toBe('Shop');
     expect(json(await cli('sites', 'update', siteId, '--no-domain', '-o', 'json')).domain).toBeNull();
