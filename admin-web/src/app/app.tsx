@@ -34,7 +34,8 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 export function App() {
   return (
     <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
-      <Notifications position="top-right" />
+      {/* At the bottom: at the top they covered the header, its menu and Sign out on a phone. */}
+      <Notifications position="bottom-right" />
       <RouterProvider router={router} />
     </MantineProvider>
   );

@@ -1,5 +1,6 @@
 // Dates and sizes as people read them, in the browser's locale.
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
 const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
@@ -15,6 +16,11 @@ function formatInstant(format: Intl.DateTimeFormat, iso: string | null | undefin
 /** An ISO 8601 instant from the API as a local date and time; `fallback` when absent. */
 export function formatDateTime(iso: string | null | undefined, fallback = '—'): string {
   return formatInstant(dateTime, iso, fallback);
+}
+
+/** As formatDateTime, with seconds: for rows that would otherwise read alike. */
+export function formatDateTimeSeconds(iso: string | null | undefined, fallback = '—'): string {
+  return formatInstant(dateTimeSeconds, iso, fallback);
 }
 
 /** An ISO 8601 instant as a local date (`24 November 2026`); `fallback` when absent. */

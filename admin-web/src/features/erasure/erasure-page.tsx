@@ -31,7 +31,7 @@ import {
 } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTimeSeconds } from '../../lib/format';
 
 const MIN_LENGTH = 3;
 
@@ -166,18 +166,23 @@ export function ErasurePage() {
                   </Table.Thead>
                   <Table.Tbody>
                     {candidates.map((candidate) => {
-                      const received = formatDateTime(candidate.createdAt);
+                      // Seconds and the id's start: two submissions of one minute to one form differ.
+                      const received = formatDateTimeSeconds(candidate.createdAt);
+                      const shortId = candidate.id.slice(0, 8);
                       const formName = decodeStoredText(candidate.formName);
                       return (
                         <Table.Tr key={candidate.id}>
                           <Table.Th scope="row" fw="normal">
                             <Group gap="sm" wrap="nowrap">
                               <Checkbox
-                                aria-label={`Erase the submission of ${received} to ${formName}`}
+                                aria-label={`Erase the submission ${shortId} of ${received} to ${formName}`}
                                 checked={selected.has(candidate.id)}
                                 onChange={(event) => toggle(candidate.id, event.currentTarget.checked)}
                               />
                               <span style={{ whiteSpace: 'nowrap' }}>{received}</span>
+                              <Text span size="xs" c="dimmed" ff="monospace" title={candidate.id}>
+                                {shortId}
+                              </Text>
                               {candidate.spam ? (
                                 <Badge variant="light" color="gray">
                                   Spam
