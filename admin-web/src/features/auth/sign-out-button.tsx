@@ -2,7 +2,8 @@ import { Button } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useMutation } from 'urql';
-import { SIGN_IN_PATH, useSessionControl } from '../../app/session';
+import { SIGN_IN_PATH } from '../../lib/next-path';
+import { useSessionControl } from '../../lib/session-control';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { SignOutDocument } from '../../gql/graphql';
 
