@@ -136,7 +136,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
   {
-    files: ['**/*.test.ts', '**/test/**/*.ts', 'admin-web/e2e/**/*.ts'],
+    files: ['**/*.test.ts', '**/test/**/*.ts', 'tests/src/console/harness.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
