@@ -51,9 +51,10 @@ export default tseslint.config(
     },
   },
   {
-    // Console features stand apart (bulletproof-react's rule): a page under features/<a> imports
-    // components/, lib/ and app/, never features/<b>; what two features share moves to components/
-    // or lib/, which import no feature. Import cycles are checked apart (`npm run lint:cycles`).
+    // The console in bulletproof-react's layers: app/ composes features/, which import components/
+    // and lib/. A feature imports no other feature (a page showing two features' parts is joined in
+    // app/routes/); components/ and lib/ import no feature; none of them imports app/ (the session
+    // and the signed-in member reach pages through lib/). Cycles: `npm run lint:cycles`.
     files: ['admin-web/src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
@@ -69,12 +70,18 @@ export default tseslint.config(
               target: `./admin-web/src/features/${feature}`,
               from: './admin-web/src/features',
               except: [`./${feature}`],
-              message: 'A console feature imports no other feature: move what they share to components/ or lib/.',
+              message:
+                'A console feature imports no other feature: move what they share to components/ or lib/, or join them in app/routes/.',
             })),
             {
               target: ['./admin-web/src/components', './admin-web/src/lib'],
               from: './admin-web/src/features',
               message: 'Shared console code imports no feature.',
+            },
+            {
+              target: ['./admin-web/src/features', './admin-web/src/components', './admin-web/src/lib'],
+              from: './admin-web/src/app',
+              message: 'Only the app imports app/: what a page needs from it moves to lib/ or components/.',
             },
           ],
         },
@@ -129,7 +136,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
   {
-    files: ['**/*.test.ts', '**/test/**/*.ts', 'admin-web/e2e/**/*.ts'],
+    files: ['**/*.test.ts', '**/test/**/*.ts', 'tests/src/console/harness.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -1,6 +1,5 @@
 import { preset } from '../jest.preset.js';
 
-// Unit tests beside the code in src/, and the end-to-end tests in e2e/ that drive Chromium against
-// the built console served by a real admin service.
-// Their timeout is set in e2e/harness.ts (a project config's testTimeout is ignored).
+// The console's unit tests, beside the code in src/. The Chromium tests, which drive the built console
+// against real services, are in tests/src/console/.
 export default preset('admin-web');

@@ -1,10 +1,10 @@
-// `npm run lint` (first step): every package a workspace imports is declared in that workspace's
-// package.json, and every production dependency it declares is imported. npm hoists everything to
-// the root node_modules, so an undeclared import works here and breaks the day the package is
-// installed on its own. No service names another in any dependency field; the client and the
-// contract declare no runtime dependency. Imports are read with TypeScript's own pre-processor, not
-// a hand-written pattern. The rules for tests, type-only imports, development-only workspaces and
-// subpath imports (`#contract`): docs/architecture.md ("What a workspace may import").
+// `npm run lint` (first step): every package a workspace's code imports (src/, bin/, tests, scripts,
+// configuration files: every folder but node_modules and dist) is declared in that workspace's
+// package.json, and every production dependency is imported; npm hoists everything to the root, so
+// an undeclared import works here and breaks the day the package is installed alone. No service
+// names another; the client and the contract declare no runtime dependency. Imports are read with
+// TypeScript's own pre-processor. The rules, by where a file sits: docs/architecture.md ("What a
+// workspace may import").
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
@@ -94,6 +94,23 @@ function typeOnlySpecifiers(file, text) {
 }
 
 const isTestFile = (file) => /\.test\.tsx?$/.test(file) || /[\\/]src[\\/]test[\\/]/.test(file);
+const PRODUCTION_FOLDERS = new Set(['src', 'bin']);
+
+/**
+ * What a file is, by where it sits in its workspace: a test, production code (src/ and bin/; every
+ * file of the migrations but its jest configuration), or tooling (build scripts, configuration files).
+ */
+function roleOf(workspace, file) {
+  if (isTestFile(file)) {
+    return 'test';
+  }
+  const relative = path.relative(path.join(root, workspace), file);
+  const top = relative.split(path.sep)[0];
+  if (PRODUCTION_FOLDERS.has(top) || (workspace === 'migrations' && !/\.config\.[cm]?[jt]s$/.test(relative))) {
+    return 'production';
+  }
+  return 'tooling';
+}
 
 const problems = [];
 for (const workspace of rootPackage.workspaces) {
@@ -129,15 +146,13 @@ for (const workspace of rootPackage.workspaces) {
     }
   }
   const used = new Set();
-  // The migrations workspace keeps its sources at its root; the others under src/.
-  const scanned = workspace === 'migrations' ? workspace : `${workspace}/src`;
-  const files = sourceFiles(path.join(root, scanned));
-  for (const file of files) {
+  for (const file of sourceFiles(dir)) {
+    const role = roleOf(workspace, file);
     const text = readFileSync(file, 'utf8');
     const { importedFiles } = ts.preProcessFile(text, true, true);
     const typeOnly = typeOnlySpecifiers(file, text);
     for (const { fileName: specifier } of importedFiles) {
-      if (importsNothing && !isTestFile(file) && !specifier.startsWith('.')) {
+      if (importsNothing && role === 'production' && !specifier.startsWith('.')) {
         problems.push(`${path.relative(root, file)}: imports ${specifier}; the contract imports only its own files`);
         continue;
       }
@@ -148,7 +163,7 @@ for (const workspace of rootPackage.workspaces) {
             `${path.relative(root, file)}: imports ${specifier} (${target}), not in ${workspace}/package.json dependencies or devDependencies`,
           );
         }
-        if (target) {
+        if (target && role !== 'tooling') {
           used.add(target);
         }
         continue;
@@ -157,15 +172,19 @@ for (const workspace of rootPackage.workspaces) {
       if (!name || name === pkg.name) {
         continue;
       }
-      used.add(name);
+      // A dependency counts as imported where production code or a test uses it, not a build script.
+      if (role !== 'tooling') {
+        used.add(name);
+      }
+      const production = role === 'production' && !developmentOnly && !typeOnly.has(specifier);
       const declared =
         dependencies.has(name) ||
-        ((developmentOnly || isTestFile(file) || typeOnly.has(specifier)) && devDependencies.has(name)) ||
-        (isTestFile(file) && rootDevDependencies.has(name));
+        (!production && devDependencies.has(name)) ||
+        (role === 'test' && rootDevDependencies.has(name));
       if (!declared) {
-        const where = isTestFile(file) || developmentOnly ? 'dependencies or devDependencies' : 'dependencies';
+        const where = production ? 'dependencies' : 'dependencies or devDependencies';
         const hint =
-          bundled.has(name) && !isTestFile(file)
+          bundled.has(name) && role !== 'test'
             ? ` (it is bundled: import it through ${workspace}/package.json "imports")`
             : '';
         problems.push(
@@ -176,7 +195,9 @@ for (const workspace of rootPackage.workspaces) {
   }
   for (const name of dependencies) {
     if (!used.has(name) && !name.startsWith('@types/') && !USED_WITHOUT_IMPORT[name]) {
-      problems.push(`${workspace}/package.json: declares ${name}, which ${scanned} never imports`);
+      problems.push(
+        `${workspace}/package.json: declares ${name}, which neither its production code nor its tests import`,
+      );
     }
   }
 }

@@ -1,5 +1,6 @@
 // Every route of the console. Pages live in src/features/<feature>/; the layouts that join them
-// (the shell, a site's and a form's sub-navigation) live in src/app/layout/.
+// (the shell, a site's and a form's sub-navigation) live in src/app/layout/, and a page that shows
+// two features' parts is joined in src/app/routes/.
 //
 // Each page and layout is its own chunk, fetched the first time its route is opened (the route's
 // `lazy`), so the sign-in page loads the router, the session and itself, not the signed-in pages.
@@ -101,7 +102,7 @@ export const router = createBrowserRouter([
                   },
                   {
                     path: 'spam',
-                    lazy: { Component: async () => (await import('../features/spam/spam-page')).SpamPage },
+                    lazy: { Component: async () => (await import('../features/submissions/spam-page')).SpamPage },
                   },
                 ],
               },
@@ -140,13 +141,11 @@ export const router = createBrowserRouter([
           },
           {
             path: 'account/two-factor',
-            lazy: {
-              Component: async () => (await import('../features/auth/two-factor-page')).TwoFactorPage,
-            },
+            lazy: { Component: async () => (await import('./routes/two-factor-route')).TwoFactorRoute },
           },
           {
             path: 'account',
-            lazy: { Component: async () => (await import('../features/account/account-page')).AccountPage },
+            lazy: { Component: async () => (await import('./routes/account-route')).AccountRoute },
           },
           // The password had a page of its own before the account page held it.
           { path: 'account/password', element: <Navigate to={paths.account} replace /> },

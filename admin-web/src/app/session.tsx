@@ -1,30 +1,14 @@
 // The session in one place: the urql client (a fresh one, with an empty cache, after every sign-in
 // and sign-out), where to go when the API says the session is gone, and the dialog that confirms an
 // old sign-in before a change that needs a recent one.
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { Provider as UrqlProvider } from 'urql';
 import { SIGN_IN_PATH, signInPathReturningTo } from '../lib/next-path';
+import { SessionControlContext } from '../lib/session-control';
 import { forgetSignedIn } from '../lib/session-marker';
 import { RecentSignInDialog, type RecentSignInRequest } from './recent-sign-in-dialog';
 import { createUrqlClient } from './urql-client';
-
-export { SIGN_IN_PATH, safeNextPath } from '../lib/next-path';
-
-interface SessionControl {
-  /** After sign-in or sign-out: forget everything cached for the previous session. */
-  resetClient(): void;
-}
-
-const SessionContext = createContext<SessionControl | null>(null);
-
-export function useSessionControl(): SessionControl {
-  const control = useContext(SessionContext);
-  if (control === null) {
-    throw new Error('useSessionControl outside SessionRoot');
-  }
-  return control;
-}
 
 /** The root route: provides the GraphQL client and sends a lost session to sign-in. */
 export function SessionRoot() {
@@ -78,11 +62,11 @@ export function SessionRoot() {
 
   const control = useMemo(() => ({ resetClient }), [resetClient]);
   return (
-    <SessionContext.Provider value={control}>
+    <SessionControlContext.Provider value={control}>
       <UrqlProvider value={client}>
         <Outlet />
         <RecentSignInDialog request={recentSignIn} onDone={recentSignInDone} />
       </UrqlProvider>
-    </SessionContext.Provider>
+    </SessionControlContext.Provider>
   );
 }

@@ -2,7 +2,7 @@
 // played over a listening admin API: a console cookie or an admin token started more than ten minutes
 // ago, held by someone without the password or a second factor. Passkeys themselves (confirming with
 // one, listing those added by such a session at a password change) are played with Chromium in
-// tests/src/end-to-end/passkeys.test.ts; the console's dialog in admin-web/e2e/recent-sign-in.test.ts.
+// tests/src/end-to-end/passkeys.test.ts; the console's dialog in tests/src/console/recent-sign-in.test.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { AdminUserSchema, ApiTokenSchema, AuditEntrySchema } from '@intake/shared/entities';

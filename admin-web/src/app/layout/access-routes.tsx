@@ -5,7 +5,7 @@ import { Anchor, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { ManageOnly } from '../../components/site-access';
 import { paths } from '../../lib/paths';
-import { useCan, type TeamPermission } from '../require-session';
+import { useCan, type TeamPermission } from '../../lib/me';
 
 /** A site's pages that change it (API view, webhooks, settings): for those who manage the site. */
 export function ManageOnlyRoute() {

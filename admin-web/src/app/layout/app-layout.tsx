@@ -17,7 +17,7 @@ import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
 import { paths } from '../../lib/paths';
-import { useMe, type TeamPermission } from '../require-session';
+import { useMe, type TeamPermission } from '../../lib/me';
 import classes from './app-layout.module.css';
 
 // Each page's link, shown to those who hold `permission` (every member holds `account`).

@@ -1,21 +1,18 @@
 // Each member's own page: who they are (name, which they change here; e-mail and role, which owners
-// and admins change), their password, their passkeys, and their own API tokens, with a warning when
-// one ends within a week.
+// and admins change), their password, their passkeys, and their own API tokens (the tokens feature's
+// section, which the app composes in).
 import { NAME_MAX_LENGTH } from '@intake/contract';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useEffect, useMemo } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { API_TOKEN_TYPENAMES, ApiTokenList, useApiTokenActions } from '../../components/api-tokens';
 import { ErrorAlert } from '../../components/error-alert';
-import { NewButton } from '../../components/new-button';
 import { notifySuccess } from '../../components/notify';
 import { PageHeader } from '../../components/page-header';
 import { AccountDocument, UpdateAccountDocument } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '../../lib/roles';
-import { endWarning } from '../../lib/token-ends';
 import { ChangePasswordSection } from './change-password-section';
 import { PasskeysSection } from './passkeys-section';
 
@@ -90,16 +87,9 @@ function ProfileSection({ email, name, role }: { email: string; name: string; ro
   );
 }
 
-export function AccountPage() {
-  const context = useMemo(() => ({ additionalTypenames: API_TOKEN_TYPENAMES }), []);
-  const [{ data, error, fetching }, refetch] = useQuery({ query: AccountDocument, context });
-  const sites = data?.sites ?? [];
-  const actions = useApiTokenActions({
-    sites,
-    role: data?.me.role ?? null,
-    reload: () => refetch({ requestPolicy: 'network-only' }),
-  });
-  const ending = (data?.apiTokens ?? []).filter((token) => endWarning(token.expiresAt) !== null);
+/** `tokens`: the member's own API tokens, a section the app composes in from the tokens feature. */
+export function AccountPage({ tokens }: { tokens: ReactNode }) {
+  const [{ data, error }] = useQuery({ query: AccountDocument });
 
   return (
     <>
@@ -113,34 +103,8 @@ export function AccountPage() {
 
         <PasskeysSection />
 
-        <Stack gap="sm" component="section" aria-labelledby="tokens-heading">
-          <Group justify="space-between" wrap="wrap">
-            <Title order={2} size="h4" id="tokens-heading">
-              Your API tokens
-            </Title>
-            <NewButton onClick={actions.create}>New token</NewButton>
-          </Group>
-          <Text size="sm" c="dimmed" maw={760}>
-            Tokens you made for your own programs. Each acts as you, never with more than you may do now.
-          </Text>
-          {ending.length > 0 ? (
-            <Alert color="yellow" role="status">
-              {ending.length === 1
-                ? `${decodeStoredText(ending[0]!.name)} ends within a week: make a new token and give it to the program that uses it before it stops working.`
-                : `${ending.length} of your tokens end within a week: make new ones and give them to the programs that use them before they stop working.`}
-            </Alert>
-          ) : null}
-          <ApiTokenList
-            tokens={data?.apiTokens}
-            sites={sites}
-            error={error}
-            fetching={fetching}
-            caption="Your API tokens that work now"
-            onDelete={actions.revoke}
-          />
-        </Stack>
+        {tokens}
       </Stack>
-      {actions.dialogs}
     </>
   );
 }

@@ -5,7 +5,7 @@ import { Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { PASSKEY_TYPENAMES } from '../../components/add-passkey';
+import { PASSKEY_TYPENAMES } from './add-passkey';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
 import { notifyError, notifySuccess } from '../../components/notify';

@@ -22,7 +22,7 @@ import { fieldErrors } from '../../lib/api-errors';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
-import { AddPasskeyButton, PASSKEY_TYPENAMES } from '../../components/add-passkey';
+import { AddPasskeyButton, PASSKEY_TYPENAMES } from './add-passkey';
 
 /** Shown while `passkey` is being renamed (mounted per passkey, so the field starts from its name). */
 function RenameDialog({ passkey, onClose }: { passkey: PasskeyFieldsFragment; onClose: () => void }) {

@@ -4,7 +4,7 @@
 // once they add a passkey instead (a passkey is a second factor too; the account page lists them).
 import { Alert, Anchor, Box, Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { CopyButton } from '../../components/copy-button';
@@ -19,7 +19,6 @@ import {
 } from '../../gql/graphql';
 import { paths } from '../../lib/paths';
 import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
-import { AddPasskeyButton } from '../../components/add-passkey';
 import { RecoveryCodes } from './recovery-codes';
 
 // The member's state changes with these mutations: every cached `me` is asked again.
@@ -162,7 +161,7 @@ function TurnOff() {
  * Passkeys as the other second factor: added right here while the team's policy holds the member
  * (the account page is closed to them until then), else a pointer to the account page's list.
  */
-function PasskeyAlternative({ held }: { held: boolean }) {
+function PasskeyAlternative({ held, addPasskey }: { held: boolean; addPasskey: ReactNode }) {
   const [supported] = useState(browserSupportsWebAuthn);
   if (!held) {
     return (
@@ -186,7 +185,7 @@ function PasskeyAlternative({ held }: { held: boolean }) {
           PIN, face or fingerprint, and you can then sign in with it alone.
         </Text>
         {supported ? (
-          <AddPasskeyButton variant="default" />
+          addPasskey
         ) : (
           <Text size="sm">This browser cannot make passkeys: set up the app above, or use a browser that can.</Text>
         )}
@@ -195,7 +194,8 @@ function PasskeyAlternative({ held }: { held: boolean }) {
   );
 }
 
-export function TwoFactorPage() {
+/** `addPasskey`: the account feature's Add passkey button, which the app composes in. */
+export function TwoFactorPage({ addPasskey }: { addPasskey: ReactNode }) {
   const [{ data, error }] = useQuery({ query: TwoFactorStatusDocument });
   // Held here, not in the enrolment: once confirmed, the member has a second factor and the page
   // switches to "on", but the codes stay on screen until they say they saved them.
@@ -221,7 +221,9 @@ export function TwoFactorPage() {
           )
         ) : null}
       </Paper>
-      {me && !me.twoFactorEnabled && codes === null ? <PasskeyAlternative held={me.twoFactorRequired} /> : null}
+      {me && !me.twoFactorEnabled && codes === null ? (
+        <PasskeyAlternative held={me.twoFactorRequired} addPasskey={addPasskey} />
+      ) : null}
     </>
   );
 }

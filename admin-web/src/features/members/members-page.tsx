@@ -7,7 +7,7 @@
 import { Badge, Button, Group, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { useMe } from '../../app/require-session';
+import { useMe } from '../../lib/me';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { ListTable } from '../../components/list-table';
 import { notifyError, notifySuccess } from '../../components/notify';

@@ -3,7 +3,7 @@ import { Button, Table } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useQuery } from 'urql';
-import { useCan } from '../../app/require-session';
+import { useCan } from '../../lib/me';
 import { PageHeader } from '../../components/page-header';
 import { RowActions } from '../../components/row-actions';
 import { NameCell } from '../../components/name-cell';

@@ -14,7 +14,7 @@ import { ScrollTable } from '../../components/scroll-table';
 import { FieldTable } from './submission-data';
 import { ReceiptSection } from './receipt-section';
 import { useCanManageSite } from '../../components/site-access';
-import { useDeleteSubmission } from '../../components/use-delete-submission';
+import { useDeleteSubmission } from './use-delete-submission';
 
 type StoredFileRow = NonNullable<SubmissionDetailQuery['submission']>['files'][number];
 

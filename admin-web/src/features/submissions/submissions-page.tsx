@@ -18,10 +18,10 @@ import {
   type InboxFilter,
 } from '../../lib/submission-filter-params';
 import { isTooShort, SubmissionFilters } from './submission-filters';
-import { SubmissionListHeader } from '../../components/submission-list-header';
-import { usePolledPageAndCount, useSubmissionCount } from '../../components/use-submission-count';
+import { SubmissionListHeader } from './submission-list-header';
+import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
-import { SubmissionTable } from '../../components/submission-rows';
+import { SubmissionTable } from './submission-rows';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;

@@ -5,7 +5,7 @@
 import { Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
-import { API_TOKEN_TYPENAMES, ApiTokenList, useApiTokenActions } from '../../components/api-tokens';
+import { API_TOKEN_TYPENAMES, ApiTokenList, useApiTokenActions } from './api-tokens';
 import { NewButton } from '../../components/new-button';
 import { PageHeader } from '../../components/page-header';
 import { ApiTokensDocument } from '../../gql/graphql';

@@ -2,8 +2,8 @@
 // file for why). `total` is undefined until the first answer for these variables.
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
-import { SubmissionCountDocument, type SubmissionFilterInput } from '../gql/graphql';
-import { usePolling } from '../lib/use-polling';
+import { SubmissionCountDocument, type SubmissionFilterInput } from '../../gql/graphql';
+import { usePolling } from '../../lib/use-polling';
 
 interface CountedView {
   formId: string;

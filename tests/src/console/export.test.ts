@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import type { Download, Page } from 'playwright-core';
 import { pdf } from '@intake/test-files';
-import { decodeStoredText } from '../src/lib/decode-stored-text.js';
+import { decodeStoredText } from '@intake/shared/stored-text';
 import {
   atBothWidths,
   checkAccessibility,

@@ -25,17 +25,17 @@ import {
   type ApiTokenFieldsFragment,
   type ApiTokenLevel,
   type MemberRole,
-} from '../gql/graphql';
-import { fieldErrors } from '../lib/api-errors';
-import { decodeStoredText } from '../lib/decode-stored-text';
-import { formatDateTime } from '../lib/format';
-import { endWarning } from '../lib/token-ends';
-import { CopyButton } from './copy-button';
-import { ErrorAlert } from './error-alert';
-import { ListTable } from './list-table';
-import { notifySuccess } from './notify';
-import { DeleteButton } from './row-actions';
-import { useDeleteNamed } from './use-delete-named';
+} from '../../gql/graphql';
+import { fieldErrors } from '../../lib/api-errors';
+import { decodeStoredText } from '../../lib/decode-stored-text';
+import { formatDateTime } from '../../lib/format';
+import { endWarning } from '../../lib/token-ends';
+import { CopyButton } from '../../components/copy-button';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListTable } from '../../components/list-table';
+import { notifySuccess } from '../../components/notify';
+import { DeleteButton } from '../../components/row-actions';
+import { useDeleteNamed } from '../../components/use-delete-named';
 
 const LEVELS: { value: ApiTokenLevel; label: string; description: string }[] = [
   { value: 'READ', label: 'Read', description: 'Reads sites, forms and submissions; changes nothing.' },

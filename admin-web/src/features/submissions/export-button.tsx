@@ -5,12 +5,12 @@ import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { notifyError } from './notify';
+import { notifyError } from '../../components/notify';
 import {
   CreateSubmissionExportDocument,
   type SubmissionExportFormat,
   type SubmissionFilterInput,
-} from '../gql/graphql';
+} from '../../gql/graphql';
 
 const FORMATS: { value: SubmissionExportFormat; label: string; description: string }[] = [
   {

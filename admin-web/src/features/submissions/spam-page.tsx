@@ -11,9 +11,9 @@ import { useCanManageSite } from '../../components/site-access';
 import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
-import { SubmissionListHeader } from '../../components/submission-list-header';
-import { SubmissionTable } from '../../components/submission-rows';
-import { usePolledPageAndCount, useSubmissionCount } from '../../components/use-submission-count';
+import { SubmissionListHeader } from './submission-list-header';
+import { SubmissionTable } from './submission-rows';
+import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 
 const PAGE_SIZE = 20;

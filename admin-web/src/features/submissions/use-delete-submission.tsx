@@ -1,9 +1,9 @@
 // Deleting a submission, from the inbox, its detail or the Spam view: a confirmation, the mutation, a notification.
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { ConfirmDialog } from './confirm-dialog';
-import { notifyError, notifySuccess } from './notify';
-import { DeleteSubmissionDocument } from '../gql/graphql';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { notifyError, notifySuccess } from '../../components/notify';
+import { DeleteSubmissionDocument } from '../../gql/graphql';
 
 export interface SubmissionToDelete {
   id: string;

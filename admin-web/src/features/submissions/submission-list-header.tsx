@@ -1,7 +1,7 @@
 // The header of a form's submission lists (the inbox and Spam): the heading, Refresh, and Export of
 // what the list holds.
-import { PageHeader } from './page-header';
-import { RefreshButton } from './refresh-button';
+import { PageHeader } from '../../components/page-header';
+import { RefreshButton } from '../../components/refresh-button';
 import { ExportButton, type ExportButtonProps } from './export-button';
 
 interface SubmissionListHeaderProps extends ExportButtonProps {

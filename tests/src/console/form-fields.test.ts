@@ -146,7 +146,7 @@ describeConsole('console: the Fields card of a form', () => {
     expect(clientExample).toContain(
       `intake.submit("${formCode}", { email: 'ada@example.com', message: 'Hello', topic: 'sales' })`,
     );
-    const cache = fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url));
+    const cache = fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url));
     await mkdir(cache, { recursive: true });
     const dir = await mkdtemp(path.join(cache, 'intake-client-example-'));
     try {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page, Request } from 'playwright-core';
 import { pdf } from '@intake/test-files';
-import { decodeStoredText } from '../src/lib/decode-stored-text.js';
+import { decodeStoredText } from '@intake/shared/stored-text';
 import {
   atBothWidths,
   checkAccessibility,

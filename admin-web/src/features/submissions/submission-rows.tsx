@@ -2,15 +2,15 @@
 // files and its actions, ending with Delete (which asks first). Each view adds its own cells and buttons.
 import { Table } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { PagedTable } from './paged-table';
-import type { NewerOlderPagerProps } from './newer-older-pager';
-import { RowActions } from './row-actions';
-import { WholeAddresses } from './whole-addresses';
+import { PagedTable } from '../../components/paged-table';
+import type { NewerOlderPagerProps } from '../../components/newer-older-pager';
+import { RowActions } from '../../components/row-actions';
+import { WholeAddresses } from '../../components/whole-addresses';
 import classes from './submission-rows.module.css';
-import { useCanManageSite } from './site-access';
+import { useCanManageSite } from '../../components/site-access';
 import { useDeleteSubmission } from './use-delete-submission';
-import { decodeStoredText } from '../lib/decode-stored-text';
-import { compactValue } from '../lib/submission-values';
+import { decodeStoredText } from '../../lib/decode-stored-text';
+import { compactValue } from '../../lib/submission-values';
 
 interface ListedSubmission {
   id: string;

@@ -1,6 +1,6 @@
 // Adding a passkey: a name first ("Work laptop", to tell it apart later), then the browser's ceremony
-// between the API's start and finish. The account page and the two-factor page (where the team's
-// policy holds a member without a second factor) both offer it, so it lives here. A passkey counts
+// between the API's start and finish. The account page offers it, and the app puts it on the
+// two-factor page too (where the team's policy holds a member without a second factor). A passkey counts
 // as a second factor, so `me` is asked again after one is added: a held member is let go.
 import { PASSKEY_NAME_MAX_LENGTH } from '@intake/contract';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
@@ -8,11 +8,11 @@ import { useForm } from '@mantine/form';
 import { IconKey } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { MessageAlert } from './message-alert';
-import { notifySuccess } from './notify';
-import { FinishPasskeyRegistrationDocument, StartPasskeyRegistrationDocument } from '../gql/graphql';
-import { describeError, fieldErrors } from '../lib/api-errors';
-import { answerRegistration, ceremonyFailure } from '../lib/passkey-ceremony';
+import { MessageAlert } from '../../components/message-alert';
+import { notifySuccess } from '../../components/notify';
+import { FinishPasskeyRegistrationDocument, StartPasskeyRegistrationDocument } from '../../gql/graphql';
+import { describeError, fieldErrors } from '../../lib/api-errors';
+import { answerRegistration, ceremonyFailure } from '../../lib/passkey-ceremony';
 
 /** Cached queries over these types are asked again once a passkey is added (the list, and `me`). */
 export const PASSKEY_TYPENAMES = ['Passkey', 'AdminUser'];

@@ -29,7 +29,7 @@ export const ADMIN_PASSWORD = 'correct horse battery staple';
 export const SESSION_COOKIE = 'intake_session';
 
 export { CHROMIUM_PATH };
-export const CONSOLE_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
+export const CONSOLE_DIR = fileURLToPath(new URL('../../../admin-web/dist/', import.meta.url));
 
 /** Widths the console is checked at: a desktop and a small phone. */
 export const VIEWPORTS = {
