@@ -3,8 +3,11 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   plugins: [react()],
+  // The build's table of files (about 100 lines on every first `npm start`) only at LOG_LEVEL=debug;
+  // warnings and errors always. The dev server keeps its address line.
+  logLevel: command === 'build' && process.env.LOG_LEVEL !== 'debug' ? 'warn' : 'info',
   build: {
     outDir: 'dist',
     assetsDir: 'assets',
@@ -17,4 +20,4 @@ export default defineConfig({
   server: {
     proxy: { '/graphql': process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000' },
   },
-});
+}));

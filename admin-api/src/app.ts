@@ -25,12 +25,13 @@ import { authPlugin } from './access/auth-plugin.js';
 import { createAttemptLimiter } from './access/attempt-limiter.js';
 import { LOGIN_LIMITS, LOGIN_WINDOW_SECONDS } from './access/login-policy.js';
 import { createContextFunction, type AdminContext, type AdminDeps } from './context.js';
-import { serveConsole } from './console/serve-console.js';
+import { CONSOLE_ROUTE, serveConsole } from './console/serve-console.js';
 import { createExportLinks } from './exports/export-link.js';
 import { createDownloadLinks } from './lib/download-link.js';
-import type { AdminKoaContext, AdminState } from './koa-context.js';
+import type { AdminState } from './koa-context.js';
 import { configuredGatewayOrigin } from './gateway-origin.js';
 import { errorHandler } from './http/error-handler.js';
+import { logResponseErrors } from './http/response-errors.js';
 import { jsonBody } from './http/json-body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { latestAuditCheckpoint } from './audit/audit-checkpoint-route.js';
@@ -154,13 +155,8 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     maxIpsCount: config.rateLimits.trustProxyHops,
   });
   // Errors before the answer are handled by errorHandler; this sees the rest (a download stream
-  // failing half-way) instead of Koa printing them to stderr.
-  app.on('error', (error: unknown, ctx?: AdminKoaContext) => {
-    if ((error as { expose?: unknown }).expose === true) {
-      return;
-    }
-    logger.warn({ err: error, requestId: ctx?.state.requestId }, 'response failed');
-  });
+  // failing half-way, a client gone mid-answer) instead of Koa printing them to stderr.
+  app.on('error', logResponseErrors(logger));
 
   const metrics = createServiceMetrics('admin');
   registerDatabasePoolMetrics(metrics.registry, services.db);
@@ -179,7 +175,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
 
   app.use(requestId);
-  app.use(observeRequests({ metrics, logger }));
+  app.use(observeRequests({ metrics, logger, quietRoutes: [CONSOLE_ROUTE] }));
   app.use(errorHandler(logger));
   app.use(securityHeaders);
   app.use(router.routes());

@@ -5,6 +5,8 @@ import type { ParameterizedContext } from 'koa';
 
 export interface AdminState {
   requestId: string;
+  /** The access log's route label of an answer the router did not give (the console's files). */
+  route?: string;
 }
 
 export type AdminKoaContext = ParameterizedContext<AdminState>;

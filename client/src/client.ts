@@ -129,7 +129,7 @@ export class IntakeClient {
         return { ...answer, idempotencyKey, attempts: attempt };
       }
       const retryAfter = retryAfterSeconds(response.headers.get('Retry-After'));
-      const problem = await problemOf(response, attempt, retryAfter);
+      const problem = await problemOf(response, attempt, retryAfter, url);
       const wait = delayBeforeRetry(attempt, retryAfter, this.#retry);
       if (last || !RETRIED_STATUSES.has(response.status) || wait > this.#retry.maxDelayMs) {
         throw problem;

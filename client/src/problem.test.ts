@@ -50,5 +50,6 @@ describe('IntakeProblem', () => {
   it('still gives a problem for a body that is not one (a proxy error page)', async () => {
     const problem = await problemOf(new Response('<html>Bad gateway</html>', { status: 502 }), 3, 7);
     expect(problem).toMatchObject({ status: 502, code: 'internal_error', errors: [], attempts: 3, retryAfter: 7 });
+    expect(problem.detail).toContain('(or a proxy in front of the gateway failed)');
   });
 });

@@ -46,8 +46,23 @@ export class IntakeProblem extends Error {
   }
 }
 
+/**
+ * Why an answer carries no problem document: the `url` is another service (the admin API answers
+ * `404 Not Found` in plain text), or a proxy in front of the gateway failed. Names the setting to check.
+ */
+function notFromTheGateway(status: number, requested: URL | undefined): string {
+  const who = requested ? `${requested.origin} answered ${status}` : `The answer ${status} came`;
+  const proxy = status >= 500 ? ' (or a proxy in front of the gateway failed)' : '';
+  return `${who} without the gateway's problem details${proxy}: check the client's url (INTAKE_GATEWAY_URL in the documented examples); it must be the gateway's address, not the admin API's.`;
+}
+
 /** Reads a refusal's body into an IntakeProblem; a body that is not a problem document still gives one. */
-export async function problemOf(response: Response, attempts: number, retryAfter?: number): Promise<IntakeProblem> {
+export async function problemOf(
+  response: Response,
+  attempts: number,
+  retryAfter?: number,
+  requested?: URL,
+): Promise<IntakeProblem> {
   let body: Record<string, unknown> = {};
   try {
     const parsed: unknown = await response.json();
@@ -58,6 +73,7 @@ export async function problemOf(response: Response, attempts: number, retryAfter
     // A proxy's HTML error page: the status alone says what happened.
   }
   const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const fromGateway = text(body.code) !== undefined;
   const errors = Array.isArray(body.errors)
     ? body.errors
         .filter((entry): entry is FieldProblem => typeof entry?.path === 'string' && typeof entry?.reason === 'string')
@@ -68,7 +84,7 @@ export async function problemOf(response: Response, attempts: number, retryAfter
       status: response.status,
       code: text(body.code) ?? (response.status >= 500 ? 'internal_error' : 'request_invalid'),
       title: text(body.title) ?? response.statusText,
-      detail: text(body.detail) ?? '',
+      detail: fromGateway ? (text(body.detail) ?? '') : notFromTheGateway(response.status, requested),
       errors,
     },
     { retryAfter, attempts },

@@ -27,6 +27,9 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The route label of the console's files and pages: logged at debug, not as `unmatched` at info. */
+export const CONSOLE_ROUTE = 'console';
+
 const API_PATHS = /^\/(graphql|files|healthz|readyz|metrics)(\/|$)/;
 // Vite names built assets by content hash: a changed file gets a new name, so they may be cached.
 const HASHED_ASSETS = /^\/assets\//;
@@ -37,6 +40,7 @@ export function serveConsole(root = DEFAULT_CONSOLE_DIR) {
       await next();
       return;
     }
+    ctx.state.route = CONSOLE_ROUTE;
     ctx.set('Content-Security-Policy', CONSOLE_CSP);
     if (!(await isDirectory(root))) {
       ctx.status = 503;

@@ -28,6 +28,8 @@ export interface Connection {
   /** The admin API's origin, e.g. http://127.0.0.1:4000 (a trailing /graphql is accepted). */
   url: string;
   token: string;
+  /** Where the URL came from (`INTAKE_ADMIN_URL`, `--url`, a profile): named when it is not the admin API. */
+  source?: string;
 }
 
 /** A generated document (src/gql/graphql.ts): its text, typed with its answer and its variables. */
@@ -107,7 +109,14 @@ export class AdminClient {
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new ApiError(`${this.connection.url} answered HTTP ${response.status}, not GraphQL`, [], response.status);
+      body = {};
+    }
+    if (!('data' in body) && !Array.isArray(body.errors)) {
+      throw new ApiError(
+        `${this.connection.url} answered HTTP ${response.status}, not GraphQL: ${this.#notTheAdminApi()}`,
+        [],
+        response.status,
+      );
     }
     if (body.errors?.length) {
       throw new ApiError(describeErrors(body.errors), body.errors, response.status);
@@ -116,5 +125,11 @@ export class AdminClient {
       throw new ApiError(`${this.connection.url} answered HTTP ${response.status} without data`, [], response.status);
     }
     return body.data;
+  }
+
+  /** The hint for an answer from another service (the gateway, a proxy): which setting to check. */
+  #notTheAdminApi(): string {
+    const source = this.connection.source ?? 'the admin URL';
+    return `check ${source}: it must be the admin API's address (the one serving the console and /graphql), not the gateway's`;
   }
 }

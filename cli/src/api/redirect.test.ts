@@ -68,7 +68,7 @@ beforeEach(() => {
 });
 
 const whoami = () =>
-  runCli(['whoami'], { env: { INTAKE_URL: admin.origin, INTAKE_TOKEN: TOKEN, XDG_CONFIG_HOME: configHome } });
+  runCli(['whoami'], { env: { INTAKE_ADMIN_URL: admin.origin, INTAKE_TOKEN: TOKEN, XDG_CONFIG_HOME: configHome } });
 
 describe('a redirect from the admin URL', () => {
   it.each([307, 308, 301, 302, 303])(
@@ -105,7 +105,7 @@ describe('a redirect from the admin URL', () => {
   it('without a Location says so; with -o json too', async () => {
     admin.redirect = { status: 307, location: '' };
     const result = await runCli(['whoami', '-o', 'json'], {
-      env: { INTAKE_URL: admin.origin, INTAKE_TOKEN: TOKEN, XDG_CONFIG_HOME: configHome },
+      env: { INTAKE_ADMIN_URL: admin.origin, INTAKE_TOKEN: TOKEN, XDG_CONFIG_HOME: configHome },
     });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stderr)).toEqual({

@@ -14,10 +14,10 @@ afterAll(async () => {
 });
 
 describe('intake login and profiles', () => {
-  it('without a profile or INTAKE_URL/INTAKE_TOKEN it says how to sign in and exits 64', async () => {
+  it('without a profile or INTAKE_ADMIN_URL/INTAKE_TOKEN it says how to sign in and exits 64', async () => {
     const result = await runCli(['sites', 'list'], { env: { XDG_CONFIG_HOME: world.configHome } });
     expect(result.code).toBe(64);
-    expect(result.stderr).toContain('Not signed in: run intake login, or set INTAKE_URL and INTAKE_TOKEN');
+    expect(result.stderr).toContain('Not signed in: run intake login, or set INTAKE_ADMIN_URL and INTAKE_TOKEN');
   });
 
   it('refuses a wrong token with the API own words and stores nothing', async () => {
@@ -79,27 +79,51 @@ describe('intake login and profiles', () => {
     expect(json(audit).entries.length).toBeGreaterThan(0);
   });
 
-  it('INTAKE_URL and INTAKE_TOKEN win over the stored profile', async () => {
+  it('INTAKE_ADMIN_URL and INTAKE_TOKEN win over the stored profile', async () => {
     const env = { XDG_CONFIG_HOME: world.configHome };
     const wrongToken = await runCli(['whoami'], { env: { ...env, INTAKE_TOKEN: 'itk_revoked' } });
     expect(wrongToken.code).toBe(1);
     expect(wrongToken.stderr).toMatch(/UNAUTHENTICATED/);
     const wrongUrl = await runCli(['whoami'], {
-      env: { ...env, INTAKE_URL: 'http://127.0.0.1:9', INTAKE_TOKEN: world.apiToken },
+      env: { ...env, INTAKE_ADMIN_URL: 'http://127.0.0.1:9', INTAKE_TOKEN: world.apiToken },
     });
     expect(wrongUrl.code).toBe(1);
     expect(wrongUrl.stderr).toContain('Cannot reach http://127.0.0.1:9');
     // The stored token is never sent to another server than its own.
-    const otherServer = await runCli(['whoami'], { env: { ...env, INTAKE_URL: 'http://127.0.0.1:9' } });
+    const otherServer = await runCli(['whoami'], { env: { ...env, INTAKE_ADMIN_URL: 'http://127.0.0.1:9' } });
     expect(otherServer.code).toBe(64);
-    expect(otherServer.stderr).toContain('INTAKE_URL is set without INTAKE_TOKEN, and profile default is for');
+    expect(otherServer.stderr).toContain('INTAKE_ADMIN_URL is set without INTAKE_TOKEN, and profile default is for');
     const sameServer = await runCli(['whoami', '-o', 'json'], {
-      env: { ...env, INTAKE_URL: `${world.admin.url}/graphql` },
+      env: { ...env, INTAKE_ADMIN_URL: `${world.admin.url}/graphql` },
     });
     expect(json(sameServer).email).toBe('admin@example.com');
     const unknown = await runCli(['whoami', '--profile', 'nope'], { env });
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toContain('No profile named nope');
+  });
+
+  it('still reads the old INTAKE_URL when INTAKE_ADMIN_URL is unset, saying it is deprecated', async () => {
+    const env = { XDG_CONFIG_HOME: world.configHome, INTAKE_TOKEN: world.apiToken };
+    const old = await runCli(['whoami', '-o', 'json'], { env: { ...env, INTAKE_URL: world.admin.url } });
+    expect(json(old).email).toBe('admin@example.com');
+    expect(old.stderr).toBe('intake: INTAKE_URL is deprecated, set INTAKE_ADMIN_URL (the admin API) instead\n');
+    // INTAKE_ADMIN_URL wins: the gateway's address left in INTAKE_URL by the client's examples is not read.
+    const both = await runCli(['whoami', '-o', 'json'], {
+      env: { ...env, INTAKE_ADMIN_URL: world.admin.url, INTAKE_URL: 'http://127.0.0.1:9' },
+    });
+    expect(json(both).email).toBe('admin@example.com');
+    expect(both.stderr).toBe('');
+  });
+
+  it('login reads INTAKE_ADMIN_URL when --url is absent', async () => {
+    const result = await runCli(['login', '--token-stdin', '--profile', 'from-env', '-o', 'json'], {
+      env: { XDG_CONFIG_HOME: world.configHome, INTAKE_ADMIN_URL: world.admin.url },
+      input: world.apiToken,
+    });
+    expect(json(result)).toMatchObject({ profile: 'from-env', url: world.admin.url });
+    expect(
+      (await runCli(['logout', '--profile', 'from-env'], { env: { XDG_CONFIG_HOME: world.configHome } })).code,
+    ).toBe(0);
   });
 
   it('logout forgets a profile', async () => {

@@ -3,7 +3,7 @@ import { password } from '@inquirer/prompts';
 import type { Command } from 'commander';
 import { AdminClient } from '../api/client.js';
 import { MeDocument } from '../gql/graphql.js';
-import { configPath, readConfig, writeConfig } from '../config/profiles.js';
+import { adminUrlFromEnv, configPath, readConfig, writeConfig } from '../config/profiles.js';
 import { interactive } from '../confirm.js';
 import { contextOf, optionsOf, outputOf, type GlobalOptions } from '../context.js';
 import { UsageError } from '../errors.js';
@@ -20,12 +20,13 @@ export function registerLogin(program: Command): void {
   program
     .command('login')
     .description('Check an API token against an admin URL and store both as a profile (mode 0600)')
-    .option('--url <url>', 'the admin API, e.g. https://admin.example.com (default: INTAKE_URL)')
+    .option('--url <url>', 'the admin API, e.g. https://admin.example.com (default: INTAKE_ADMIN_URL)')
     .option('--token-stdin', 'read the API token from standard input (default: INTAKE_TOKEN, else asked)')
     .action(async (_options, command: Command) => {
       const options = optionsOf<{ url?: string; tokenStdin?: boolean }>(command);
       const { profile = 'default' } = command.optsWithGlobals() as GlobalOptions;
-      const url = options.url ?? process.env.INTAKE_URL;
+      const fromEnv = options.url === undefined ? adminUrlFromEnv() : undefined;
+      const url = options.url ?? fromEnv?.url;
       if (!url) {
         throw new UsageError('Give the admin URL: intake login --url https://admin.example.com');
       }
@@ -36,7 +37,8 @@ export function registerLogin(program: Command): void {
       if (!token) {
         throw new UsageError('Give the API token on standard input (--token-stdin) or in INTAKE_TOKEN');
       }
-      const { me } = await new AdminClient({ url, token }).request(MeDocument);
+      const source = fromEnv?.variable ?? '--url';
+      const { me } = await new AdminClient({ url, token, source }).request(MeDocument);
       const config = await readConfig();
       config.profiles[profile] = { url, token };
       config.current ??= profile;

@@ -7,7 +7,7 @@ import { EXIT, UsageError } from '../errors.js';
 import { printJson } from '../output.js';
 import { writePrivateFile } from '../private-file.js';
 import { loadSetupFile } from '../setup/load.js';
-import { makePlan, type ApplyState } from '../setup/plan.js';
+import { makePlan, type ApplyState, type FormEndpoint } from '../setup/plan.js';
 import { planJson, renderPlan } from '../setup/render.js';
 import { setupJsonSchema } from '../setup/schema.js';
 
@@ -28,6 +28,17 @@ async function planFor(command: Command, options: PlanOptions) {
   const fingerprints = await SecretFingerprints.load(context.client.connection.url);
   const plan = await makePlan(context.client, file, fingerprints, Boolean(options.prune));
   return { ...context, plan, fingerprints };
+}
+
+const pastTense = (action: 'create' | 'update' | 'delete') =>
+  action === 'delete' ? 'deleted' : action === 'create' ? 'created' : 'updated';
+
+function printForms(forms: FormEndpoint[]): void {
+  for (const form of forms) {
+    process.stdout.write(
+      `form ${JSON.stringify(form.site)} / ${JSON.stringify(form.form)}: code ${form.code}, endpoint ${form.endpointUrl}\n`,
+    );
+  }
 }
 
 export function registerSetup(program: Command): void {
@@ -68,17 +79,31 @@ export function registerSetup(program: Command): void {
         if (!(await confirmed('Apply these changes?', options.yes))) {
           throw new UsageError('Apply cancelled: nothing changed');
         }
-        for (const change of plan.changes) {
-          await change.run(state);
-          if (!out.json) {
-            process.stdout.write(
-              `${change.action === 'delete' ? 'deleted' : change.action === 'create' ? 'created' : 'updated'} ${change.address}\n`,
-            );
+        let made = 0;
+        try {
+          for (const change of plan.changes) {
+            await change.run(state);
+            made += 1;
+            if (!out.json) {
+              process.stdout.write(`${pastTense(change.action)} ${change.address}\n`);
+            }
+          }
+        } catch (error) {
+          // What was made stays made: say so, with the new forms' codes, before the API's refusal.
+          const stoppedAt = plan.changes[made]!.address;
+          if (out.json) {
+            printJson({ ...planJson(plan.changes.slice(0, made)), forms: state.forms, stoppedAt });
+          } else {
+            process.stdout.write(`\nStopped at ${stoppedAt}: ${made} of ${plan.changes.length} changes made.\n`);
+            printForms(state.forms);
+          }
+          throw error;
+        } finally {
+          // The signing secrets of the webhooks made are shown once only: kept even when apply stops.
+          if (options.webhookSecrets && state.webhookSecrets.length > 0) {
+            await writePrivateFile(options.webhookSecrets, `${JSON.stringify(state.webhookSecrets, null, 2)}\n`);
           }
         }
-      }
-      if (options.webhookSecrets && state.webhookSecrets.length > 0) {
-        await writePrivateFile(options.webhookSecrets, `${JSON.stringify(state.webhookSecrets, null, 2)}\n`);
       }
       const forms = [...plan.existingForms, ...state.forms];
       if (out.json) {
@@ -90,11 +115,7 @@ export function registerSetup(program: Command): void {
       } else {
         process.stdout.write(`\nApplied ${plan.changes.length} change${plan.changes.length === 1 ? '' : 's'}.\n`);
       }
-      for (const form of state.forms) {
-        process.stdout.write(
-          `form ${JSON.stringify(form.site)} / ${JSON.stringify(form.form)}: code ${form.code}, endpoint ${form.endpointUrl}\n`,
-        );
-      }
+      printForms(state.forms);
       if (state.webhookSecrets.length > 0) {
         process.stdout.write(
           options.webhookSecrets

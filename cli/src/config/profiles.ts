@@ -52,17 +52,32 @@ export interface ConnectionOptions {
   profile?: string;
 }
 
+/** The admin URL from the environment and the variable it came from (named in errors). */
+export function adminUrlFromEnv(): { url: string; variable: string } | undefined {
+  const current = process.env.INTAKE_ADMIN_URL || undefined;
+  if (current) {
+    return { url: current, variable: 'INTAKE_ADMIN_URL' };
+  }
+  // The old name, kept for the scripts that set it; the client's examples used it for the gateway.
+  const old = process.env.INTAKE_URL || undefined;
+  if (old) {
+    process.stderr.write('intake: INTAKE_URL is deprecated, set INTAKE_ADMIN_URL (the admin API) instead\n');
+    return { url: old, variable: 'INTAKE_URL' };
+  }
+  return undefined;
+}
+
 /**
- * INTAKE_URL and INTAKE_TOKEN win over the profile (`--profile`, else INTAKE_PROFILE, else the
- * current one). INTAKE_TOKEN may stand alone (the profile gives the URL); INTAKE_URL only when it
- * is the profile's own URL.
+ * INTAKE_ADMIN_URL and INTAKE_TOKEN win over the profile (`--profile`, else INTAKE_PROFILE, else the
+ * current one). INTAKE_TOKEN may stand alone (the profile gives the URL); INTAKE_ADMIN_URL only when
+ * it is the profile's own URL. INTAKE_URL is read in place of INTAKE_ADMIN_URL when that is unset.
  */
 export async function resolveConnection(options: ConnectionOptions): Promise<Connection & { profile?: string }> {
-  const envUrl = process.env.INTAKE_URL || undefined;
+  const fromEnv = adminUrlFromEnv();
   const envToken = process.env.INTAKE_TOKEN || undefined;
   let stored: { url: string; token: string } | undefined;
   let name = options.profile ?? (process.env.INTAKE_PROFILE || undefined);
-  if (!(envUrl && envToken)) {
+  if (!(fromEnv && envToken)) {
     const config = await readConfig();
     name ??= config.current;
     stored = name ? config.profiles[name] : undefined;
@@ -70,17 +85,18 @@ export async function resolveConnection(options: ConnectionOptions): Promise<Con
       throw new UsageError(`No profile named ${name}: run intake login --profile ${name}`);
     }
   }
-  // A stored token goes only to the server it was stored for: INTAKE_URL naming another one needs
+  // A stored token goes only to the server it was stored for: an admin URL naming another one needs
   // INTAKE_TOKEN too, or the token would be sent to a server that never issued it.
-  if (envUrl && !envToken && stored && graphqlEndpoint(envUrl) !== graphqlEndpoint(stored.url)) {
+  if (fromEnv && !envToken && stored && graphqlEndpoint(fromEnv.url) !== graphqlEndpoint(stored.url)) {
     throw new UsageError(
-      `INTAKE_URL is set without INTAKE_TOKEN, and profile ${name} is for ${stored.url}: set INTAKE_TOKEN too`,
+      `${fromEnv.variable} is set without INTAKE_TOKEN, and profile ${name} is for ${stored.url}: set INTAKE_TOKEN too`,
     );
   }
-  const url = envUrl ?? stored?.url;
+  const url = fromEnv?.url ?? stored?.url;
   const token = envToken ?? stored?.token;
   if (!url || !token) {
-    throw new UsageError('Not signed in: run intake login, or set INTAKE_URL and INTAKE_TOKEN');
+    throw new UsageError('Not signed in: run intake login, or set INTAKE_ADMIN_URL and INTAKE_TOKEN');
   }
-  return { url, token, profile: stored ? name : undefined };
+  const source = fromEnv ? fromEnv.variable : `the URL of profile ${name}`;
+  return { url, token, source, profile: stored ? name : undefined };
 }

@@ -4,8 +4,8 @@
 // a grant by the member's e-mail. What --prune may delete is what the file manages: the forms of a
 // site that declares `forms`, the webhooks of a form that declares `webhooks`, the grants on a site
 // that declares `members`. Sites the file does not name, and lists it leaves out, are never touched.
-import type { AdminClient } from '../api/client.js';
-import type { Form, GrantLevel, Limits, Member, Site } from '../api/operations.js';
+import { ApiError, type AdminClient } from '../api/client.js';
+import type { Form, GrantLevel, Limits, Member, Site, UpdateFormInput } from '../api/operations.js';
 import {
   CreateFormDocument,
   CreateSiteDocument,
@@ -84,6 +84,27 @@ function byName<T extends { name: string }>(items: T[], what: string): Map<strin
     map.set(item.name, item);
   }
   return map;
+}
+
+/**
+ * A new form gets its settings (declared fields among them) in a second request. Refused, the form
+ * is deleted again: a form is made whole or not at all, never left without the fields the file
+ * declares (the next plan would then show `~ update form … fields: +a`).
+ */
+async function settleNewForm(state: ApplyState, created: Form, input: UpdateFormInput): Promise<Form> {
+  try {
+    return (await state.client.request(UpdateFormDocument, { id: created.id, input })).updateForm;
+  } catch (refusal) {
+    try {
+      await state.client.request(DeleteFormDocument, { id: created.id });
+    } catch {
+      throw new ApiError(
+        `${refusal instanceof Error ? refusal.message : String(refusal)}\nThe form ${created.code} was created without its settings and could not be deleted again: delete it with intake forms delete ${created.id}`,
+        refusal instanceof ApiError ? refusal.errors : [],
+      );
+    }
+    throw refusal;
+  }
 }
 
 class Planner {
@@ -178,11 +199,11 @@ class Planner {
           const { createForm } = await state.client.request(CreateFormDocument, {
             input: { siteId: siteRef.id!, name: spec.name },
           });
-          ref.id = createForm.id;
           let form = createForm;
           if (Object.keys(settings.input).length > 0) {
-            form = (await state.client.request(UpdateFormDocument, { id: form.id, input: settings.input })).updateForm;
+            form = await settleNewForm(state, createForm, settings.input);
           }
+          ref.id = form.id;
           await afterUpdate(state, form);
           state.forms.push({
             site: siteName,

@@ -89,7 +89,7 @@ export async function startCliWorld(): Promise<CliWorld> {
     sessionToken,
     apiToken,
     configHome,
-    env: { INTAKE_URL: admin.url, INTAKE_TOKEN: apiToken, XDG_CONFIG_HOME: configHome },
+    env: { INTAKE_ADMIN_URL: admin.url, INTAKE_TOKEN: apiToken, XDG_CONFIG_HOME: configHome },
     async close() {
       await admin.close();
       await rm(configHome, { recursive: true, force: true });

@@ -7,7 +7,8 @@ import { writeAccessLine, type RequestObservation } from './access-log.js';
 export interface ObservedContext {
   method: string;
   res: ServerResponse;
-  state: { requestId?: string };
+  /** `route`: the label a handler outside the router gives its answers (the admin's console files). */
+  state: { requestId?: string; route?: string };
   /** Set by @koa/router to the pattern of the route that answered. */
   _matchedRoute?: string | RegExp | undefined;
 }
@@ -20,6 +21,8 @@ export interface ObserveRequestsOptions<C extends ObservedContext> {
   logger: Logger;
   /** Ids and refusal code of the request, read once it is answered. */
   describe?: (ctx: C) => RequestDetails;
+  /** Routes whose access lines go to debug unless a server fault: static files, not worth a line each. */
+  quietRoutes?: readonly string[];
   /** Service-specific accounting (submissions, refusals) after the access line. */
   onObserved?: (ctx: C, observation: RequestObservation) => void;
 }
@@ -28,7 +31,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 
 /** The route label: the pattern, so a form code or an id never becomes a label value. */
 export function routeLabel(ctx: ObservedContext): string {
-  return typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE;
+  return typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : (ctx.state.route ?? UNMATCHED_ROUTE);
 }
 
 /**
@@ -38,6 +41,7 @@ export function routeLabel(ctx: ObservedContext): string {
  */
 export function observeRequests<C extends ObservedContext>(options: ObserveRequestsOptions<C>) {
   const { metrics, logger, describe, onObserved } = options;
+  const quietRoutes = new Set(options.quietRoutes);
   return async (ctx: C, next: () => Promise<unknown>): Promise<void> => {
     const started = performance.now();
     // 'close' comes once for every response: after the last byte, or when the client went away.
@@ -61,7 +65,7 @@ export function observeRequests<C extends ObservedContext>(options: ObserveReque
         aborted: !answered.res.writableFinished,
         ...describe?.(answered),
       };
-      writeAccessLine(logger, observation);
+      writeAccessLine(logger, observation, quietRoutes.has(observation.route));
       metrics.httpRequestDuration.observe(
         {
           service: observation.service,

@@ -84,7 +84,7 @@ beforeAll(async () => {
     ]),
   });
   env = {
-    INTAKE_URL: harness.gateway.url,
+    INTAKE_GATEWAY_URL: harness.gateway.url,
     INTAKE_API_KEY: harness.services.config.apiKey,
     INTAKE_SITE_TOKEN: token,
     INTAKE_FORM_CODE: form.code,

@@ -67,7 +67,7 @@ it('packs the built ESM and types only, installs alone in a scratch prefix, and 
     script,
     [
       "import { IntakeClient, IntakeProblem, PROBLEM_CODES, verifyWebhook } from '@intake/client';",
-      'const client = new IntakeClient({ url: process.env.INTAKE_URL, apiKey: process.env.INTAKE_API_KEY, siteToken: process.env.INTAKE_SITE_TOKEN });',
+      'const client = new IntakeClient({ url: process.env.INTAKE_GATEWAY_URL, apiKey: process.env.INTAKE_API_KEY, siteToken: process.env.INTAKE_SITE_TOKEN });',
       "const result = await client.submit(process.env.FORM_CODE, { name: 'Ada' }, { files: [{ field: 'note', name: 'note.txt', data: new TextEncoder().encode('hello') }] });",
       "const refused = await client.submit('no-such-form', {}).catch((error) => error);",
       "const signed = verifyWebhook('whsec_' + Buffer.from('k').toString('base64'), { 'webhook-id': 'a', 'webhook-timestamp': '1', 'webhook-signature': 'v1,x' }, '{}');",
@@ -78,7 +78,7 @@ it('packs the built ESM and types only, installs alone in a scratch prefix, and 
     cwd: prefix,
     env: {
       PATH: process.env.PATH,
-      INTAKE_URL: harness.gateway.url,
+      INTAKE_GATEWAY_URL: harness.gateway.url,
       INTAKE_API_KEY: harness.services.config.apiKey,
       INTAKE_SITE_TOKEN: token,
       FORM_CODE: form.code,
