@@ -22,6 +22,7 @@ import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../sign
 import { PasskeyResolver } from '../sign-in/passkeys/passkey.resolver.js';
 import { RecentSignInResolver } from '../sign-in/confirmation/recent-sign-in.resolver.js';
 import { TwoFactorResolver } from '../sign-in/two-factor/two-factor.resolver.js';
+import { PasswordResetResolver } from '../sign-in/recovery/password-reset.resolver.js';
 import { TeamPolicyResolver } from '../team/policy/team-policy.resolver.js';
 import { WebhookResolver } from '../webhooks/webhook.resolver.js';
 
@@ -48,6 +49,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       InvitationResolver,
       SsoResolver,
       TwoFactorResolver,
+      PasswordResetResolver,
       TeamPolicyResolver,
       PasskeyResolver,
       RecentSignInResolver,
