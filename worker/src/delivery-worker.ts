@@ -10,12 +10,15 @@ import {
   invitationLinkBox,
   isInvitationPayload,
   MEMBER_INVITED,
+  PASSWORD_RESET_REQUESTED,
+  passwordResetLinkBox,
   submissionCreatedEvent,
   type WebhookEvent,
 } from '@intake/shared/delivery';
 import { createDownloadLinks, type DownloadLinks } from '@intake/shared/download-links';
 import {
   DeliverySchema,
+  PasswordResetSchema,
   SiteSchema,
   StoredFileSchema,
   type Delivery,
@@ -28,6 +31,7 @@ import type { AttemptOutcome } from './delivery/attempt-outcome.js';
 import { claimDueDeliveries } from './delivery/claim.js';
 import { invitationEmail } from './delivery/invitation-email.js';
 import { notificationEmail } from './delivery/notification-email.js';
+import { passwordResetEmail } from './delivery/password-reset-email.js';
 import { recordAttempt } from './delivery/record-attempt.js';
 import { DEFAULT_RETRY_DELAYS_MS, retryDelayMs } from './delivery/retry-delays.js';
 import { createMailer, type Mailer } from './delivery/send-email.js';
@@ -91,6 +95,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   });
   const secrets = createSecretBox(config.tokenEncryptionKey);
   const invitationLinks = invitationLinkBox(config.tokenEncryptionKey);
+  const resetLinks = passwordResetLinkBox(config.tokenEncryptionKey);
   const mailer: Mailer | undefined = settings.smtpUrl ? createMailer(settings.smtpUrl, settings.smtpFrom) : undefined;
 
   const filesOf = (em: Em, submission: Submission): Promise<StoredFile[]> =>
@@ -156,9 +161,37 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     };
   }
 
+  /** A reset link is sent only while it still holds: not used, not replaced, not expired. */
+  async function passwordResetAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
+    const recipients = delivery.recipients ?? [];
+    if (!delivery.member || !isInvitationPayload(delivery.payload) || recipients.length === 0) {
+      return finalFailure('the reset link is gone');
+    }
+    if (!mailer) {
+      return { ...finalFailure('SMTP_URL is not set'), final: false };
+    }
+    const link = resetLinks.open(delivery.payload.sealedLink);
+    const reset = await em.findOne(PasswordResetSchema, {
+      tokenHash: hashInvitationToken(link.slice(link.indexOf('#') + 1)),
+      admin: delivery.member.id,
+      usedAt: null,
+      expiresAt: { $gt: new Date() },
+    });
+    if (reset === null) {
+      return finalFailure('the reset link no longer holds');
+    }
+    return {
+      outcome: await mailer.send(recipients, passwordResetEmail({ link, expiresAt: reset.expiresAt })),
+      final: false,
+    };
+  }
+
   async function emailAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
     if (delivery.eventType === MEMBER_INVITED) {
       return invitationAttempt(delivery);
+    }
+    if (delivery.eventType === PASSWORD_RESET_REQUESTED) {
+      return passwordResetAttempt(em, delivery);
     }
     const recipients = delivery.recipients ?? [];
     if (!delivery.submission || !delivery.form || recipients.length === 0) {
@@ -212,8 +245,8 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       outcome,
       retryDelayMs: delay,
       disableAfterMs,
-      // The sealed invitation link is kept no longer than it can still be sent.
-      wipePayloadWhenDone: delivery.eventType === MEMBER_INVITED,
+      // A sealed invitation or reset link is kept no longer than it can still be sent.
+      wipePayloadWhenDone: delivery.eventType === MEMBER_INVITED || delivery.eventType === PASSWORD_RESET_REQUESTED,
     });
     // Ids, status and reason only: URLs may hold credentials and payloads hold customer data.
     logger.info(

@@ -7,6 +7,11 @@ export const LOGIN_MAX_PER_ACCOUNT_AND_ADDRESS = 10;
 export const LOGIN_MAX_PER_ADDRESS = 100;
 export const PASSWORD_CHANGE_MAX_ATTEMPTS = 10;
 export const INVITATION_MAX_PER_ADDRESS = 50;
+/** Reset e-mails asked for one address (whatever asks), and asks from one client address. */
+export const PASSWORD_RESET_MAX_PER_ACCOUNT = 3;
+export const PASSWORD_RESET_MAX_PER_ADDRESS = 20;
+/** Uses of reset links (any token, right or wrong) from one client address. */
+export const PASSWORD_RESET_USES_PER_ADDRESS = 50;
 /** Wrong second-factor codes of one member, from any address (sign-in, enrolment, turning it off). */
 export const SECOND_FACTOR_MAX_ATTEMPTS = 20;
 
@@ -17,6 +22,9 @@ export const LOGIN_LIMITS = {
   'change-password': PASSWORD_CHANGE_MAX_ATTEMPTS,
   'invitation-address': INVITATION_MAX_PER_ADDRESS,
   'second-factor': SECOND_FACTOR_MAX_ATTEMPTS,
+  'password-reset-account': PASSWORD_RESET_MAX_PER_ACCOUNT,
+  'password-reset-address': PASSWORD_RESET_MAX_PER_ADDRESS,
+  'password-reset-use': PASSWORD_RESET_USES_PER_ADDRESS,
 } as const;
 
 export type LoginLimit = keyof typeof LOGIN_LIMITS;

@@ -204,6 +204,14 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($id: ID!) { resetMemberTwoFactor(id: $id) { id } }',
     variables: { id: w.teamMemberId },
   }),
+  resetMemberPassword: (w) => ({
+    query: 'mutation($id: ID!) { resetMemberPassword(id: $id) { emailSent } }',
+    variables: { id: w.teamMemberId },
+  }),
+  requestPasswordReset: () => ({ query: 'mutation { requestPasswordReset(email: "nobody@example.com") }' }),
+  resetPassword: () => ({
+    query: 'mutation { resetPassword(token: "not a token", newPassword: "a long enough password") }',
+  }),
   ssoSecondFactor: () => ({ query: '{ ssoSecondFactor { challenge } }' }),
   unlinkSsoAccount: (w) => ({
     query: 'mutation($id: ID!) { unlinkSsoAccount(id: $id) { id } }',

@@ -21,9 +21,9 @@ export const TEAM_PERMISSIONS = [
   /** Erasure on request: finds and erases a person's data across every site. */
   'erasure',
   'audit:read',
-  /** The team's members: list, create, invite, change, disable, remove (owners only for owners). */
+  /** The team's members: list, create, invite, change, disable, remove, reset their password or second factor (owners only for owners). */
   'members:manage',
-  /** The team's sign-in policy (a second factor required, passwords beside single sign-on), resetting a member's second factor and unlinking their single sign-on account: owners only. */
+  /** The team's sign-in policy (a second factor required, passwords beside single sign-on) and unlinking a member's single sign-on account: owners only. */
   'policy:manage',
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
@@ -206,7 +206,12 @@ export const OPERATION_PERMISSIONS = {
     confirmTwoFactor: { permission: 'account', login: true, recentSignIn: true },
     disableTwoFactor: { permission: 'account', login: true },
     regenerateRecoveryCodes: { permission: 'account', login: true },
-    resetMemberTwoFactor: { permission: 'policy:manage', login: true, recentSignIn: true },
+    // An owner or admin resets a member below them (access/member-rank.ts), signed in recently.
+    resetMemberTwoFactor: { permission: 'members:manage', login: true, recentSignIn: true },
+    resetMemberPassword: { permission: 'members:manage', login: true, recentSignIn: true },
+    // The link is the credential; both are under their own attempt limits (login-policy.ts).
+    requestPasswordReset: { permission: 'public' },
+    resetPassword: { permission: 'public' },
     updateTeamPolicy: { permission: 'policy:manage', login: true, recentSignIn: true },
     // Passkeys (docs/sign-in.md): sign-in needs no credential (the passkey is one, and as a second
     // factor the `login` challenge stands in for the password); each member manages their own.

@@ -25,6 +25,8 @@ const ACCOUNT_ACTIONS = new Set([
   'confirmTwoFactor',
   'disableTwoFactor',
   'regenerateRecoveryCodes',
+  'requestPasswordReset',
+  'resetPassword',
   'finishPasskeySignIn',
   'startPasskeyRegistration',
   'finishPasskeyRegistration',

@@ -6,11 +6,16 @@ import { hasSecondFactor } from '../access/second-factors.js';
 import { presentPasskey } from './passkeys/presenters.js';
 import type { AdminUserType, AuthPayloadType } from './sign-in.type.js';
 
-export function presentAuthPayload(issued: IssuedAdminToken, passkeys: readonly Passkey[] = []): AuthPayloadType {
+export function presentAuthPayload(
+  issued: IssuedAdminToken,
+  passkeys: readonly Passkey[] = [],
+  recoveryCodesLeft: number | null = null,
+): AuthPayloadType {
   return {
     token: issued.token,
     expiresAt: issued.expiresAt.toISOString(),
     passkeysSincePasswordSignIn: passkeys.map(presentPasskey),
+    recoveryCodesLeft,
   };
 }
 

@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { MemberRoleEnum } from '../access/member-role.type.js';
 import { PasskeyType } from './passkeys/passkey.type.js';
 
@@ -15,6 +15,13 @@ export class AuthPayloadType {
       "changePassword only (empty elsewhere): the member's passkeys added since their last sign-in with the password, every one when there was none. A stolen session may have added them: review them and remove those you do not know (docs/sign-in.md#recent-sign-in).",
   })
   passkeysSincePasswordSignIn!: PasskeyType[];
+
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'verifySecondFactor with a recovery code only (null elsewhere): how many unused recovery codes are left. Make new ones (regenerateRecoveryCodes) before they run out.',
+  })
+  recoveryCodesLeft!: number | null;
 }
 
 @ObjectType('AdminUser')

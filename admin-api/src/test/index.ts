@@ -4,3 +4,4 @@
 export * from './factories.js';
 export * from './harness.js';
 export * from './oidc-test-provider.js';
+export * from './authenticator.js';

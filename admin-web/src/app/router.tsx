@@ -29,6 +29,11 @@ export const router = createBrowserRouter([
         lazy: { Component: async () => (await import('../features/invitations/invitation-page')).InvitationPage },
       },
       {
+        // Public: the page a password reset link opens (the token is in the fragment).
+        path: 'reset-password',
+        lazy: { Component: async () => (await import('../features/auth/reset-password-page')).ResetPasswordPage },
+      },
+      {
         lazy: { Component: async () => (await import('./layout/signed-in-layout')).SignedInLayout },
         children: [
           { index: true, element: <Navigate to={paths.sites} replace /> },

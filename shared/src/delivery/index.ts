@@ -4,5 +4,6 @@
 export * from './event.js';
 export * from './invitation.js';
 export * from './outbox.js';
+export * from './password-reset.js';
 export * from './ssrf-guard.js';
 export * from './webhook-secret.js';

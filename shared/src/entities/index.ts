@@ -9,6 +9,7 @@ import { DeliverySchema } from './delivery.js';
 import { FormSchema } from './form.js';
 import { MemberSiteGrantSchema } from './member-site-grant.js';
 import { PasskeyChallengeSchema, PasskeySchema } from './passkey.js';
+import { PasswordResetSchema } from './password-reset.js';
 import { RecoveryCodeSchema } from './recovery-code.js';
 import { RefusalCountSchema } from './refusal-count.js';
 import { SecondFactorChallengeSchema } from './second-factor-challenge.js';
@@ -30,6 +31,7 @@ export * from './delivery.js';
 export * from './form.js';
 export * from './member-site-grant.js';
 export * from './passkey.js';
+export * from './password-reset.js';
 export * from './recovery-code.js';
 export * from './refusal-count.js';
 export * from './second-factor-challenge.js';
@@ -66,4 +68,5 @@ export const ENTITIES: Options['entities'] = [
   PasskeySchema,
   PasskeyChallengeSchema,
   UsedChallengeSchema,
+  PasswordResetSchema,
 ];

@@ -121,6 +121,10 @@ describe(`a stolen session on ${testDriverName()}`, () => {
       query: 'mutation($id: ID!) { resetMemberTwoFactor(id: $id) { id } }',
       variables: { id: invitedId },
     }),
+    resetMemberPassword: () => ({
+      query: 'mutation($id: ID!) { resetMemberPassword(id: $id) { link } }',
+      variables: { id: invitedId },
+    }),
     updateTeamPolicy: () => ({
       query: 'mutation { updateTeamPolicy(input: { requireSecondFactor: false }) { requireSecondFactor } }',
     }),

@@ -29,12 +29,17 @@ function presentPolicy(policy: SsoPolicy, ssoConfigured: boolean): SsoPolicyType
 export class SsoResolver {
   @Query(() => SignInOptionsType, { description: 'Needs no token: the ways in the sign-in page offers.' })
   async signInOptions(@Ctx() { em, deps }: AdminContext): Promise<SignInOptionsType> {
-    const oidc = deps.services.config.oidc;
+    const { oidc, delivery } = deps.services.config;
+    const passwordResetByEmail = Boolean(delivery.smtpUrl);
     if (oidc === undefined) {
-      return { sso: null, passwords: true };
+      return { sso: null, passwords: true, passwordResetByEmail };
     }
     const policy = await readSsoPolicy(em);
-    return { sso: { name: oidc.providerName, startPath: START_PATH }, passwords: policy.passwordSignIn };
+    return {
+      sso: { name: oidc.providerName, startPath: START_PATH },
+      passwords: policy.passwordSignIn,
+      passwordResetByEmail,
+    };
   }
 
   @Query(() => SsoSecondFactorType, {

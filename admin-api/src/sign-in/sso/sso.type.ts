@@ -19,6 +19,12 @@ export class SignInOptionsType {
       'False when the policy forbids passwords to people who can use single sign-on (owners may still use theirs).',
   })
   passwords!: boolean;
+
+  @Field(() => Boolean, {
+    description:
+      'Whether "Forgot password?" can e-mail a reset link (SMTP_URL is set); otherwise an owner or admin sends one.',
+  })
+  passwordResetByEmail!: boolean;
 }
 
 @ObjectType('SsoPolicy')

@@ -4,6 +4,7 @@ import { endChallenges } from './challenges.js';
 import { generateRecoveryCodes } from './recovery-codes.js';
 import { clearSecondFactor, storeRecoveryCodes, useSecondFactorCode } from './second-factor.js';
 import { hasSecondFactor } from '../../access/second-factors.js';
+import { requireFactorLeftWhenHeld } from '../../access/held-by-policy.js';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput, unauthenticated } from '../../errors.js';
 import { countCodeAttempt, secondFactorAttempt } from './code-attempts.js';
@@ -27,6 +28,7 @@ async function provenMember(em: Em, deps: AdminDeps, adminId: string, code: stri
 
 /** Turns the member's second factor off (a code proves it is them, not someone at an open session). */
 export async function disableTwoFactor(em: Em, deps: AdminDeps, adminId: string, code: string): Promise<void> {
+  await requireFactorLeftWhenHeld(em, adminId, { totp: false, passkeysRemoved: 0 });
   const admin = await provenMember(em, deps, adminId, code);
   await em.transactional(async (tx) => {
     await clearSecondFactor(tx, admin.id);

@@ -5,6 +5,7 @@ import { clearSecondFactor } from './second-factor.js';
 import { hasSecondFactor } from '../../access/second-factors.js';
 import { notFound } from '../../errors.js';
 import { recordMemberChange, type ActingMember } from '../../access/acting-member.js';
+import { requireResetRank } from '../../access/member-rank.js';
 
 export interface RemovedSecondFactors {
   hadSecondFactor: boolean;
@@ -25,9 +26,10 @@ export async function removeSecondFactors(tx: Em, member: AdminUser): Promise<Re
 }
 
 /**
- * An owner removes a member's second factor (a lost phone and lost recovery codes): the TOTP
- * secret, the recovery codes and every passkey. The member signs in with their password alone, or,
- * when the team requires a second factor, is taken to enrolment. Recorded as `member.twoFactorReset`.
+ * An owner, or an admin for a member below them, removes a member's second factor (a lost phone and
+ * lost recovery codes): the TOTP secret, the recovery codes and every passkey. The member signs in
+ * with their password alone, or, when the team requires a second factor, is taken to enrolment.
+ * Recorded as `member.twoFactorReset`.
  */
 export async function resetMemberTwoFactor(em: Em, acting: ActingMember, memberId: string): Promise<void> {
   await em.transactional(async (tx) => {
@@ -35,6 +37,7 @@ export async function resetMemberTwoFactor(em: Em, acting: ActingMember, memberI
     if (member === null) {
       throw notFound('Member');
     }
+    requireResetRank(acting.caller, member, 'id');
     const removed = await removeSecondFactors(tx, member);
     await recordMemberChange(tx, acting, 'member.twoFactorReset', member, { ...removed });
   });

@@ -90,3 +90,8 @@ export async function clearSecondFactor(em: Em, adminId: string): Promise<void> 
     { totpSecret: null, totpPendingSecret: null, totpEnabledAt: null, totpLastStep: null },
   );
 }
+
+/** How many of the member's recovery codes are still unused (told after a sign-in with one). */
+export function unusedRecoveryCodes(em: Em, adminId: string): Promise<number> {
+  return em.count(RecoveryCodeSchema, { admin: adminId, usedAt: null });
+}

@@ -8,6 +8,7 @@ import { confirmTwoFactor } from './confirm-two-factor.js';
 import { disableTwoFactor, regenerateRecoveryCodes } from './disable-two-factor.js';
 import { resetMemberTwoFactor } from './reset-member-two-factor.js';
 import { startTwoFactorEnrolment } from './start-enrolment.js';
+import { unusedRecoveryCodes } from './second-factor.js';
 import { verifySecondFactor, type SecondFactorOutcome } from './verify-second-factor.js';
 import type { AdminContext } from '../../context.js';
 import { presentAuthPayload } from '../presenters.js';
@@ -41,7 +42,8 @@ export class TwoFactorResolver {
     try {
       const loggedIn = await verifySecondFactor(em, deps, { challenge, code, clientAddress, requestId }, outcome);
       session.set(loggedIn.session.secret, loggedIn.session.expiresAt);
-      return presentAuthPayload(loggedIn.issued);
+      const codesLeft = outcome.method === 'recovery_code' ? await unusedRecoveryCodes(em, outcome.member!.id) : null;
+      return presentAuthPayload(loggedIn.issued, [], codesLeft);
     } finally {
       noteSignInAttempt(context.auditNotes, info, outcome.member, {
         succeeded: outcome.method !== null,
@@ -91,7 +93,8 @@ export class TwoFactorResolver {
 
   @Authorized()
   @Mutation(() => MemberType, {
-    description: "Owners only. Removes a member's second factor and recovery codes (they enrol anew).",
+    description:
+      "Owners, and admins for members. Removes a member's second factor, recovery codes and passkeys (they enrol anew).",
   })
   async resetMemberTwoFactor(@Arg('id', () => ID) id: string, @Ctx() context: AdminContext): Promise<MemberType> {
     const memberId = parseId(id, 'id');

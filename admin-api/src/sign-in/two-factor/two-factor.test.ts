@@ -222,12 +222,15 @@ describe(`two-factor sign-in on ${testDriverName()}`, () => {
     await passwordToken(cy);
   });
 
-  it("lets an owner reset a member's second factor, recorded in the audit log; an admin may not", async () => {
+  it("lets an owner reset a member's second factor, recorded in the audit log; an admin not another admin's", async () => {
     const dee = await createPerson('dee@example.com');
     const boss = await createPerson('boss@example.com', 'admin');
+    const peer = await createPerson('peer@example.com', 'admin');
     await enrol(await passwordToken(dee));
+    await enrol(await passwordToken(peer));
     const bossToken = await passwordToken(boss);
-    expect(codes(await gql(RESET, { id: dee.id }, bossToken))).toEqual(['FORBIDDEN']);
+    expect(codes(await gql(RESET, { id: peer.id }, bossToken))).toEqual(['FORBIDDEN']);
+    await challengeFor(peer);
     await challengeFor(dee);
     const reset = await gql(RESET, { id: dee.id }, ownerToken);
     expect(reset.data!.resetMemberTwoFactor).toEqual({ id: dee.id, twoFactorEnabled: false });

@@ -4,6 +4,7 @@
 // a passkey, it is the one action. The password is no longer held anywhere on the page.
 import { Alert, Anchor, Button, Divider, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useMutation } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
@@ -37,6 +38,16 @@ function CodeForm({ challenge, onSignedIn }: Pick<SecondFactorStepProps, 'challe
   const submit = form.onSubmit(async ({ code }) => {
     const result = await verify({ challenge, code: code.trim() });
     if (result.data?.verifySecondFactor) {
+      const left = result.data.verifySecondFactor.recoveryCodesLeft;
+      if (left !== null && left !== undefined) {
+        // Said after a recovery code only: running out means asking an owner to reset the factor.
+        notifications.show({
+          color: left <= 3 ? 'yellow' : 'blue',
+          title: 'Recovery code used',
+          message: `${left} recovery ${left === 1 ? 'code is' : 'codes are'} left. Make new ones on the Two-factor sign-in page.`,
+          autoClose: 15000,
+        });
+      }
       await onSignedIn();
     } else {
       form.setFieldValue('code', '');

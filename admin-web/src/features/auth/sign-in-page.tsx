@@ -18,6 +18,7 @@ import { FormPasswordInput } from '../../components/form-password-input';
 import { SignInDocument, SignInOptionsDocument, SsoSecondFactorDocument } from '../../gql/graphql';
 import { errorExtension, errorExtensionList, hasErrorCode } from '../../lib/api-errors';
 import { browserSupportsWebAuthn } from '../../lib/passkey-ceremony';
+import { ForgotPassword } from './forgot-password';
 import { PasskeyFailureAlert, PasskeySignInButton, usePasskeySignIn } from './passkey-sign-in';
 import { SecondFactorStep, type SecondFactorMethods } from './second-factor-step';
 import { ssoErrorMessage } from './sso-errors';
@@ -52,6 +53,8 @@ export function SignInPage() {
   const ssoSecondFactor = afterSso ? (ssoStep?.ssoSecondFactor ?? null) : null;
   const ssoStepExpired = afterSso && ssoStep !== undefined && ssoSecondFactor === null;
   const [passkeys] = useState(browserSupportsWebAuthn);
+  const [forgot, setForgot] = useState(false);
+  const passwordReset = (location.state as { passwordReset?: boolean } | null)?.passwordReset === true;
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { email: '', password: '' },
@@ -97,6 +100,18 @@ export function SignInPage() {
     (ssoSecondFactor === null
       ? null
       : { challenge: ssoSecondFactor.challenge, methods: methodsOf(ssoSecondFactor.methods) });
+  if (forgot) {
+    return (
+      <Center mih="100vh" p="md" component="main">
+        <Paper withBorder shadow="sm" p="xl" radius="md" w="100%" maw={420}>
+          <ForgotPassword
+            byEmail={options?.signInOptions.passwordResetByEmail === true}
+            onBack={() => setForgot(false)}
+          />
+        </Paper>
+      </Center>
+    );
+  }
   if (step !== null) {
     return (
       <Center mih="100vh" p="md" component="main">
@@ -120,6 +135,11 @@ export function SignInPage() {
             <Title order={1} size="h2">
               Sign in
             </Title>
+            {passwordReset && !error ? (
+              <Alert color="green" role="status">
+                Your password is changed. Sign in with it; your second factor is asked for as before.
+              </Alert>
+            ) : null}
             {sessionLost && !error ? (
               <Alert color="yellow" role="status">
                 Your session has ended. Sign in to go on where you were.
@@ -162,6 +182,9 @@ export function SignInPage() {
             <ErrorAlert error={error} title="Could not sign in" />
             <Button type="submit" loading={fetching} variant={sso === null ? 'filled' : 'default'}>
               Sign in
+            </Button>
+            <Button variant="subtle" size="compact-sm" onClick={() => setForgot(true)}>
+              Forgot password?
             </Button>
           </Stack>
         </form>

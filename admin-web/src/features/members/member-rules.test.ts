@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { assignableRoles, describeAccess, memberActions } from './member-rules.js';
+import { assignableRoles, canResetSignIn, describeAccess, memberActions } from './member-rules.js';
 
 describe('memberActions', () => {
   const owner = { id: 'o', role: 'owner' as const, status: 'active' as const, ssoLinked: false };
@@ -56,5 +56,22 @@ describe('describeAccess', () => {
         { level: 'manage', site: { name: 'Blog' } },
       ]),
     ).toBe('Shop (read), Blog (manage)');
+  });
+});
+
+describe('canResetSignIn', () => {
+  const owner = { id: 'o', role: 'owner' as const, status: 'active' as const };
+  const admin = { id: 'a', role: 'admin' as const, status: 'active' as const };
+  const member = { id: 'm', role: 'member' as const, status: 'active' as const };
+
+  it('lets an owner reset anyone active but themselves, and an admin members only', () => {
+    expect(canResetSignIn(owner, { ...owner, id: 'p' })).toBe(true);
+    expect(canResetSignIn(owner, admin)).toBe(true);
+    expect(canResetSignIn(owner, owner)).toBe(false);
+    expect(canResetSignIn(admin, member)).toBe(true);
+    expect(canResetSignIn(admin, { ...admin, id: 'b' })).toBe(false);
+    expect(canResetSignIn(admin, owner)).toBe(false);
+    expect(canResetSignIn(owner, { ...member, status: 'invited' })).toBe(false);
+    expect(canResetSignIn(member, { ...member, id: 'n' })).toBe(false);
   });
 });

@@ -52,3 +52,17 @@ export function describeAccess(
   }
   return grants.map((grant) => `${decode(grant.site.name)} (${LEVEL_LABELS[grant.level].toLowerCase()})`).join(', ');
 }
+
+/**
+ * Whether the caller may send the target a password reset link or reset their second factor: an
+ * owner anyone active but themselves, an admin active members only (their own account has its pages).
+ */
+export function canResetSignIn(
+  caller: { id: string; role: MemberRole },
+  target: { id: string; role: MemberRole; status: MemberStatus },
+): boolean {
+  if (target.status !== 'active' || caller.id === target.id) {
+    return false;
+  }
+  return caller.role === 'owner' || (caller.role === 'admin' && target.role === 'member');
+}

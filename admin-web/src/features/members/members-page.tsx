@@ -1,6 +1,7 @@
 // The team's members (docs/teams.md), for those who manage them: each with their role, status and
 // site access; invite by e-mail (or by a link to copy without SMTP), resend or revoke an invitation,
-// change role and site access, disable or enable, remove; an owner unlinks a member's single
+// change role and site access, disable or enable, remove; send a password reset link or reset the
+// second factor of someone below them (docs/sign-in.md); an owner unlinks a member's single
 // sign-on account (docs/single-sign-on.md). What the signed-in member may
 // not do is not offered (an admin sees no action on an owner); what the API still refuses (the last
 // owner) is shown in its own words.
@@ -18,6 +19,8 @@ import {
   MembersDocument,
   RemoveMemberDocument,
   ResendInvitationDocument,
+  ResetMemberPasswordDocument,
+  ResetMemberTwoFactorDocument,
   RevokeInvitationDocument,
   UnlinkSsoAccountDocument,
   UpdateMemberDocument,
@@ -29,7 +32,8 @@ import { formatDateTime } from '../../lib/format';
 import { ROLE_LABELS, STATUS_LABELS } from '../../lib/roles';
 import { AccessDialog } from './access-dialog';
 import { InvitationLinkDialog, InviteDialog, type InvitationLink } from './invite-dialog';
-import { assignableRoles, describeAccess, memberActions } from './member-rules';
+import { assignableRoles, canResetSignIn, describeAccess, memberActions } from './member-rules';
+import { ResetLinkDialog, type ResetLink } from './reset-link-dialog';
 import { SignInPolicyCard } from './sign-in-policy-card';
 import { SsoPolicyCard } from './sso-policy-card';
 
@@ -42,7 +46,10 @@ const STATUS_COLORS: Record<MemberStatus, string> = {
 };
 
 /** What a confirmation is about: disabling or removing one member, revoking their invitation, unlinking their single sign-on. */
-type Pending = { action: 'disable' | 'remove' | 'revoke' | 'unlinkSso'; member: MemberFieldsFragment };
+type Pending = {
+  action: 'disable' | 'remove' | 'revoke' | 'unlinkSso' | 'resetPassword' | 'resetTwoFactor';
+  member: MemberFieldsFragment;
+};
 
 const CONFIRMATIONS: Record<Pending['action'], { title: (who: string) => string; label: string; text: string }> = {
   disable: {
@@ -59,6 +66,16 @@ const CONFIRMATIONS: Record<Pending['action'], { title: (who: string) => string;
     title: (who) => `Revoke the invitation of ${who}?`,
     label: 'Revoke invitation',
     text: 'Their invitation link stops working at once and they are taken off the list. You can invite them again later.',
+  },
+  resetPassword: {
+    title: (who) => `Send ${who} a password reset link?`,
+    label: 'Send reset link',
+    text: 'They get a link that works once, for 30 minutes, to choose a new password (by e-mail, or for you to hand over when this server sends none). Their password holds until they use it; their second factor stays as it is.',
+  },
+  resetTwoFactor: {
+    title: (who) => `Reset the two-factor sign-in of ${who}?`,
+    label: 'Reset two-factor',
+    text: 'Their authenticator app, recovery codes and passkeys stop working at once: they sign in with their password alone, or, when the team requires two-factor sign-in, set it up again before anything else. Do this when they lost their phone and their recovery codes, after checking it is them who asks.',
   },
   unlinkSso: {
     title: (who) => `Unlink the single sign-on account of ${who}?`,
@@ -82,6 +99,9 @@ interface MemberRowProps {
   onResend: () => void;
   onRevoke: () => void;
   onUnlinkSso: () => void;
+  onResetPassword: () => void;
+  onResetTwoFactor: () => void;
+  canReset: boolean;
   enabling: boolean;
   resending: boolean;
 }
@@ -97,6 +117,9 @@ function MemberRow({
   onResend,
   onRevoke,
   onUnlinkSso,
+  onResetPassword,
+  onResetTwoFactor,
+  canReset,
   enabling,
   resending,
 }: MemberRowProps) {
@@ -129,6 +152,11 @@ function MemberRow({
             Linked to single sign-on
           </Text>
         ) : null}
+        {member.status === 'active' ? (
+          <Text size="xs" c="dimmed" mt={4} style={{ whiteSpace: 'nowrap' }}>
+            {member.secondFactor ? 'Two-factor on' : 'No second factor'}
+          </Text>
+        ) : null}
       </Table.Td>
       <Table.Td>{describeAccess(member.role, member.grants, decodeStoredText)}</Table.Td>
       <Table.Td>
@@ -157,6 +185,16 @@ function MemberRow({
                 Revoke invitation
               </Button>
             </>
+          ) : null}
+          {canReset ? (
+            <Button size="xs" variant="default" onClick={onResetPassword}>
+              Reset password
+            </Button>
+          ) : null}
+          {canReset && member.secondFactor ? (
+            <Button size="xs" variant="default" onClick={onResetTwoFactor}>
+              Reset two-factor
+            </Button>
           ) : null}
           {actions.unlinkSso ? (
             <Button size="xs" variant="default" onClick={onUnlinkSso}>
@@ -194,6 +232,9 @@ export function MembersPage() {
   const [update, updateMember] = useMutation(UpdateMemberDocument);
   const [removal, removeMember] = useMutation(RemoveMemberDocument);
   const [unlinking, unlinkSsoAccount] = useMutation(UnlinkSsoAccountDocument);
+  const [passwordReset, resetMemberPassword] = useMutation(ResetMemberPasswordDocument);
+  const [twoFactorReset, resetMemberTwoFactor] = useMutation(ResetMemberTwoFactorDocument);
+  const [resetLink, setResetLink] = useState<ResetLink | null>(null);
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const sites = data?.sites ?? [];
   const roles = assignableRoles(me.role);
@@ -250,6 +291,23 @@ export function MembersPage() {
       } else {
         notifySuccess(`Invitation of ${member.email} revoked`);
       }
+    } else if (action === 'resetPassword') {
+      const result = await resetMemberPassword({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
+      const sent = result.data?.resetMemberPassword;
+      if (result.error || !sent) {
+        notifyError(result.error, `No reset link was made for ${displayName(member)}`);
+      } else if (sent.emailSent || sent.link === null || sent.link === undefined) {
+        notifySuccess(`Reset link sent to ${member.email}: it works once, for 30 minutes`);
+      } else {
+        setResetLink({ who: displayName(member), link: sent.link });
+      }
+    } else if (action === 'resetTwoFactor') {
+      const result = await resetMemberTwoFactor({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
+      if (result.error) {
+        notifyError(result.error, `The two-factor sign-in of ${displayName(member)} was not reset`);
+      } else {
+        notifySuccess(`${displayName(member)} signs in with their password alone until they set up a second factor`);
+      }
     } else if (action === 'unlinkSso') {
       const result = await unlinkSsoAccount({ id: member.id }, { additionalTypenames: MEMBER_TYPENAMES });
       if (result.error) {
@@ -299,6 +357,9 @@ export function MembersPage() {
             onResend={() => void resendTo(member)}
             onRevoke={() => setPending({ action: 'revoke', member })}
             onUnlinkSso={() => setPending({ action: 'unlinkSso', member })}
+            onResetPassword={() => setPending({ action: 'resetPassword', member })}
+            onResetTwoFactor={() => setPending({ action: 'resetTwoFactor', member })}
+            canReset={canResetSignIn(me, member)}
             enabling={update.fetching && enablingId === member.id}
             resending={resend.fetching && resendingId === member.id}
           />
@@ -306,7 +367,7 @@ export function MembersPage() {
         empty="No members."
         caption="The team's members, their role, status and site access"
         columns={['Name', 'Email', 'Role', 'Status', 'Site access', 'Actions']}
-        minWidth={980}
+        minWidth={1100}
       />
       {/* Owners only (each card hides itself for anyone else): how the team signs in. */}
       <SignInPolicyCard />
@@ -332,6 +393,7 @@ export function MembersPage() {
         onInvited={invited}
       />
       <InvitationLinkDialog invitation={invitation} onClose={() => setInvitation(null)} />
+      <ResetLinkDialog reset={resetLink} onClose={() => setResetLink(null)} />
       <ConfirmDialog
         opened={pending !== null}
         title={
@@ -344,7 +406,14 @@ export function MembersPage() {
         confirmLabel={pending ? CONFIRMATIONS[pending.action].label : ''}
         onConfirm={() => void confirm()}
         onClose={() => setPending(null)}
-        pending={update.fetching || removal.fetching || revocation.fetching || unlinking.fetching}
+        pending={
+          update.fetching ||
+          removal.fetching ||
+          revocation.fetching ||
+          unlinking.fetching ||
+          passwordReset.fetching ||
+          twoFactorReset.fetching
+        }
       >
         {pending ? CONFIRMATIONS[pending.action].text : null}
       </ConfirmDialog>
