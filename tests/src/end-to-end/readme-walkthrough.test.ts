@@ -21,7 +21,7 @@ function walkThrough(): string {
 
 function runWalkThrough(url: string, password: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const script = walkThrough()
-    .replace('http://127.0.0.1:4000/graphql', `${url}/graphql`)
+    .replace('http://localhost:4000/graphql', `${url}/graphql`)
     .replace('<ADMIN_PASSWORD>', password);
   return new Promise((resolve) => {
     execFile(
