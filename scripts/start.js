@@ -17,10 +17,8 @@ await runProcess(async () => {
   await ensureAdmin(services);
   const gateway = await startGateway(services);
   const admin = await startAdmin(services, { gatewayUrl: gateway.url });
-  // Webhooks and notification e-mails; download links point at this admin unless PUBLIC_ADMIN_URL says otherwise.
-  const worker = createDeliveryWorker(services, {
-    publicAdminOrigin: () => services.config.publicAdminUrl ?? admin.url,
-  });
+  // Webhooks and notification e-mails; download links go to the admin's public origin (PUBLIC_URL).
+  const worker = createDeliveryWorker(services, { publicAdminOrigin: () => admin.origins().admin });
   const retention = createRetentionSchedule(services);
   worker.start();
   retention.start();

@@ -14,6 +14,7 @@ import {
 } from '@intake/shared/metrics';
 import { dummyPasswordHash } from '@intake/shared/password';
 import { connectRedisStore } from '@intake/shared/rate-limit';
+import { adminIsHttps, type Observed } from '@intake/shared/public-urls';
 import type { Services } from '@intake/shared/services';
 import { Router } from '@koa/router';
 import Koa from 'koa';
@@ -28,8 +29,8 @@ import { createContextFunction, type AdminContext, type AdminDeps } from './cont
 import { CONSOLE_ROUTE, serveConsole } from './console/serve-console.js';
 import { createExportLinks } from './exports/export-link.js';
 import { createDownloadLinks } from './lib/download-link.js';
-import type { AdminState } from './koa-context.js';
-import { configuredGatewayOrigin } from './gateway-origin.js';
+import type { AdminKoaContext, AdminState } from './koa-context.js';
+import { currentPublicOrigins, rememberRequestOrigin } from './http/public-origins.js';
 import { errorHandler } from './http/error-handler.js';
 import { logResponseErrors } from './http/response-errors.js';
 import { jsonBody } from './http/json-body.js';
@@ -48,10 +49,11 @@ import { formatError } from './errors.js';
 import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
 
 export interface AdminAppOptions {
-  /** Origin of download links (`http://host:port`); read per link, so it may be known only after listen. */
-  publicOrigin: () => string;
-  /** Origin of the gateway for the endpoint URLs shown to people; default from the configuration. */
-  gatewayOrigin?: () => string;
+  /**
+   * The real ports where ADMIN_PORT or GATEWAY_PORT is 0 (known only after listening), for the
+   * public origins when nothing configures them; read per link.
+   */
+  observedPorts?: () => Omit<Observed, 'requestOrigin'>;
   /** The built console; default `admin-web/dist` of this repository. */
   consoleDir?: string;
 }
@@ -68,8 +70,10 @@ export interface AdminApp {
 const MAX_DOCUMENT_TOKENS = 10_000;
 
 /** Builds the app and starts Apollo; `stop` ends Apollo. */
-export async function buildAdminApp(services: Services, options: AdminAppOptions): Promise<AdminApp> {
+export async function buildAdminApp(services: Services, options: AdminAppOptions = {}): Promise<AdminApp> {
   const { config, logger } = services;
+  const observedPorts = options.observedPorts ?? (() => ({}));
+  const publicOrigin = () => currentPublicOrigins(config, observedPorts()).admin;
   // With REDIS_URL every admin process shares the login counters (the gateway's Redis settings).
   const redis = config.rateLimits.redisUrl
     ? connectRedisStore(config.rateLimits.redisUrl, logger, 'login limits')
@@ -80,17 +84,17 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
     downloadLinks: createDownloadLinks({
       jwtSecret: config.jwtSecret,
       ttlSeconds: config.downloadUrlTtlSeconds,
-      publicOrigin: options.publicOrigin,
+      publicOrigin,
     }),
     exportLinks: createExportLinks({
       jwtSecret: config.jwtSecret,
       ttlSeconds: config.downloadUrlTtlSeconds,
-      publicOrigin: options.publicOrigin,
+      publicOrigin,
     }),
     exportFileLinks: createDownloadLinks({
       jwtSecret: config.jwtSecret,
       ttlSeconds: config.exportDownloadUrlTtlSeconds,
-      publicOrigin: options.publicOrigin,
+      publicOrigin,
     }),
     secondFactorKeys: {
       box: totpSecretBox(config.tokenEncryptionKey),
@@ -109,11 +113,11 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
           connectionTimeoutMs: CONNECTION_TIMEOUT_MS,
           jwtSecret: config.jwtSecret,
           fileLinkTtlSeconds: config.exportDownloadUrlTtlSeconds,
-          publicOrigin: options.publicOrigin,
+          publicOrigin,
         },
-    publicOrigin: options.publicOrigin,
-    gatewayOrigin: options.gatewayOrigin ?? (() => configuredGatewayOrigin(config)),
-    sso: createSsoDeps(config, options.publicOrigin),
+    publicOrigin,
+    gatewayOrigin: () => currentPublicOrigins(config, observedPorts()).gateway,
+    sso: createSsoDeps(config, publicOrigin),
     proofMethods: (em, adminId) => proofMethods(em, config, adminId),
   };
 
@@ -175,9 +179,10 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
 
   app.use(requestId);
+  app.use(rememberRequestOrigin);
   app.use(observeRequests({ metrics, logger, quietRoutes: [CONSOLE_ROUTE] }));
   app.use(errorHandler(logger));
-  app.use(securityHeaders);
+  app.use(securityHeaders(adminIsHttps(config)));
   app.use(router.routes());
   app.use(serveConsole(options.consoleDir));
   app.use(router.allowedMethods());
@@ -193,6 +198,6 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
 }
 
 /** The admin Koa app with Apollo started (schema built once). To stop Apollo too, use `startAdmin`. */
-export async function createAdminApp(services: Services, options: AdminAppOptions): Promise<Koa<AdminState>> {
+export async function createAdminApp(services: Services, options: AdminAppOptions = {}): Promise<Koa<AdminState>> {
   return (await buildAdminApp(services, options)).app;
 }

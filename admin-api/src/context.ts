@@ -32,11 +32,11 @@ export interface AdminDeps {
   /** On PostgreSQL, how to start an export process; null on PGlite (exports run in this process). */
   exportProcess: ExportProcessOptions | null;
   loginAttempts: AttemptLimiter<LoginLimit>;
-  /** Origin of the console as people reach it: PUBLIC_ADMIN_URL, else the listening origin. */
+  /** Origin of the console as people reach it, for the link being written (http/public-origins.ts). */
   publicOrigin: () => string;
   /** Seals TOTP secrets and hashes recovery codes. */
   secondFactorKeys: SecondFactorKeys;
-  /** Origin of the gateway as site backends reach it (`http://host:port`). */
+  /** Origin of the gateway as site backends reach it, for the link being written. */
   gatewayOrigin: () => string;
   /** Single sign-on; null when not configured. */
   sso: SsoDeps | null;
@@ -47,11 +47,6 @@ export interface AdminDeps {
 export interface AdminContext {
   requestId: string;
   clientAddress: string;
-  /**
-   * The origin this request was made to (through a trusted proxy's X-Forwarded-* headers): passkeys'
-   * relying party when PUBLIC_ADMIN_URL is unset. Not Koa's `ctx.origin`, which is the Origin header.
-   */
-  requestOrigin: string;
   authorization: string | undefined;
   /** The console's HttpOnly session cookie (used when no Authorization header is sent). */
   session: SessionCookie;
@@ -72,10 +67,9 @@ export function createContextFunction(
   return async ({ ctx }) => ({
     requestId: ctx.state.requestId,
     clientAddress: ctx.ip,
-    requestOrigin: `${ctx.protocol}://${ctx.host}`,
     authorization: ctx.get('authorization') || undefined,
-    session: sessionCookie(ctx, deps.services.config.publicAdminUrl),
-    ssoSecondFactor: secondFactorCookie(ctx, deps.services.config.publicAdminUrl),
+    session: sessionCookie(ctx, deps.services.config),
+    ssoSecondFactor: secondFactorCookie(ctx, deps.services.config),
     em: deps.services.db.em.fork(),
     logger: deps.services.logger,
     deps,

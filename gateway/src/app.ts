@@ -1,5 +1,6 @@
 import { AppError } from '@intake/shared/errors';
 import { observeRequests, requestId } from '@intake/shared/http';
+import { gatewayIsHttps } from '@intake/shared/public-urls';
 import type { Services } from '@intake/shared/services';
 import { createCaptchaSecretBox } from '@intake/shared/spam';
 import Koa from 'koa';
@@ -10,6 +11,7 @@ import { challengeKeys } from './browser/challenge.js';
 import { createFilePipeline } from './files/pipeline.js';
 import { createScanner, type Scanner } from './files/scan/scanner.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { transportSecurity } from './middleware/transport-security.js';
 import {
   countIntakeOutcome,
   createGatewayMetrics,
@@ -79,6 +81,7 @@ export function createGatewayApp(services: Services): GatewayApp {
   const refusals = createRefusalTally(services);
   const countOutcome = countIntakeOutcome(metrics);
   app.use(requestId);
+  app.use(transportSecurity(gatewayIsHttps(services.config)));
   app.use(
     observeRequests({
       metrics,

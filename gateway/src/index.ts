@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { listen, type RunningServer } from '@intake/shared/http';
+import { exposureWarnings, publicOrigins } from '@intake/shared/public-urls';
 import type { Services } from '@intake/shared/services';
 import { startOrphanSweeper } from '@intake/shared/storage';
 import { createGatewayApp } from './app.js';
@@ -34,6 +35,10 @@ export async function startGateway(services: Services): Promise<RunningGateway> 
     logger: services.logger,
     shutdownTimeoutMs: services.config.shutdownTimeoutMs,
   });
+  const gatewayPort = Number(new URL(running.url).port);
+  for (const warning of exposureWarnings(services.config, 'gateway', publicOrigins(services.config, { gatewayPort }))) {
+    services.logger.warn({ service: 'gateway' }, warning);
+  }
   // Objects and uploads left by a killed process: removed now and then periodically.
   const sweeper = startOrphanSweeper(services, {
     ...services.config.orphanSweep,

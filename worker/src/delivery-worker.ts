@@ -26,6 +26,7 @@ import {
   type Submission,
 } from '@intake/shared/entities';
 import type { Em } from '@intake/shared/db';
+import { publicOrigins } from '@intake/shared/public-urls';
 import type { Services } from '@intake/shared/services';
 import type { AttemptOutcome } from './delivery/attempt-outcome.js';
 import { claimDueDeliveries } from './delivery/claim.js';
@@ -47,7 +48,7 @@ export interface DeliveryWorkerOptions {
   disableAfterMs?: number;
   /** Deliveries claimed (and sent in parallel) at a time. */
   batchSize?: number;
-  /** Origin of download links; default PUBLIC_ADMIN_URL, else http://HOST:ADMIN_PORT. */
+  /** Origin of download links; default the admin's public origin from the configuration (never 0.0.0.0). */
   publicAdminOrigin?: () => string;
   random?: () => number;
 }
@@ -72,15 +73,6 @@ const finalFailure = (error: string): Attempt => ({
   final: true,
 });
 
-function defaultAdminOrigin(services: Services): string {
-  const { config } = services;
-  if (config.publicAdminUrl) {
-    return config.publicAdminUrl;
-  }
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return `http://${host}:${config.adminPort}`;
-}
-
 export function createDeliveryWorker(services: Services, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const { config, db, logger } = services;
   const settings = config.delivery;
@@ -88,10 +80,11 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   const disableAfterMs = options.disableAfterMs ?? DEFAULT_DISABLE_AFTER_MS;
   const batchSize = options.batchSize ?? 10;
   const random = options.random ?? Math.random;
+  const adminOrigin = options.publicAdminOrigin ?? (() => publicOrigins(config).admin);
   const links: DownloadLinks = createDownloadLinks({
     jwtSecret: config.jwtSecret,
     ttlSeconds: settings.downloadUrlTtlSeconds,
-    publicOrigin: options.publicAdminOrigin ?? (() => defaultAdminOrigin(services)),
+    publicOrigin: adminOrigin,
   });
   const secrets = createSecretBox(config.tokenEncryptionKey);
   const invitationLinks = invitationLinkBox(config.tokenEncryptionKey);
@@ -206,6 +199,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       formName: delivery.form.name,
       siteName: site?.name ?? '',
       files: await filesOf(em, delivery.submission),
+      consoleUrl: `${adminOrigin()}/sites/${delivery.form.site.id}/forms/${delivery.form.id}/submissions/${delivery.submission.id}`,
     });
     return { outcome: await mailer.send(recipients, email), final: false };
   }

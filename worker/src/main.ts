@@ -2,6 +2,7 @@
 // delivery loop (webhooks, notification e-mails) and the retention schedule. Any number of workers
 // may run against one database.
 import { bootstrap, runProcess } from '@intake/shared/process';
+import { exposureWarnings, publicOrigins } from '@intake/shared/public-urls';
 import { createDeliveryWorker } from './delivery-worker.js';
 import { createRetentionSchedule } from './retention/retention-schedule.js';
 
@@ -12,5 +13,8 @@ await runProcess(async () => {
   deliveries.start();
   retention.start();
   services.logger.info({ service: 'worker' }, 'delivery worker started');
+  for (const warning of exposureWarnings(services.config, 'worker', publicOrigins(services.config))) {
+    services.logger.warn({ service: 'worker' }, warning);
+  }
   return { servers: [deliveries, retention], close: () => services.db.close(), logger: services.logger };
 });

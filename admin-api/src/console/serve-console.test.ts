@@ -20,7 +20,7 @@ describe('the console on the admin port', () => {
   let origin: string;
 
   const start = async (consoleDir: string): Promise<void> => {
-    built = await buildAdminApp(services, { publicOrigin: () => origin, consoleDir });
+    built = await buildAdminApp(services, { consoleDir });
     server = built.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const address = server.address() as { port: number };

@@ -86,7 +86,8 @@ export class FormFieldsResolver {
   }
 
   @FieldResolver(() => String, {
-    description: 'The full URL site backends POST to (PUBLIC_GATEWAY_URL, else the gateway as it listens).',
+    description:
+      "The full URL site backends POST to, on the gateway's public origin (PUBLIC_URL or PUBLIC_GATEWAY_URL; unset: beside the address this request came to).",
   })
   endpointUrl(@Root() form: FormType, @Ctx() { deps }: AdminContext): string {
     return `${deps.gatewayOrigin()}/api/v1/send/${encodeURIComponent(form.code)}`;

@@ -72,8 +72,8 @@ describe(`site and form figures on ${testDriverName()}`, () => {
   });
 });
 
-describe('the endpoint URL without PUBLIC_GATEWAY_URL', () => {
-  it('is the gateway at HOST:GATEWAY_PORT', async () => {
+describe('the endpoint URL with no public address set', () => {
+  it('is GATEWAY_PORT beside the address the request came to', async () => {
     const admin = await startTestAdmin({ GATEWAY_PORT: '3456' });
     try {
       const token = await admin.login();

@@ -7,18 +7,19 @@ import type { Form } from '@intake/shared/entities';
 import { toProblem } from '@intake/shared/errors';
 import { normaliseThankYouUrl } from '@intake/shared/input-fields';
 import { toServiceError } from '@intake/shared/outage';
+import { configuredGatewayOrigin } from '@intake/shared/public-urls';
 import type { IntakeContext, IntakeMiddleware } from '../context.js';
 import type { SubmissionAnswer } from '../submission/present-submission.js';
 import { isBrowserPost, isNavigation, requestOrigin } from './browser-post.js';
 import { refusalPage, sendPage } from './pages.js';
 
 /**
- * This gateway as links to it are written: PUBLIC_GATEWAY_URL, else nothing (a path, which the
- * browser resolves against the address it reached). Never the request's Host header, which a
- * client writes.
+ * This gateway as links to it are written: its configured public origin (PUBLIC_GATEWAY_URL, else
+ * following PUBLIC_URL), else nothing (a path, which the browser resolves against the address it
+ * reached). Never the request's Host header, which a client writes.
  */
 export function gatewayOrigin(ctx: IntakeContext): string {
-  return ctx.services.config.publicGatewayUrl ?? '';
+  return configuredGatewayOrigin(ctx.services.config) ?? '';
 }
 
 /**

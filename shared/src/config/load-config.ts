@@ -187,6 +187,7 @@ export function parseConfig(raw: RawEnvironment): Config {
       maxNestingDepth: env.ARCHIVE_MAX_DEPTH,
     }),
     logLevel: env.LOG_LEVEL,
+    publicUrl: env.PUBLIC_URL,
     publicAdminUrl: env.PUBLIC_ADMIN_URL,
     publicGatewayUrl: env.PUBLIC_GATEWAY_URL,
     downloadUrlTtlSeconds: env.DOWNLOAD_URL_TTL_SECONDS,

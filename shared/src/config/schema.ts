@@ -15,6 +15,17 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value));
 
+/** An http(s) origin (a trailing / is dropped) that can be opened from elsewhere: no path, never 0.0.0.0. */
+const publicOrigin = (example: string) =>
+  optionalText
+    .transform((value) => value?.trim().replace(/\/$/, ''))
+    .refine((value) => value === undefined || /^https?:\/\/[^/\s?#@]+$/.test(value), {
+      message: `must be an origin such as ${example} (no path)`,
+    })
+    .refine((value) => value === undefined || !/^https?:\/\/(0\.0\.0\.0|\[::\])(:\d+)?$/.test(value), {
+      message: 'must be an address people can open, not 0.0.0.0 or [::] (a bind address)',
+    });
+
 export const environmentSchema = z.object({
   NODE_ENV: z.string().default('development'),
   /** Bind address of both services. */
@@ -128,14 +139,15 @@ export const environmentSchema = z.object({
   ARCHIVE_MAX_RATIO: positiveInt.optional(),
   ARCHIVE_RATIO_GRACE_BYTES: nonNegativeInt.optional(),
   ARCHIVE_MAX_DEPTH: positiveInt.optional(),
-  /** Origin of the admin API as clients reach it (for download links); default: its listening URL. */
-  PUBLIC_ADMIN_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/]+$/.test(value), {
-    message: 'must be an origin such as https://admin.example.com (no path)',
-  }),
-  /** Origin of the gateway as site backends reach it (for the endpoint URLs the console shows). */
-  PUBLIC_GATEWAY_URL: optionalText.refine((value) => value === undefined || /^https?:\/\/[^/]+$/.test(value), {
-    message: 'must be an origin such as https://intake.example.com (no path)',
-  }),
+  /**
+   * Where people reach Intake (docs/configuration.md#public-addresses): the console at it, the
+   * gateway following it. Every link the product writes starts with one of the two.
+   */
+  PUBLIC_URL: publicOrigin('https://intake.example.com'),
+  /** Overrides the console's and admin API's origin (download links, invitations, passkeys, OIDC). */
+  PUBLIC_ADMIN_URL: publicOrigin('https://admin.example.com'),
+  /** Overrides the gateway's origin (the endpoint URLs, examples and form code the console shows). */
+  PUBLIC_GATEWAY_URL: publicOrigin('https://intake.example.com'),
   /** Lifetime of a signed download link. */
   DOWNLOAD_URL_TTL_SECONDS: positiveInt.default(300),
   /** Audit log entries older than this are deleted by the worker; at most 100 years. */

@@ -96,8 +96,11 @@ export interface Config {
     maxNestingDepth: number;
   }>;
   logLevel: Environment['LOG_LEVEL'];
+  /** PUBLIC_URL: the base of both public origins (shared/src/public-urls derives them). */
+  publicUrl: string | undefined;
+  /** PUBLIC_ADMIN_URL: the console's origin, overriding PUBLIC_URL. */
   publicAdminUrl: string | undefined;
-  /** Origin of the gateway as site backends reach it; unset: its listening origin. */
+  /** PUBLIC_GATEWAY_URL: the gateway's origin, overriding what follows from PUBLIC_URL. */
   publicGatewayUrl: string | undefined;
   downloadUrlTtlSeconds: number;
   /** Lifetime of the file download links inside an export. */

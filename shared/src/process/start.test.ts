@@ -60,8 +60,10 @@ describe(`processes on ${testDriverName()}`, () => {
 
       expect((await fetch(`${urls.gateway}/healthz`)).status).toBe(200);
       expect((await fetch(`${urls.admin}/readyz`)).status).toBe(200);
-      // The console's address is logged, and it answers the built page with its security headers.
-      expect(started.output()).toContain(`"msg":"console: open ${urls.admin}/ and sign in"`);
+      // The console's address to open is logged (localhost: passkeys refuse an IP address), and it
+      // answers the built page with its security headers.
+      const consoleUrl = urls.admin.replace('//127.0.0.1:', '//localhost:');
+      expect(started.output()).toContain(`"msg":"console: open ${consoleUrl}/ and sign in"`);
       const page = await fetch(`${urls.admin}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');

@@ -105,6 +105,10 @@ export interface ConsoleOptions {
   deliveryWorker?: boolean;
   /** Receives the services' log lines instead of stdout (to assert on what was logged). */
   logDestination?: NonNullable<Parameters<typeof createTestServices>[1]>['logDestination'];
+  /** More Chromium switches (`--host-resolver-rules` for a proxy's host names). */
+  chromiumArgs?: string[];
+  /** Chromium's environment (a HOME whose NSS database trusts a test CA). */
+  chromiumEnv?: Record<string, string>;
 }
 
 type TestServices = Awaited<ReturnType<typeof createTestServices>>;
@@ -123,14 +127,18 @@ export async function startConsole(
   const gateway = await startGateway(services);
   const admin = await startAdmin(services, { gatewayUrl: gateway.url });
   const worker = options.deliveryWorker
-    ? createDeliveryWorker(services, { publicAdminOrigin: () => admin.url })
+    ? createDeliveryWorker(services, {
+        // The listening origin, unless a public address is configured (the proxy tests).
+        publicAdminOrigin: () => (env.PUBLIC_URL || env.PUBLIC_ADMIN_URL ? admin.origins().admin : admin.url),
+      })
     : undefined;
   worker?.start();
   const profileDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
+    ...(options.chromiumEnv === undefined ? {} : { env: { ...process.env, ...options.chromiumEnv } }),
     viewport: VIEWPORTS.desktop,
     // Clipboard access for the Copy buttons.
     permissions: ['clipboard-read', 'clipboard-write'],

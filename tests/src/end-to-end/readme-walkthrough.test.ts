@@ -29,7 +29,7 @@ function runWalkThrough(
   const blocks = code === undefined ? [blockAfter(INTRO)] : [blockAfter(INTRO), blockAfter(SECOND_FACTOR_INTRO)];
   const script = blocks
     .join('\n')
-    .replace('http://127.0.0.1:4000/graphql', `${url}/graphql`)
+    .replace('http://localhost:4000/graphql', `${url}/graphql`)
     .replaceAll('<ADMIN_PASSWORD>', password)
     .replace('<CODE>', code ?? '');
   return new Promise((resolve) => {

@@ -25,6 +25,8 @@ export interface NotificationInput {
   formName: string;
   siteName: string;
   files: readonly StoredFile[];
+  /** The submission's page in the console, on the admin's public origin. */
+  consoleUrl: string;
 }
 
 // Stored strings are DOMPurify's HTML-safe serialisation: shown as the text they stand for.
@@ -74,7 +76,8 @@ export function notificationEmail(input: NotificationInput): NotificationEmail {
           (file) => `- ${oneLine(file.name)} (${file.mimeType}, ${file.size} bytes, field ${oneLine(file.field)})`,
         )),
     '',
-    'The files are not attached; download them through the admin API.',
+    'The files are not attached; open the submission in the console to download them:',
+    input.consoleUrl,
     '',
   ];
   const subject = reservedText(submission.data, '_subject');

@@ -15,7 +15,7 @@ import { AuthPayloadType } from '../sign-in.type.js';
 import { signedInMemberId } from '../../access/acting-member.js';
 
 function relyingPartyOf(context: AdminContext) {
-  return relyingParty(context.deps.services.config.publicAdminUrl, context.requestOrigin);
+  return relyingParty(context.deps.publicOrigin());
 }
 
 @Resolver()

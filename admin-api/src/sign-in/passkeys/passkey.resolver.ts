@@ -31,7 +31,7 @@ const passkeyName = z
   );
 
 function relyingPartyOf(context: AdminContext) {
-  return relyingParty(context.deps.services.config.publicAdminUrl, context.requestOrigin);
+  return relyingParty(context.deps.publicOrigin());
 }
 
 @Resolver()

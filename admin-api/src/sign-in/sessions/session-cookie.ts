@@ -1,6 +1,7 @@
 // The console's session cookie, read and written through Koa's `cookies`. HttpOnly (no script can
 // read it), SameSite=Strict (no other site's page sends it), Path=/ and Secure when the console is
-// served over https: directly, through a trusted proxy's X-Forwarded-Proto, or as PUBLIC_ADMIN_URL says.
+// served over https: directly, through a trusted proxy's X-Forwarded-Proto, or as the public address says.
+import { adminIsHttps, type PublicUrlConfig } from '@intake/shared/public-urls';
 import type { AdminKoaContext } from '../../koa-context.js';
 
 export const SESSION_COOKIE = 'intake_session';
@@ -11,8 +12,8 @@ export interface SessionCookie {
   clear(): void;
 }
 
-export function sessionCookie(ctx: AdminKoaContext, publicAdminUrl: string | undefined): SessionCookie {
-  const secure = ctx.secure || publicAdminUrl?.startsWith('https://') === true;
+export function sessionCookie(ctx: AdminKoaContext, config: PublicUrlConfig): SessionCookie {
+  const secure = ctx.secure || adminIsHttps(config);
   const write = (value: string | null, expires: Date | undefined): void => {
     // Koa refuses a Secure cookie on a plain connection unless told the client side is https.
     ctx.cookies.secure = secure;

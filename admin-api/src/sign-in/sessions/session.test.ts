@@ -137,8 +137,11 @@ describe(`console session cookie on ${testDriverName()}`, () => {
 });
 
 describe(`console session cookie behind https on ${testDriverName()}`, () => {
-  it('is Secure when PUBLIC_ADMIN_URL is https', async () => {
-    const admin = await startTestAdmin({ PUBLIC_ADMIN_URL: 'https://admin.example.com' });
+  it.each([
+    ['PUBLIC_ADMIN_URL', { PUBLIC_ADMIN_URL: 'https://admin.example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://intake.example.com' }],
+  ])('is Secure, with HSTS on every answer, when %s is https', async (_name, env) => {
+    const admin = await startTestAdmin(env);
     try {
       const response = await fetch(`${admin.url}/graphql`, {
         method: 'POST',
@@ -147,6 +150,17 @@ describe(`console session cookie behind https on ${testDriverName()}`, () => {
       });
       const line = response.headers.getSetCookie().find((value) => value.startsWith(`${SESSION_COOKIE}=`))!;
       expect(line.toLowerCase().split(/;\s*/)).toContain('secure');
+      expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000');
+      expect((await fetch(`${admin.url}/healthz`)).headers.get('strict-transport-security')).toBe('max-age=31536000');
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it('sends no HSTS over plain http without an https public address', async () => {
+    const admin = await startTestAdmin({ PUBLIC_URL: 'http://intake.lan:4000' });
+    try {
+      expect((await fetch(`${admin.url}/healthz`)).headers.get('strict-transport-security')).toBeNull();
     } finally {
       await admin.close();
     }

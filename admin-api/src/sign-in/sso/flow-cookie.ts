@@ -43,10 +43,10 @@ function isFlow(value: unknown): value is SsoFlow {
   );
 }
 
-export function createFlowCookies(tokenEncryptionKey: Buffer, publicAdminUrl: string | undefined): FlowCookies {
+export function createFlowCookies(tokenEncryptionKey: Buffer, publicHttps: boolean): FlowCookies {
   const box = createSecretBox(tokenEncryptionKey, 'intake oidc flow');
   const set = (ctx: AdminKoaContext, value: string | null, expires?: Date) => {
-    const secure = ctx.secure || publicAdminUrl?.startsWith('https://') === true;
+    const secure = ctx.secure || publicHttps;
     ctx.cookies.secure = secure;
     ctx.cookies.set(FLOW_COOKIE, value, {
       httpOnly: true,

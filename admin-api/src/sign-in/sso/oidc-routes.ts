@@ -172,7 +172,7 @@ export function finishSso(deps: AdminDeps) {
         refuse(ctx, 'sso_not_recorded');
         return;
       }
-      secondFactorCookie(ctx, config.publicAdminUrl).set(outcome.challenge.challenge, outcome.challenge.expiresAt);
+      secondFactorCookie(ctx, config).set(outcome.challenge.challenge, outcome.challenge.expiresAt);
       logger.info({ requestId }, 'single sign-on: second factor required');
       continueTo(ctx, `${SIGN_IN_PATH}?second-factor=sso&next=${encodeURIComponent(flow.next)}`);
       return;
@@ -183,7 +183,7 @@ export function finishSso(deps: AdminDeps) {
       return;
     }
     await deps.loginAttempts.release(address);
-    sessionCookie(ctx, config.publicAdminUrl).set(outcome.session.secret, outcome.session.expiresAt);
+    sessionCookie(ctx, config).set(outcome.session.secret, outcome.session.expiresAt);
     logger.info({ requestId }, 'single sign-on: signed in');
     continueTo(ctx, flow.next);
   };

@@ -2,6 +2,7 @@
 // cookie for the console's sign-in page, which reads it through `ssoSecondFactor` (never from a URL,
 // so it is in no history, log or Referer). SameSite=Strict and Path=/graphql: only the console's own
 // requests carry it; it lasts as long as the challenge (5 minutes), which is single use anyway.
+import { adminIsHttps, type PublicUrlConfig } from '@intake/shared/public-urls';
 import type { AdminKoaContext } from '../../koa-context.js';
 
 export const SSO_SECOND_FACTOR_COOKIE = 'intake_sso_second_factor';
@@ -12,8 +13,8 @@ export interface SecondFactorCookie {
   set(challenge: string, expiresAt: Date): void;
 }
 
-export function secondFactorCookie(ctx: AdminKoaContext, publicAdminUrl: string | undefined): SecondFactorCookie {
-  const secure = ctx.secure || publicAdminUrl?.startsWith('https://') === true;
+export function secondFactorCookie(ctx: AdminKoaContext, config: PublicUrlConfig): SecondFactorCookie {
+  const secure = ctx.secure || adminIsHttps(config);
   return {
     read: () => ctx.cookies.get(SSO_SECOND_FACTOR_COOKIE) || undefined,
     set(challenge, expiresAt) {

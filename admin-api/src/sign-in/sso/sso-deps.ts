@@ -1,4 +1,5 @@
 import type { Config } from '@intake/shared/config';
+import { adminIsHttps } from '@intake/shared/public-urls';
 import { createFlowCookies, type FlowCookies } from './flow-cookie.js';
 import { CALLBACK_PATH, createOidcClient, type OidcClient } from './oidc-client.js';
 
@@ -17,6 +18,6 @@ export function createSsoDeps(config: Config, publicOrigin: () => string): SsoDe
   return {
     settings: config.oidc,
     client: createOidcClient(config.oidc, () => `${publicOrigin()}${CALLBACK_PATH}`),
-    flowCookies: createFlowCookies(config.tokenEncryptionKey, config.publicAdminUrl),
+    flowCookies: createFlowCookies(config.tokenEncryptionKey, adminIsHttps(config)),
   };
 }

@@ -1,0 +1,2 @@
+export * from './public-urls.js';
+export * from './exposure-warnings.js';
