@@ -29,7 +29,7 @@ import { createContextFunction, type AdminContext, type AdminDeps } from './cont
 import { CONSOLE_ROUTE, serveConsole } from './console/serve-console.js';
 import { createExportLinks } from './exports/export-link.js';
 import { createDownloadLinks } from './lib/download-link.js';
-import type { AdminKoaContext, AdminState } from './koa-context.js';
+import type { AdminState } from './koa-context.js';
 import { currentPublicOrigins, rememberRequestOrigin } from './http/public-origins.js';
 import { errorHandler } from './http/error-handler.js';
 import { logResponseErrors } from './http/response-errors.js';

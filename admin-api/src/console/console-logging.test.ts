@@ -64,14 +64,13 @@ afterAll(async () => {
 
 async function withAdmin(level: 'info' | 'debug', run: (origin: string, log: Captured) => Promise<void>) {
   const log = memory();
-  let origin = '';
   const built: AdminApp = await buildAdminApp(
     { ...services, logger: createLogger(level, {}, log) },
-    { publicOrigin: () => origin, consoleDir: dir },
+    { consoleDir: dir },
   );
   const server: Server = built.app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   try {
     await run(origin, log);
   } finally {

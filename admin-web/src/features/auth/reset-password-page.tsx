@@ -7,7 +7,7 @@ import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useMutation } from 'urql';
-import { SIGN_IN_PATH } from '../../app/session';
+import { SIGN_IN_PATH } from '../../lib/next-path';
 import { ErrorAlert } from '../../components/error-alert';
 import { FormPasswordInput } from '../../components/form-password-input';
 import { ResetPasswordDocument } from '../../gql/graphql';
