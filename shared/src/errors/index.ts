@@ -15,6 +15,8 @@ export {
   type ErrorEntry,
   type ErrorTransport,
   type FieldProblem,
+  FORM_CLOSED_REASONS,
+  type FormClosedMembers,
   type ProblemCode,
 } from '@intake/contract';
 
