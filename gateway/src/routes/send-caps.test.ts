@@ -134,6 +134,30 @@ describe(`caps and a schedule per form on ${testDriverName()}`, () => {
     expect(await stored(form)).toBe(2);
   });
 
+  it("shows a browser's own post to a closed form the refusal page, saying when it opens", async () => {
+    const opensAt = new Date(Date.UTC(2999, 0, 1, 9, 0));
+    const form = await formWith({ opensAt });
+    await harness.services.db.em
+      .fork()
+      .nativeUpdate(
+        FormSchema,
+        { id: form.id },
+        { browserPosting: true, browserOrigins: ['https://www.example.org'], browserChallenge: 'off' },
+      );
+    const response = await fetch(`${harness.gateway.url}/api/v1/send/${form.code}`, {
+      method: 'POST',
+      headers: { Origin: 'https://www.example.org', Accept: 'text/html,*/*;q=0.8' },
+      body: new URLSearchParams({ message: 'early bird secret' }),
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toContain('text/html');
+    const page = await response.text();
+    expect(page).toContain('This form opens at 2999-01-01 09:00 UTC.');
+    expect(page).not.toContain('early bird secret');
+    expect(await stored(form)).toBe(0);
+  });
+
   it('stores exactly the cap of 50 concurrent senders and refuses the rest', async () => {
     const form = await formWith({ maxSubmissions: 10 });
     const responses = await Promise.all(
