@@ -1,10 +1,10 @@
 // Where a submission row is written. One call, `write`, takes a submission that is checked, judged
 // and whose files are stored, and answers with the outcome; the SQL, the choice of path and the
 // retries stay in here (the statements themselves in guarded-insert.ts). Without a duplicate filter,
-// group commit (group-committer.ts): the submission, its file rows and its deliveries in one guarded
-// statement shared with concurrent requests; with one, or for a row its group did not write, one
-// transaction, under an advisory lock on the form and content when filtering duplicates. The paths,
-// the retries and why: docs/operations.md ("The write path"), docs/performance.md ("Group commit").
+// cap or schedule, group commit (group-committer.ts): the submission, its file rows and its deliveries
+// in one guarded statement shared with concurrent requests; otherwise, or for a row its group did not
+// write, one transaction (with the cap claimed in it, capacity.ts). The paths, the retries and why:
+// docs/operations.md ("The write path"), docs/performance.md ("Group commit").
 import { createHash } from 'node:crypto';
 import type { Database, Em } from '@intake/shared/db';
 import { enabledWebhookIds, enqueueSubmissionDeliveries, submissionDeliveries } from '@intake/shared/delivery';
