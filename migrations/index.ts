@@ -28,6 +28,7 @@ import { Migration20261127110000_recent_sign_in } from './Migration2026112711000
 import { Migration20261127120000_audit_chain_trust } from './Migration20261127120000_audit_chain_trust.js';
 import { Migration20261128120000_browser_posting } from './Migration20261128120000_browser_posting.js';
 import { Migration20261129110000_password_resets } from './Migration20261129110000_password_resets.js';
+import { Migration20261129130000_form_caps } from './Migration20261129130000_form_caps.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -58,4 +59,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261127120000_audit_chain_trust', class: Migration20261127120000_audit_chain_trust },
   { name: 'Migration20261128120000_browser_posting', class: Migration20261128120000_browser_posting },
   { name: 'Migration20261129110000_password_resets', class: Migration20261129110000_password_resets },
+  { name: 'Migration20261129130000_form_caps', class: Migration20261129130000_form_caps },
 ];

@@ -23,6 +23,27 @@ describe('IntakeProblem', () => {
     }
   });
 
+  it('reads why a form is closed, and when it opens', async () => {
+    const response = new Response(
+      JSON.stringify({
+        type: 'urn:intake:problem:form_closed',
+        title: 'Form closed',
+        status: 403,
+        detail: 'This form opens at 2026-12-01 09:00 UTC.',
+        code: 'form_closed',
+        reason: 'not_yet_open',
+        opensAt: '2026-12-01T09:00:00.000Z',
+      }),
+      { status: 403, headers: { 'Content-Type': 'application/problem+json' } },
+    );
+    const problem = await problemOf(response, 1);
+    expect(problem).toMatchObject({
+      code: 'form_closed',
+      status: 403,
+      closed: { reason: 'not_yet_open', opensAt: '2026-12-01T09:00:00.000Z' },
+    });
+  });
+
   it('reads a problem document, with the failing fields of fields_invalid', async () => {
     const response = new Response(
       JSON.stringify({

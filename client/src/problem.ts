@@ -1,8 +1,14 @@
 // The gateway's refusals as a typed error. The codes are the one catalogue's (@intake/contract,
 // bundled into this package as `#contract`, so the installed client needs nothing else).
-import { PROBLEM_CODES, type FieldProblem, type ProblemCode } from '#contract';
+import {
+  FORM_CLOSED_REASONS,
+  PROBLEM_CODES,
+  type FieldProblem,
+  type FormClosedMembers,
+  type ProblemCode,
+} from '#contract';
 
-export { PROBLEM_CODES, type FieldProblem, type ProblemCode };
+export { PROBLEM_CODES, type FieldProblem, type FormClosedMembers, type ProblemCode };
 
 /** An answer of the gateway that is not `201`: RFC 9457 problem details. */
 export class IntakeProblem extends Error {
@@ -18,13 +24,22 @@ export class IntakeProblem extends Error {
   readonly detail: string;
   /** `fields_invalid`: every failing field. Empty for the other codes. */
   readonly errors: readonly FieldProblem[];
+  /** `form_closed`: why (`reason`), and `opensAt` or `closedAt` when the schedule says. */
+  readonly closed?: FormClosedMembers;
   /** Seconds from `Retry-After` (429 and 503), when sent. */
   readonly retryAfter?: number;
   /** How many requests were made before giving up (1 when the refusal was final). */
   readonly attempts: number;
 
   constructor(
-    problem: { status: number; code: string; title?: string; detail?: string; errors?: readonly FieldProblem[] },
+    problem: {
+      status: number;
+      code: string;
+      title?: string;
+      detail?: string;
+      errors?: readonly FieldProblem[];
+      closed?: FormClosedMembers;
+    },
     options: { retryAfter?: number; attempts?: number } = {},
   ) {
     super(`${problem.status} ${problem.code}: ${problem.detail ?? problem.title ?? ''}`.trim());
@@ -34,6 +49,9 @@ export class IntakeProblem extends Error {
     this.title = problem.title ?? '';
     this.detail = problem.detail ?? '';
     this.errors = problem.errors ?? [];
+    if (problem.closed !== undefined) {
+      this.closed = problem.closed;
+    }
     if (options.retryAfter !== undefined) {
       this.retryAfter = options.retryAfter;
     }
@@ -79,6 +97,15 @@ export async function problemOf(
         .filter((entry): entry is FieldProblem => typeof entry?.path === 'string' && typeof entry?.reason === 'string')
         .map(({ path, reason }) => ({ path, reason }))
     : [];
+  const reason = (FORM_CLOSED_REASONS as readonly unknown[]).includes(body.reason)
+    ? (body.reason as FormClosedMembers['reason'])
+    : undefined;
+  const opensAt = text(body.opensAt);
+  const closedAt = text(body.closedAt);
+  const closed: FormClosedMembers | undefined =
+    body.code === 'form_closed' && reason !== undefined
+      ? { reason, ...(opensAt === undefined ? {} : { opensAt }), ...(closedAt === undefined ? {} : { closedAt }) }
+      : undefined;
   return new IntakeProblem(
     {
       status: response.status,
@@ -86,6 +113,7 @@ export async function problemOf(
       title: text(body.title) ?? response.statusText,
       detail: fromGateway ? (text(body.detail) ?? '') : notFromTheGateway(response.status, requested),
       errors,
+      ...(closed === undefined ? {} : { closed }),
     },
     { retryAfter, attempts },
   );

@@ -2,6 +2,7 @@
 // and the client carry it inside their tarballs (scripts/bundle.js) and the console in its bundle.
 export * from './browser-posting.js';
 export * from './field-path.js';
+export * from './form-schedule.js';
 export * from './input-bounds.js';
 export * from './problems.js';
 export * from './return-path.js';

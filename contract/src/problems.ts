@@ -33,6 +33,9 @@ export const ERROR_CATALOGUE = {
   token_missing: { status: 401, graphqlCode: 'TOKEN_MISSING', title: 'Site token missing', via: PROBLEM },
   token_invalid: { status: 403, graphqlCode: 'TOKEN_INVALID', title: 'Site token invalid', via: PROBLEM },
   form_forbidden: { status: 403, graphqlCode: 'FORM_FORBIDDEN', title: 'Form not available', via: PROBLEM },
+  // The form takes no submission now: before its opening, after its closing, or at its cap
+  // (docs/submissions.md#caps-and-a-schedule); `reason`, `opensAt` or `closedAt` say which.
+  form_closed: { status: 403, graphqlCode: 'FORM_CLOSED', title: 'Form closed', via: PROBLEM },
   // A browser post (docs/static-sites.md) from a page whose origin the form does not list.
   origin_not_allowed: { status: 403, graphqlCode: 'ORIGIN_NOT_ALLOWED', title: 'Origin not allowed', via: PROBLEM },
   unsupported_media_type: {

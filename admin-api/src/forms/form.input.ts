@@ -32,11 +32,17 @@ import {
   minScore,
   optionalCount,
   responseField,
+  scheduleTime,
+  submissionCap,
+  SUBMISSION_CAP_MAX,
 } from '@intake/shared/input-fields';
 import { formFieldShape, formFields } from './form-fields.js';
 import { BrowserChallengeEnum, CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 
 const notNull = z.boolean({ error: 'cannot be null' });
+
+/** The field a per-address cap counts: a field name, checked against the declared fields later. */
+const capAddressField = formFieldShape.name.nullable();
 
 @InputType('CreateFormInput')
 export class CreateFormInput {
@@ -51,6 +57,38 @@ export class CreateFormInput {
     description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission.`,
   })
   notifyEmails?: string[] | null;
+
+  // The cap and schedule (docs/submissions.md#caps-and-a-schedule), checked together by applyFormLimits.
+
+  @InputField(() => Int, submissionCap, {
+    nullable: true,
+    description: `At most this many submissions (spam not counted), 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
+  })
+  maxSubmissions?: number | null;
+
+  @InputField(() => Int, submissionCap, {
+    nullable: true,
+    description: `At most this many per address of capAddressField, 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
+  })
+  maxSubmissionsPerAddress?: number | null;
+
+  @InputField(() => String, capAddressField, {
+    nullable: true,
+    description: 'The declared EMAIL field whose address maxSubmissionsPerAddress counts.',
+  })
+  capAddressField?: string | null;
+
+  @InputField(() => String, scheduleTime, {
+    nullable: true,
+    description: 'ISO 8601 with a time zone: submissions are refused (403 form_closed) before it; null: open.',
+  })
+  opensAt?: Date | null;
+
+  @InputField(() => String, scheduleTime, {
+    nullable: true,
+    description: 'ISO 8601 with a time zone, after opensAt: submissions are refused from then on; null: never.',
+  })
+  closesAt?: Date | null;
 }
 
 // Each property carries its own check; the list is checked as a whole by `formFields` (duplicates,
@@ -300,4 +338,37 @@ export class UpdateFormInput {
     description: 'Understand _next, _subject, _replyto, _gotcha and their equivalents (docs/static-sites.md).',
   })
   browserReservedFields?: boolean;
+
+  // The cap and schedule (docs/submissions.md#caps-and-a-schedule); absent leaves a setting as it
+  // is, null removes it. Checked with the form's other settings by applyFormLimits.
+
+  @InputField(() => Int, submissionCap, {
+    nullable: true,
+    description: `At most this many submissions (spam not counted), 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
+  })
+  maxSubmissions?: number | null;
+
+  @InputField(() => Int, submissionCap, {
+    nullable: true,
+    description: `At most this many per address of capAddressField, 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
+  })
+  maxSubmissionsPerAddress?: number | null;
+
+  @InputField(() => String, capAddressField, {
+    nullable: true,
+    description: 'The declared EMAIL field whose address maxSubmissionsPerAddress counts.',
+  })
+  capAddressField?: string | null;
+
+  @InputField(() => String, scheduleTime, {
+    nullable: true,
+    description: 'ISO 8601 with a time zone: submissions are refused (403 form_closed) before it; null: open.',
+  })
+  opensAt?: Date | null;
+
+  @InputField(() => String, scheduleTime, {
+    nullable: true,
+    description: 'ISO 8601 with a time zone, after opensAt: submissions are refused from then on; null: never.',
+  })
+  closesAt?: Date | null;
 }

@@ -14,7 +14,8 @@ import type { AdminContext } from '../context.js';
 import { browserFormHtml } from './browser-form-html.js';
 import { presentForm } from './presenters.js';
 import { CreateFormInput, UpdateFormInput } from './form.input.js';
-import { FormType } from './form.type.js';
+import { FormClosedReasonEnum, FormType } from './form.type.js';
+import { cappedSubmissions, formClosedReason } from './form-closed-reason.js';
 import { parseId } from '../validation/fields.js';
 import { InputArg } from '../validation/input-type.js';
 
@@ -83,6 +84,24 @@ export class FormFieldsResolver {
   async lastSubmissionAt(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<string | null> {
     const newest = await lastSubmissionAt(em, form.id);
     return newest === null ? null : newest.toISOString();
+  }
+
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description:
+      'With maxSubmissions: the submissions counted toward it (spam aside; a deleted one still counts). Null without a cap.',
+  })
+  async cappedSubmissions(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<number | null> {
+    return form.maxSubmissions === null ? null : cappedSubmissions(em, form.id);
+  }
+
+  @FieldResolver(() => FormClosedReasonEnum, {
+    nullable: true,
+    description:
+      'Why the gateway refuses submissions now (403 form_closed); null while the schedule and cap let them in.',
+  })
+  closedReason(@Root() form: FormType, @Ctx() { em }: AdminContext): Promise<FormClosedReasonEnum | null> {
+    return formClosedReason(em, form);
   }
 
   @FieldResolver(() => String, {

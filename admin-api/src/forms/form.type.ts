@@ -18,6 +18,22 @@ registerEnumType(CaptchaProviderEnum, {
   },
 });
 
+export enum FormClosedReasonEnum {
+  NOT_YET_OPEN = 'not_yet_open',
+  CLOSED = 'closed',
+  FULL = 'full',
+}
+
+registerEnumType(FormClosedReasonEnum, {
+  name: 'FormClosedReason',
+  description: 'Why a form takes no submission now (403 form_closed on the gateway).',
+  valuesConfig: {
+    NOT_YET_OPEN: { description: 'Before its opensAt.' },
+    CLOSED: { description: 'At or after its closesAt.' },
+    FULL: { description: 'It has taken maxSubmissions submissions.' },
+  },
+});
+
 export enum FieldTypeEnum {
   TEXT = 'text',
   EMAIL = 'email',
@@ -237,6 +253,21 @@ export class FormType {
     description: 'Whether `_next`, `_subject`, `_replyto`, `_gotcha` and their equivalents are understood.',
   })
   browserReservedFields!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'At most this many submissions (spam not counted); null: no cap.' })
+  maxSubmissions!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'At most this many per address of capAddressField; null: none.' })
+  maxSubmissionsPerAddress!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'The declared EMAIL field a per-address cap counts.' })
+  capAddressField!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601: submissions are refused before it; null: open.' })
+  opensAt!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601: submissions are refused from then on; null: never.' })
+  closesAt!: string | null;
 
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;

@@ -52,6 +52,11 @@ export function presentForm(form: Form, config: Pick<Config, 'limits' | 'browser
     browserMaxFileSize: Math.min(browserLimits.maxFileSize, GRAPHQL_INT_MAX),
     browserMaxFiles: browserLimits.maxFiles,
     browserReservedFields: form.browserReservedFields ?? true,
+    maxSubmissions: form.maxSubmissions ?? null,
+    maxSubmissionsPerAddress: form.maxSubmissionsPerAddress ?? null,
+    capAddressField: form.capAddressField ?? null,
+    opensAt: form.opensAt ? form.opensAt.toISOString() : null,
+    closesAt: form.closesAt ? form.closesAt.toISOString() : null,
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

@@ -5,6 +5,7 @@ import type { UpdateFormInput } from './form.input.js';
 import { requireLiveForm } from '../lib/live-finders.js';
 import { badUserInput } from '../errors.js';
 import { applyCaptchaSettings } from './captcha-settings.js';
+import { applyFormLimits, withoutLimits } from './form-limits.js';
 
 /** Changes a live form (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */
 export async function updateForm(
@@ -14,15 +15,9 @@ export async function updateForm(
   input: UpdateFormInput,
 ): Promise<Form> {
   const form = await requireLiveForm(em, formId);
-  const {
-    captchaProvider,
-    captchaSecret,
-    captchaResponseField,
-    fields,
-    unknownFields,
-    confirmChallengeOff,
-    ...settings
-  } = input;
+  const { captchaProvider, captchaSecret, captchaResponseField, fields, unknownFields, confirmChallengeOff, ...rest } =
+    input;
+  const settings = withoutLimits(rest);
   // Off lets any script post without work: never by accident, and kept in the audit entry.
   if (settings.browserChallenge === 'off' && form.browserChallenge !== 'off' && confirmChallengeOff !== true) {
     throw badUserInput(
@@ -30,6 +25,7 @@ export async function updateForm(
       'OFF lets any script post to the form: confirm it with confirmChallengeOff: true',
     );
   }
+  applyFormLimits(form, input, fields);
   applyCaptchaSettings(form, { captchaProvider, captchaSecret, captchaResponseField }, tokenEncryptionKey);
   if (fields !== undefined) {
     // Stored as the JSON Schema the gateway compiles (shared/src/form-shape).

@@ -18,14 +18,30 @@ const lower = (value: string) => value.toLowerCase();
 const asIs = (value: string) => value;
 
 type ListKey = 'allowedMimeTypes' | 'notifyEmails' | 'honeypotFields' | 'blockedWords';
-type NumberKey = 'retentionDays' | 'maxLinks' | 'duplicateWindowSeconds';
+type NumberKey =
+  'retentionDays' | 'maxLinks' | 'duplicateWindowSeconds' | 'maxSubmissions' | 'maxSubmissionsPerAddress';
 
 const LISTS: { key: ListKey; fold: (value: string) => string }[] = [
   { key: 'notifyEmails', fold: lower },
   { key: 'honeypotFields', fold: asIs },
   { key: 'blockedWords', fold: lower },
 ];
-const NUMBERS: NumberKey[] = ['retentionDays', 'maxLinks', 'duplicateWindowSeconds'];
+const NUMBERS: NumberKey[] = [
+  'retentionDays',
+  'maxLinks',
+  'duplicateWindowSeconds',
+  'maxSubmissions',
+  'maxSubmissionsPerAddress',
+];
+const TIMES = ['opensAt', 'closesAt'] as const;
+
+/** The same moment, whatever the zone it is written in; null the same as null. */
+function sameTime(desired: string | null, current: string | null | undefined): boolean {
+  if (desired === null || current == null) {
+    return desired === (current ?? null);
+  }
+  return new Date(desired).getTime() === new Date(current).getTime();
+}
 
 export interface FormSettingsDiff {
   fields: FieldChange[];
@@ -79,6 +95,17 @@ export function diffFormSettings(
   for (const key of NUMBERS) {
     const desired = spec[key];
     if (desired !== undefined && desired !== (current ? current[key] : undefined)) {
+      change(key, current?.[key], desired);
+      input[key] = desired;
+    }
+  }
+  if (spec.capAddressField !== undefined && spec.capAddressField !== (current ? current.capAddressField : undefined)) {
+    change('capAddressField', current?.capAddressField, spec.capAddressField);
+    input.capAddressField = spec.capAddressField;
+  }
+  for (const key of TIMES) {
+    const desired = spec[key];
+    if (desired !== undefined && !(current && sameTime(desired, current[key]))) {
       change(key, current?.[key], desired);
       input[key] = desired;
     }

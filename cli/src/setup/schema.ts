@@ -23,6 +23,7 @@ import {
   NAME_MAX_LENGTH,
   RETENTION_DAYS_MAX,
   RETENTION_DAYS_MIN,
+  SUBMISSION_CAP_MAX,
 } from '#contract';
 import { z } from 'zod';
 
@@ -36,6 +37,15 @@ const name = z
 const stringList = (description: string) => z.array(z.string().min(1)).nullable().describe(description);
 const count = (min: number, max: number, description: string) =>
   z.number().int().min(min).max(max).nullable().describe(description);
+
+const scheduleTime = (description: string) =>
+  z.iso
+    .datetime({
+      offset: true,
+      error: 'must be an ISO 8601 date and time with a time zone, such as 2026-12-01T09:00:00Z',
+    })
+    .nullable()
+    .describe(description);
 
 const captcha = z
   .strictObject({
@@ -174,6 +184,24 @@ const form = z
       'Seconds in which the same content is stored once; null: off',
     ).optional(),
     captcha: captcha.nullable().optional(),
+    maxSubmissions: count(
+      1,
+      SUBMISSION_CAP_MAX,
+      'At most this many submissions (spam not counted); null: no cap',
+    ).optional(),
+    maxSubmissionsPerAddress: count(
+      1,
+      SUBMISSION_CAP_MAX,
+      'At most this many per address of capAddressField; null: none',
+    ).optional(),
+    capAddressField: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .describe('The declared email field whose address maxSubmissionsPerAddress counts'),
+    opensAt: scheduleTime('Submissions are refused (403 form_closed) before this time; null: open').optional(),
+    closesAt: scheduleTime('Submissions are refused from this time on, after opensAt; null: never').optional(),
     fields: z
       .array(declaredField)
       .nullable()

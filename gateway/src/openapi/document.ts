@@ -1,4 +1,4 @@
-import { codesAnsweredAs, type ErrorCode } from '@intake/shared/errors';
+import { codesAnsweredAs, FORM_CLOSED_REASONS, type ErrorCode } from '@intake/shared/errors';
 
 // The gateway's OpenAPI 3.1 document, written once here and served at /api/v1/openapi.json.
 // openapi.test.ts validates it against the OpenAPI 3.1 schema and validates real answers (201 and
@@ -21,7 +21,7 @@ export const SEND_PROBLEMS = {
     'file_infected',
   ],
   401: ['api_key_missing', 'token_missing'],
-  403: ['api_key_invalid', 'token_invalid', 'form_forbidden', 'origin_not_allowed'],
+  403: ['api_key_invalid', 'token_invalid', 'form_forbidden', 'form_closed', 'origin_not_allowed'],
   408: ['body_timeout'],
   413: ['payload_too_large'],
   415: ['unsupported_media_type'],
@@ -45,7 +45,7 @@ export const PARSER_PROBLEMS = {
 const SEND_PROBLEM_DESCRIPTIONS: Record<keyof typeof SEND_PROBLEMS, string> = {
   400: "The body, the fields the form declares, the visitor's CAPTCHA answer, a file or an archive was refused; nothing was stored. `body_invalid` includes a key holding markup (`<`, `>`), a quote or a control character. `fields_invalid` lists every failing field in `errors`.",
   401: 'A credential is missing.',
-  403: "A credential is wrong, the form is not available to this site, or (a browser post) the page's origin is not one of the form's.",
+  403: "A credential is wrong, the form is not available to this site, the form is closed (`form_closed`: before its opening, after its closing, or at its cap; `reason` says which), or (a browser post) the page's origin is not one of the form's.",
   408: 'The body did not arrive within `BODY_TIMEOUT_MS`; nothing was stored and the connection is closed.',
   413: 'The body (1 MiB for JSON and urlencoded bodies, `MAX_FORM_BODY_SIZE`), a file, the number of files, or the number of fields (1,000 fields; in JSON 1,000 keys and array items across the whole body) is over the limits.',
   415: 'The content type is not application/json, multipart/form-data or application/x-www-form-urlencoded, or a JSON body was sent as urlencoded (as `curl -d` does without a Content-Type); the detail says to set `Content-Type: application/json` for a JSON body.',
@@ -535,6 +535,18 @@ export const openApiDocument = {
               },
             },
           },
+          reason: {
+            enum: [...FORM_CLOSED_REASONS],
+            description:
+              '`form_closed` only: `not_yet_open`, `closed`, `full` (the form took its cap) or `full_for_address` ' +
+              "(the sender's address took its own).",
+          },
+          opensAt: {
+            type: 'string',
+            format: 'date-time',
+            description: '`form_closed`, `not_yet_open`: when it opens.',
+          },
+          closedAt: { type: 'string', format: 'date-time', description: '`form_closed`, `closed`: since when.' },
         },
       },
       ProblemCode: {

@@ -271,6 +271,14 @@ describe(`real answers against the document on ${testDriverName()}`, () => {
     );
   });
 
+  it('403 form_closed, with its reason, for a form that is not open yet', async () => {
+    const { form, token } = await siteAndForm();
+    const opensAt = new Date(Date.now() + 86_400_000);
+    await harness.services.db.em.fork().nativeUpdate(FormSchema, { id: form.id }, { opensAt });
+    const problem = await expectSendAnswer(await send(url, form.code, { apiKey, token, json: {} }), 403, 'form_closed');
+    expect(problem).toMatchObject({ reason: 'not_yet_open', opensAt: opensAt.toISOString() });
+  });
+
   it('403 origin_not_allowed for a browser post from a page the form does not list', async () => {
     const { form } = await siteAndForm();
     await harness.services.db.em

@@ -13,6 +13,7 @@ import type { SiteCache } from '../site-cache/site-cache.js';
 import { apiKey } from '../middleware/api-key.js';
 import { authFailureLimit } from '../middleware/auth-failure-limit.js';
 import { formByCode } from '../middleware/form-by-code.js';
+import { formOpen } from '../middleware/form-open.js';
 import { idempotencyKey } from '../middleware/idempotency-key.js';
 import { siteRateLimit } from '../middleware/site-rate-limit.js';
 import { siteToken } from '../middleware/site-token.js';
@@ -136,6 +137,7 @@ export function sendRouter(
     browserOnly(browserForm(siteCache)),
     browserOnly(browserRateLimits(rateLimits.browserPosts, rateLimits.browserFormPosts)),
     idempotencyKey,
+    formOpen,
     backendOnly(siteRateLimit(rateLimits.submissions)),
     parseBody,
     async (ctx) => {

@@ -1,10 +1,10 @@
 // Where a submission row is written. One call, `write`, takes a submission that is checked, judged
 // and whose files are stored, and answers with the outcome; the SQL, the choice of path and the
 // retries stay in here (the statements themselves in guarded-insert.ts). Without a duplicate filter,
-// group commit (group-committer.ts): the submission, its file rows and its deliveries in one guarded
-// statement shared with concurrent requests; with one, or for a row its group did not write, one
-// transaction, under an advisory lock on the form and content when filtering duplicates. The paths,
-// the retries and why: docs/operations.md ("The write path"), docs/performance.md ("Group commit").
+// cap or schedule, group commit (group-committer.ts): the submission, its file rows and its deliveries
+// in one guarded statement shared with concurrent requests; otherwise, or for a row its group did not
+// write, one transaction (with the cap claimed in it, capacity.ts). The paths, the retries and why:
+// docs/operations.md ("The write path"), docs/performance.md ("Group commit").
 import { createHash } from 'node:crypto';
 import type { Database, Em } from '@intake/shared/db';
 import { enabledWebhookIds, enqueueSubmissionDeliveries, submissionDeliveries } from '@intake/shared/delivery';
@@ -14,6 +14,8 @@ import { isOutage } from '@intake/shared/outage';
 import { ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SpamReason } from '../spam/content-rules.js';
 import type { DuplicateFilter } from '../spam/spam-verdict.js';
+import { claimCapacity } from './capacity.js';
+import { hasLimits } from './form-limits.js';
 import { GroupCommitter, type GroupCounts, type GroupSettings } from './group-committer.js';
 import {
   insertGroupIfAccepting,
@@ -190,7 +192,8 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
   let em: Em | undefined;
   const fork = () => (em ??= db.em.fork());
   const webhookIds = record.webhookIds ?? (await enabledWebhookIds(fork(), record.form.id));
-  if (record.duplicateFilter !== null) {
+  // A cap is claimed in the submission's transaction, so a capped or scheduled form is never grouped.
+  if (record.duplicateFilter !== null || hasLimits(record.form)) {
     return writeInTransaction(fork(), record, webhookIds);
   }
   const { form, site } = record;
@@ -257,7 +260,11 @@ async function writeInTransaction(
   webhookIds: readonly string[],
 ): Promise<WriteOutcome> {
   const filter = record.duplicateFilter;
+  const capped = hasLimits(record.form);
+  // A capped form's writes take turns in this process (PGlite keeps no two transactions apart); that
+  // covers the content lock's turns too. Across processes, the count's row lock keeps the cap.
   const lockKey = filter === null ? null : contentLockKey(record.form.id, filter);
+  const turnKey = capped ? `capacity:${record.form.id}` : lockKey;
   const write = () =>
     em.transactional(async (tx): Promise<WriteOutcome> => {
       if (filter !== null) {
@@ -269,6 +276,11 @@ async function writeInTransaction(
       }
       if (!(await isStillAccepting(tx, record.form.id, record.site))) {
         return { outcome: 'refused', refusal: await refusalOf(tx, record.form.id, record.site) };
+      }
+      const closed = capped ? await claimCapacity(tx, capacityClaim(record)) : null;
+      if (closed !== null) {
+        // Rolled back with the transaction: nothing was counted.
+        throw new RefusedInTransaction(closed);
       }
       const submission = tx.create(SubmissionSchema, {
         id: record.id,
@@ -288,7 +300,30 @@ async function writeInTransaction(
       await tx.flush();
       return { outcome: 'stored', answer: presentSubmission(submission, files) };
     });
-  return lockKey === null ? write() : oneAtATime(lockKey, write);
+  const written = () =>
+    write().catch((error: unknown) => {
+      if (error instanceof RefusedInTransaction) {
+        return { outcome: 'refused', refusal: error.refusal } as const;
+      }
+      throw error;
+    });
+  return turnKey === null ? written() : oneAtATime(turnKey, written);
+}
+
+/** Thrown to roll back a transaction whose cap refused the submission after raising another count. */
+class RefusedInTransaction extends Error {
+  constructor(readonly refusal: AppError) {
+    super(refusal.message);
+  }
+}
+
+function capacityClaim(record: SubmissionRecord) {
+  return {
+    formId: record.form.id,
+    data: record.data,
+    createdAt: record.createdAt,
+    spam: record.spamReason !== undefined,
+  };
 }
 
 /** A 63-bit advisory lock key for this content on this form. */

@@ -67,12 +67,27 @@ export const FormSchema = defineEntity({
     browserMaxFiles: p.integer().nullable(),
     /** Whether `_next`, `_subject`, `_replyto`, `_gotcha` and their equivalents are understood. */
     browserReservedFields: p.boolean().default(true),
+    // Caps and a schedule (docs/submissions.md#caps-and-a-schedule), each off while null.
+    /** At most this many submissions (spam aside) for the form's whole life. */
+    maxSubmissions: p.integer().nullable(),
+    /** At most this many per address in `capAddressField`, a declared EMAIL field. */
+    maxSubmissionsPerAddress: p.integer().nullable(),
+    capAddressField: p.string().length(100).nullable(),
+    /** Submissions are refused before this time and from `closesAt` on. */
+    opensAt: p.datetime().nullable(),
+    closesAt: p.datetime().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),
   },
   // A zero or negative retention would delete every submission of the form at the next run.
-  checks: [{ name: 'forms_retention_days_check', expression: 'retention_days > 0' }],
+  // A cap below one, or a closing not after the opening, would refuse every submission.
+  checks: [
+    { name: 'forms_retention_days_check', expression: 'retention_days > 0' },
+    { name: 'forms_max_submissions_check', expression: 'max_submissions > 0' },
+    { name: 'forms_max_submissions_per_address_check', expression: 'max_submissions_per_address > 0' },
+    { name: 'forms_schedule_check', expression: 'opens_at < closes_at' },
+  ],
 });
 
 export type Form = InferEntity<typeof FormSchema>;

@@ -6,6 +6,7 @@ import { AuditChainHeadSchema, AuditCheckpointSchema } from './audit-chain.js';
 import { AuditEntrySchema } from './audit-entry.js';
 import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
+import { FormSubmissionCountSchema } from './form-submission-count.js';
 import { FormSchema } from './form.js';
 import { MemberSiteGrantSchema } from './member-site-grant.js';
 import { PasskeyChallengeSchema, PasskeySchema } from './passkey.js';
@@ -28,6 +29,7 @@ export * from './audit-chain.js';
 export * from './audit-entry.js';
 export * from './delivery-attempt.js';
 export * from './delivery.js';
+export * from './form-submission-count.js';
 export * from './form.js';
 export * from './member-site-grant.js';
 export * from './passkey.js';
@@ -69,4 +71,5 @@ export const ENTITIES: Options['entities'] = [
   PasskeyChallengeSchema,
   UsedChallengeSchema,
   PasswordResetSchema,
+  FormSubmissionCountSchema,
 ];

@@ -5,7 +5,7 @@
 // AppError is an internal fault, masked as `internal_error`. The few Error subclasses local to their
 // module never reach a client as they are: each becomes an AppError where it would.
 
-import { ERROR_CATALOGUE, type ErrorCode, type FieldProblem } from '@intake/contract';
+import { ERROR_CATALOGUE, type ErrorCode, type FieldProblem, type FormClosedMembers } from '@intake/contract';
 
 export {
   codesAnsweredAs,
@@ -15,6 +15,8 @@ export {
   type ErrorEntry,
   type ErrorTransport,
   type FieldProblem,
+  FORM_CLOSED_REASONS,
+  type FormClosedMembers,
   type ProblemCode,
 } from '@intake/contract';
 
@@ -23,6 +25,8 @@ export interface AppErrorOptions {
   retryAfter?: number;
   /** `fields_invalid`: every failing field; sent as the problem's `errors` member. */
   errors?: readonly FieldProblem[];
+  /** `form_closed`: why, and when it opens or closed; sent as members of the problem. */
+  closed?: FormClosedMembers;
   cause?: unknown;
 }
 
@@ -38,6 +42,7 @@ export class AppError extends Error {
   readonly graphqlCode: string;
   readonly retryAfter?: number;
   readonly errors?: readonly FieldProblem[];
+  readonly closed?: FormClosedMembers;
 
   constructor(code: ErrorCode, detail?: string, options: AppErrorOptions = {}) {
     const entry = ERROR_CATALOGUE[code];
@@ -52,6 +57,9 @@ export class AppError extends Error {
     }
     if (options.errors !== undefined) {
       this.errors = options.errors;
+    }
+    if (options.closed !== undefined) {
+      this.closed = options.closed;
     }
   }
 
@@ -72,6 +80,10 @@ export interface ProblemDetails {
   code: ErrorCode;
   /** RFC 9457 extension member of `fields_invalid`: each failing field by path, with the reason. */
   errors?: FieldProblem[];
+  /** Extension members of `form_closed`: `reason`, and `opensAt` or `closedAt`. */
+  reason?: FormClosedMembers['reason'];
+  opensAt?: string;
+  closedAt?: string;
 }
 
 /** RFC 9457 body for an error; unknown errors become a generic 500 that reveals nothing. */
@@ -84,5 +96,6 @@ export function toProblem(error: unknown): ProblemDetails {
     detail: appError.detail,
     code: appError.code,
     ...(appError.errors === undefined ? {} : { errors: appError.errors.map(({ path, reason }) => ({ path, reason })) }),
+    ...(appError.closed === undefined ? {} : { ...appError.closed }),
   };
 }

@@ -2,6 +2,7 @@
 // notifications and browser posting. Their bounds are @intake/contract's, re-exported here with them; the command line's
 // setup file and the console read the same bounds from the contract.
 export { description, notifyEmails } from './delivery.js';
+export { scheduleTime, submissionCap } from './form-limits.js';
 export { blockedWords, captchaSecret, honeypotFields, minScore, optionalCount, responseField } from './spam.js';
 export { codePoints, fail, isPlainText, name, wholeNumber } from './text.js';
 export {
@@ -47,4 +48,6 @@ export {
   RETENTION_DAYS_MIN,
   SEARCH_QUERY_MAX_LENGTH,
   SEARCH_QUERY_MIN_LENGTH,
+  SUBMISSION_CAP_MAX,
+  SUBMISSION_CAP_MIN,
 } from '@intake/contract';

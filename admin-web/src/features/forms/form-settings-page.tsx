@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/page-header';
 import { FormSettingsDocument, UpdateFormSettingsDocument, type FormSettingsFieldsFragment } from '../../gql/graphql';
 import { fieldErrors } from '../../lib/api-errors';
 import { BrowserPostingCard } from './settings/browser-posting-card';
+import { CapAndScheduleCard } from './settings/cap-and-schedule-card';
 import { FileSizeAndEmailsCard } from './settings/file-size-and-emails-card';
 import { FieldsCard } from './settings/fields-card';
 import { FileTypesCard } from './settings/file-types-card';
@@ -91,6 +92,7 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
       <Stack maw={760}>
         <NameAndStatusCard form={form} code={current.code} />
         <FieldsCard form={form} />
+        <CapAndScheduleCard form={form} current={current} />
         <FileTypesCard form={form} limits={limits} />
         <FileSizeAndEmailsCard form={form} limits={limits} />
         <SpamProtectionCard form={form} current={current} limits={limits} />

@@ -1,6 +1,6 @@
 // A site's forms: their codes, whether they accept submissions, how many came and when; create and
 // delete here, every other setting on the form's settings page.
-import { Badge, Button, Code, Table } from '@mantine/core';
+import { Badge, Button, Code, Group, Table } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
@@ -16,6 +16,7 @@ import { useDeleteNamed } from '../../components/use-delete-named';
 import { CreateFormDocument, DeleteFormDocument, SiteFormsDocument, type SiteFormsQuery } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
+import { FormClosedBadge } from './form-closed-badge';
 
 function NewFormDialog({
   siteId,
@@ -66,9 +67,12 @@ function FormRow({ form, siteId, onDelete }: FormRowProps) {
         <Code>{form.code}</Code>
       </Table.Td>
       <Table.Td>
-        <Badge color={form.enabled ? 'green' : 'gray'} variant="dot" w="max-content">
-          {form.enabled ? 'Enabled' : 'Disabled'}
-        </Badge>
+        <Group gap={6} wrap="nowrap">
+          <Badge color={form.enabled ? 'green' : 'gray'} variant="dot" w="max-content">
+            {form.enabled ? 'Enabled' : 'Disabled'}
+          </Badge>
+          {form.enabled ? <FormClosedBadge reason={form.closedReason ?? null} opensAt={form.opensAt ?? null} /> : null}
+        </Group>
       </Table.Td>
       <Table.Td>{form.submissionCount}</Table.Td>
       <Table.Td>{formatDateTime(form.lastSubmissionAt, 'None yet')}</Table.Td>

@@ -63,6 +63,13 @@ const STORED: FormSettingsFieldsFragment = {
   browserMaxFileSize: 5 * MIB,
   browserMaxFiles: 3,
   browserReservedFields: true,
+  maxSubmissions: null,
+  maxSubmissionsPerAddress: null,
+  capAddressField: null,
+  opensAt: null,
+  closesAt: '2030-01-01T12:00:30.000Z',
+  cappedSubmissions: null,
+  closedReason: null,
 };
 
 function changes(edit: Partial<SettingsValues>, stored: FormSettingsFieldsFragment = STORED) {
@@ -226,6 +233,42 @@ describe('settingsChanges', () => {
     expect(changes({ browserChallenge: 'OFF', confirmChallengeOff: true }).input).toEqual({
       browserChallenge: 'OFF',
       confirmChallengeOff: true,
+    });
+  });
+});
+
+describe('cap and schedule changes', () => {
+  it('sends nothing for untouched settings, a stored time with seconds included', () => {
+    expect(changes({})).toEqual({ input: {}, errors: {} });
+  });
+
+  it('sends a cap, a per-address cap with its field, and times as UTC', () => {
+    const { input, errors } = changes({
+      maxSubmissions: 10,
+      maxSubmissionsPerAddress: 1,
+      capAddressField: 'email',
+      opensAt: '2029-06-01T09:00',
+      closesAt: '',
+    });
+    expect(errors).toEqual({});
+    expect(input).toEqual({
+      maxSubmissions: 10,
+      maxSubmissionsPerAddress: 1,
+      capAddressField: 'email',
+      opensAt: new Date('2029-06-01T09:00').toISOString(),
+      closesAt: null,
+    });
+  });
+
+  it('asks for the address field, and for a closing after the opening', () => {
+    const { errors } = changes({
+      maxSubmissionsPerAddress: 2,
+      opensAt: '2031-01-01T00:00',
+      closesAt: '2030-01-01T00:00',
+    });
+    expect(errors).toEqual({
+      capAddressField: 'Choose the e-mail field whose addresses are counted',
+      closesAt: 'Choose a closing time after the opening time',
     });
   });
 });

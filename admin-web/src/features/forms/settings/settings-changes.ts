@@ -4,7 +4,9 @@
 import type { FormFieldInput, FormSettingsFieldsFragment, UpdateFormInput } from '../../../gql/graphql';
 import { decodeStoredText } from '../../../lib/decode-stored-text';
 import {
+  isoOfLocalDateTime,
   LENGTH_FIELD_TYPES,
+  localDateTimeOf,
   MIB,
   mibOf,
   providerOf,
@@ -219,6 +221,43 @@ function browserChanges(
   return input;
 }
 
+// The cap and schedule that changed, into `input`; the opening must come before the closing.
+function capAndScheduleChanges(
+  values: SettingsValues,
+  current: FormSettingsFieldsFragment,
+  errors: Record<string, string>,
+): UpdateFormInput {
+  const input: UpdateFormInput = {};
+  const cap = optionalNumber(values.maxSubmissions);
+  if (cap !== (current.maxSubmissions ?? null)) {
+    input.maxSubmissions = cap;
+  }
+  const perAddress = optionalNumber(values.maxSubmissionsPerAddress);
+  const field = perAddress === null ? '' : values.capAddressField;
+  if (perAddress !== (current.maxSubmissionsPerAddress ?? null)) {
+    input.maxSubmissionsPerAddress = perAddress;
+  }
+  if (perAddress !== null && field === '') {
+    errors.capAddressField = 'Choose the e-mail field whose addresses are counted';
+  }
+  if ((field === '' ? null : field) !== (current.capAddressField ?? null)) {
+    input.capAddressField = field === '' ? null : field;
+  }
+  const opensAt = isoOfLocalDateTime(values.opensAt);
+  const closesAt = isoOfLocalDateTime(values.closesAt);
+  if (opensAt !== null && closesAt !== null && opensAt >= closesAt) {
+    errors.closesAt = 'Choose a closing time after the opening time';
+  }
+  // Compared as the input shows them (to the minute), so an untouched time is not sent back.
+  if (values.opensAt !== localDateTimeOf(current.opensAt ?? null)) {
+    input.opensAt = opensAt;
+  }
+  if (values.closesAt !== localDateTimeOf(current.closesAt ?? null)) {
+    input.closesAt = closesAt;
+  }
+  return input;
+}
+
 /** The settings in `values` that differ from `current`, and what must be fixed before a save. */
 export function settingsChanges(
   values: SettingsValues,
@@ -264,6 +303,7 @@ export function settingsChanges(
   Object.assign(input, spamProtectionChanges(values, current, errors));
   Object.assign(input, declaredFieldChanges(values, current, errors));
   Object.assign(input, browserChanges(values, current, limits, errors));
+  Object.assign(input, capAndScheduleChanges(values, current, errors));
   const retentionDays = optionalNumber(values.retentionDays);
   if (retentionDays !== (current.retentionDays ?? null)) {
     input.retentionDays = retentionDays;

@@ -92,6 +92,13 @@ export interface SettingsValues {
   browserMaxFileSizeMiB: number | string;
   browserMaxFiles: number | string;
   browserReservedFields: boolean;
+  maxSubmissions: number | string;
+  maxSubmissionsPerAddress: number | string;
+  /** '' is no per-address cap's field. */
+  capAddressField: string;
+  /** As a `datetime-local` input holds it, in the browser's time zone; '' is none. */
+  opensAt: string;
+  closesAt: string;
 }
 
 /** The texts of the visitor's pages, in the order the card shows them, with their labels. */
@@ -151,7 +158,28 @@ export function settingsValuesOf(current: FormSettingsFieldsFragment): SettingsV
     browserMaxFileSizeMiB: mibOf(current.browserMaxFileSize),
     browserMaxFiles: current.browserMaxFiles,
     browserReservedFields: current.browserReservedFields,
+    maxSubmissions: current.maxSubmissions ?? '',
+    maxSubmissionsPerAddress: current.maxSubmissionsPerAddress ?? '',
+    capAddressField: current.capAddressField ?? '',
+    opensAt: localDateTimeOf(current.opensAt ?? null),
+    closesAt: localDateTimeOf(current.closesAt ?? null),
   };
+}
+
+/** An ISO 8601 moment as a `datetime-local` input shows it, in the browser's time zone. */
+export function localDateTimeOf(iso: string | null): string {
+  if (iso === null) {
+    return '';
+  }
+  const date = new Date(iso);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A `datetime-local` value (the browser's time zone) as ISO 8601 in UTC; null for '' or nonsense. */
+export function isoOfLocalDateTime(local: string): string | null {
+  const date = local.trim() === '' ? null : new Date(local);
+  return date === null || Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
 /** The texts alone (urql adds a `__typename`, which an input must not carry). */
