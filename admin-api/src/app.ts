@@ -14,7 +14,7 @@ import {
 } from '@intake/shared/metrics';
 import { dummyPasswordHash } from '@intake/shared/password';
 import { connectRedisStore } from '@intake/shared/rate-limit';
-import { adminIsHttps, type Observed } from '@intake/shared/public-urls';
+import { adminIsHttps, publicOrigins, type Observed } from '@intake/shared/public-urls';
 import type { Services } from '@intake/shared/services';
 import { Router } from '@koa/router';
 import Koa from 'koa';
@@ -116,6 +116,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
           publicOrigin,
         },
     publicOrigin,
+    mailedLinkOrigin: () => publicOrigins(config, observedPorts()).admin,
     gatewayOrigin: () => currentPublicOrigins(config, observedPorts()).gateway,
     sso: createSsoDeps(config, publicOrigin),
     proofMethods: (em, adminId) => proofMethods(em, config, adminId),

@@ -34,6 +34,11 @@ export interface AdminDeps {
   loginAttempts: AttemptLimiter<LoginLimit>;
   /** Origin of the console as people reach it, for the link being written (http/public-origins.ts). */
   publicOrigin: () => string;
+  /**
+   * The console's origin for a link e-mailed on an unauthenticated request (a password reset): as
+   * configured, never the request's Host, which whoever asks can set to their own server.
+   */
+  mailedLinkOrigin: () => string;
   /** Seals TOTP secrets and hashes recovery codes. */
   secondFactorKeys: SecondFactorKeys;
   /** Origin of the gateway as site backends reach it, for the link being written. */

@@ -4,6 +4,7 @@
 // second factor is still asked; a recovery-code sign-in says how many codes are left; a member held
 // by the team's rule cannot remove their last factor; owners and admins reset by rank; the audit log
 // shows each step and never the token or the password.
+import { request as httpRequest } from 'node:http';
 import { jest } from '@jest/globals';
 import { authenticatorCode, codes, ensureAdmin } from '@intake/admin-api/test';
 import { startAdmin } from '@intake/admin-api';
@@ -80,13 +81,30 @@ async function challengeFor(email: string, password: string): Promise<string> {
   return result.errors![0]!.extensions!.challenge as string;
 }
 
+/** The console's origin as configured: with nothing set, localhost on the port the admin listens on. */
+const configuredOrigin = () => `http://localhost:${new URL(admin.url).port}`;
+
 /** The token of the reset link in the e-mail number `index` (`…/reset-password#<token>`). */
 async function linkTokenOf(index: number): Promise<string> {
   await inbox.waitFor(index + 1);
   const match = /(\S+\/reset-password#([\w-]{43}))\s/.exec(inbox.messages[index]!.text);
   expect(match).not.toBeNull();
-  expect(match![1]!.startsWith(`${admin.url}/reset-password#`)).toBe(true);
+  expect(match![1]!.startsWith(`${configuredOrigin()}/reset-password#`)).toBe(true);
   return match![2]!;
+}
+
+/** POSTs a GraphQL request with the Host header an attacker chooses (fetch would not send it). */
+function requestWithHost(host: string, query: string, variables: Record<string, unknown>): Promise<number> {
+  const body = JSON.stringify({ query, variables });
+  const { hostname, port } = new URL(admin.url);
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(
+      { hostname, port, path: '/graphql', method: 'POST', headers: { host, 'content-type': 'application/json' } },
+      (response) => response.resume().on('end', () => resolve(response.statusCode ?? 0)),
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
 }
 
 beforeAll(async () => {
@@ -177,6 +195,18 @@ describe(`account recovery on ${testDriverName()}`, () => {
     for (const secretValue of [token, NEW_PASSWORD, 'short', 'yet another password 1']) {
       expect(logged).not.toContain(secretValue);
     }
+  });
+
+  it('e-mails the link to the configured address, never to a Host the asker forged', async () => {
+    const eve = await createPerson('eve.target@example.com');
+    const before = inbox.messages.length;
+    // Reset-link poisoning: whoever asks sets Host to their own server, hoping the member clicks.
+    expect(await requestWithHost('attacker.example', REQUEST, { email: eve.email })).toBe(200);
+    await inbox.waitFor(before + 1);
+    const mail = inbox.messages[before]!;
+    expect(mail.to).toEqual([eve.email]);
+    expect(mail.text).not.toContain('attacker.example');
+    expect(mail.text).toContain(`${configuredOrigin()}/reset-password#`);
   });
 
   it('refuses an expired link and one replaced by a newer one, and limits asks per address', async () => {

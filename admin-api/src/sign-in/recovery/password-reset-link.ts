@@ -39,11 +39,13 @@ export async function issuePasswordResetLink(tx: Em, deps: AdminDeps, member: Ad
     createdAt,
     expiresAt,
   });
-  const link = passwordResetLink(deps.publicOrigin(), token);
   if (!config.delivery.smtpUrl) {
+    // Handed to the signed-in owner or admin who asked: the address they use is right.
     await tx.flush();
-    return { link, emailSent: false, expiresAt };
+    return { link: passwordResetLink(deps.publicOrigin(), token), emailSent: false, expiresAt };
   }
+  // E-mailed, maybe on anyone's request: a forged Host must not send the token to another server.
+  const link = passwordResetLink(deps.mailedLinkOrigin(), token);
   const sealedLink = passwordResetLinkBox(config.tokenEncryptionKey).seal(link);
   enqueuePasswordResetEmail(tx, { memberId: member.id, email: member.email, sealedLink });
   await tx.flush();
