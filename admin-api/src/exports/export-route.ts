@@ -5,6 +5,7 @@
 // PostgreSQL the rows are read and written by an export process of its own (exports/export-process.ts),
 // so the admin API only passes bytes on; on the embedded PGlite the database lives in this process,
 // so the export runs here.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Readable } from 'node:stream';
 import { isServiceOutage, OUTAGE_RETRY_AFTER_SECONDS } from '@intake/shared/outage';
 import type { Services } from '@intake/shared/services';
@@ -56,8 +57,14 @@ async function bodyOf(deps: ExportRouteDeps, request: ExportRequest): Promise<Re
   const columns = request.format === 'CSV' ? csvColumns(await fieldNames(em, scope)) : null;
   const external = deps.exportProcess;
   if (external === null) {
+    // The socket pulls the stream after this request's context is gone: its file links are signed in
+    // this context, for the origin the download was asked at (as the export process gets it below).
+    const links: DownloadLinks = {
+      ...deps.exportFileLinks,
+      urlFor: AsyncLocalStorage.bind(deps.exportFileLinks.urlFor),
+    };
     // Bytes, not objects: backpressure counts bytes buffered, not batches.
-    return Readable.from(exportChunks(em, request.format, scope, columns, deps.exportFileLinks), {
+    return Readable.from(exportChunks(em, request.format, scope, columns, links), {
       objectMode: false,
     });
   }
