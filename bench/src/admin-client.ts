@@ -1,5 +1,5 @@
 // What every bench part that talks to a real admin API needs: the environment of a throwaway admin
-// (fresh secrets, a new administrator, silent logs) and a GraphQL client signed in as it.
+// (fresh secrets, the bench administrator, silent logs) and a GraphQL client signed in as it.
 import { generateSecret } from '@intake/shared/secrets';
 
 /** A GraphQL request's `data`, shaped by the caller; an answer with errors throws. */
