@@ -44,22 +44,13 @@ const notNull = z.boolean({ error: 'cannot be null' });
 /** The field a per-address cap counts: a field name, checked against the declared fields later. */
 const capAddressField = formFieldShape.name.nullable();
 
-@InputType('CreateFormInput')
-export class CreateFormInput {
-  @InputField(() => ID, id)
-  siteId!: string;
-
-  @InputField(() => String, name)
-  name!: string;
-
-  @InputField(() => [String], notifyEmails, {
-    nullable: true,
-    description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission.`,
-  })
-  notifyEmails?: string[] | null;
-
-  // The cap and schedule (docs/submissions.md#caps-and-a-schedule), checked together by applyFormLimits.
-
+/**
+ * The cap and schedule (docs/submissions.md#caps-and-a-schedule), checked with the form's other
+ * settings by applyFormLimits. On an update, absent leaves a setting as it is and null removes it.
+ * Not a GraphQL type of its own (nothing takes it): its fields are part of each input that extends it.
+ */
+@InputType('FormLimitsInput')
+export abstract class FormLimitsInput {
   @InputField(() => Int, submissionCap, {
     nullable: true,
     description: `At most this many submissions (spam not counted), 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
@@ -89,6 +80,21 @@ export class CreateFormInput {
     description: 'ISO 8601 with a time zone, after opensAt: submissions are refused from then on; null: never.',
   })
   closesAt?: Date | null;
+}
+
+@InputType('CreateFormInput')
+export class CreateFormInput extends FormLimitsInput {
+  @InputField(() => ID, id)
+  siteId!: string;
+
+  @InputField(() => String, name)
+  name!: string;
+
+  @InputField(() => [String], notifyEmails, {
+    nullable: true,
+    description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission.`,
+  })
+  notifyEmails?: string[] | null;
 }
 
 // Each property carries its own check; the list is checked as a whole by `formFields` (duplicates,
@@ -162,7 +168,7 @@ function browserLimit(min: number, max: number, unit: string) {
 }
 
 @InputType('UpdateFormInput', { description: 'Absent fields stay as they are; null resets a limit to its default.' })
-export class UpdateFormInput {
+export class UpdateFormInput extends FormLimitsInput {
   @InputField(() => String, name, { nullable: true })
   name?: string;
 
@@ -338,37 +344,4 @@ export class UpdateFormInput {
     description: 'Understand _next, _subject, _replyto, _gotcha and their equivalents (docs/static-sites.md).',
   })
   browserReservedFields?: boolean;
-
-  // The cap and schedule (docs/submissions.md#caps-and-a-schedule); absent leaves a setting as it
-  // is, null removes it. Checked with the form's other settings by applyFormLimits.
-
-  @InputField(() => Int, submissionCap, {
-    nullable: true,
-    description: `At most this many submissions (spam not counted), 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
-  })
-  maxSubmissions?: number | null;
-
-  @InputField(() => Int, submissionCap, {
-    nullable: true,
-    description: `At most this many per address of capAddressField, 1..${SUBMISSION_CAP_MAX}; null: no cap.`,
-  })
-  maxSubmissionsPerAddress?: number | null;
-
-  @InputField(() => String, capAddressField, {
-    nullable: true,
-    description: 'The declared EMAIL field whose address maxSubmissionsPerAddress counts.',
-  })
-  capAddressField?: string | null;
-
-  @InputField(() => String, scheduleTime, {
-    nullable: true,
-    description: 'ISO 8601 with a time zone: submissions are refused (403 form_closed) before it; null: open.',
-  })
-  opensAt?: Date | null;
-
-  @InputField(() => String, scheduleTime, {
-    nullable: true,
-    description: 'ISO 8601 with a time zone, after opensAt: submissions are refused from then on; null: never.',
-  })
-  closesAt?: Date | null;
 }

@@ -46,11 +46,25 @@ export function InputField<Output>(typeFunc: ReturnTypeFunc, schema: FieldSchema
   };
 }
 
+/** The fields an input class declares, with those of the classes it extends (their own first). */
+function fieldsOf(inputClass: abstract new () => object): Map<string, DeclaredField> {
+  const fields = new Map<string, DeclaredField>();
+  const chain: object[] = [];
+  for (let prototype: object | null = inputClass.prototype; prototype; prototype = Object.getPrototypeOf(prototype)) {
+    chain.unshift(prototype);
+  }
+  for (const prototype of chain) {
+    for (const [key, field] of declaredFields.get(prototype) ?? []) {
+      fields.set(key, field);
+    }
+  }
+  return fields;
+}
+
 /** The zod schema of an input class: its declared fields, nothing else (unknown keys are dropped). */
 export function inputSchema(inputClass: abstract new () => object, config: Config) {
-  const fields = declaredFields.get(inputClass.prototype) ?? new Map<string, DeclaredField>();
   const shape: Record<string, z.ZodType> = {};
-  for (const [key, { schema, optional }] of fields) {
+  for (const [key, { schema, optional }] of fieldsOf(inputClass)) {
     const fieldSchema = typeof schema === 'function' ? schema(config) : schema;
     shape[key] = optional ? fieldSchema.optional() : fieldSchema;
   }
