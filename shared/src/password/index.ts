@@ -7,6 +7,25 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 // hash. Hashes with older parameters still verify, and are re-hashed at the next good login.
 export const PASSWORD_HASH_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
+
+interface HashParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** The parameters new hashes get: today's, except in tests that lower them (useCheapPasswordHashes). */
+let hashParams: HashParams = PASSWORD_HASH_PARAMS;
+
+/**
+ * For test runs only, never reachable from configuration: hash with cheaper parameters. The suites
+ * sign in thousands of times, and at the production cost (a few hundred ms a hash on the 2-core
+ * machine) that was minutes of `npm test`. The production parameters keep a test of their own.
+ */
+export function useCheapPasswordHashes(params: HashParams | null): void {
+  hashParams = params ?? PASSWORD_HASH_PARAMS;
+  dummyHash = undefined;
+}
 /** Parameters a stored hash may ask for: at most the current memory cost, so a row cannot exhaust memory. */
 const MAX_COST = PASSWORD_HASH_PARAMS.N * PASSWORD_HASH_PARAMS.r;
 
@@ -25,8 +44,8 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const { N, r, p } = PASSWORD_HASH_PARAMS;
-  const key = await derive(password, salt, PASSWORD_HASH_PARAMS);
+  const { N, r, p } = hashParams;
+  const key = await derive(password, salt, hashParams);
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -60,7 +79,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** True when a stored hash was made with other parameters than today's: re-hash it at the next good login. */
 export function passwordNeedsRehash(stored: string): boolean {
   const parsed = parseStoredHash(stored);
-  const { N, r, p } = PASSWORD_HASH_PARAMS;
+  const { N, r, p } = hashParams;
   return !parsed || parsed.params.N !== N || parsed.params.r !== r || parsed.params.p !== p;
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
-import { dummyPasswordHash, hashPassword, PASSWORD_HASH_PARAMS } from '@intake/shared/password';
+import { dummyPasswordHash, hashPassword, PASSWORD_HASH_PARAMS, useCheapPasswordHashes } from '@intake/shared/password';
 import { createTestServices, testDriverName } from '@intake/shared/test';
 import jwt from 'jsonwebtoken';
 import { startAdmin } from '../../server.js';
@@ -13,6 +13,9 @@ const SITES = 'query { sites { id } }';
 
 // Real servers and password hashing: slower than the default 5 s on a busy machine.
 jest.setTimeout(30_000);
+
+// This file hashes as the product does; the other test files hash cheaply (jest.preset.js).
+useCheapPasswordHashes(null);
 
 describe(`admin authentication on ${testDriverName()}`, () => {
   let admin: TestAdmin;
