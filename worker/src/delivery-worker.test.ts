@@ -23,6 +23,7 @@ import {
   type DeliveryAttempt,
   type Form,
 } from '@intake/shared/entities';
+import { toJsonSchema, type DeclaredField } from '@intake/shared/form-shape';
 import {
   answer,
   createTestServices,
@@ -94,6 +95,9 @@ async function attemptsOf(deliveryId: string): Promise<DeliveryAttempt[]> {
   return services.db.em.fork().find(DeliveryAttemptSchema, { delivery: deliveryId }, { orderBy: { number: 'asc' } });
 }
 
+/** The header section of a raw message. */
+const headersOf = (raw: string): string => raw.slice(0, raw.indexOf('\r\n\r\n'));
+
 /** Runs the worker until nothing is left to do now or later (bounded). */
 async function drain(run: DeliveryWorker, submissionId: string): Promise<Delivery[]> {
   for (let round = 0; round < 100; round += 1) {
@@ -107,9 +111,15 @@ async function drain(run: DeliveryWorker, submissionId: string): Promise<Deliver
   throw new Error('deliveries did not settle');
 }
 
-async function freshForm(notifyEmails: string[] | null = null): Promise<Form> {
-  const { site } = await makeSite(services);
-  const form = await makeForm(services, site);
+async function freshForm(
+  notifyEmails: string[] | null = null,
+  overrides: { siteName?: string; name?: string; fields?: DeclaredField[] } = {},
+): Promise<Form> {
+  const { site } = await makeSite(services, overrides.siteName === undefined ? {} : { name: overrides.siteName });
+  const form = await makeForm(services, site, {
+    ...(overrides.name === undefined ? {} : { name: overrides.name }),
+    ...(overrides.fields === undefined ? {} : { fieldsSchema: toJsonSchema(overrides.fields) }),
+  });
   if (notifyEmails) {
     const em = services.db.em.fork();
     await em.nativeUpdate(FormSchema, { id: form.id }, { notifyEmails });
@@ -431,7 +441,7 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     const mail = inbox.messages[before]!;
     expect(mail.to).toEqual(['ops@example.test', 'sales@example.test']);
     expect(mail.from).toBe('intake@example.test');
-    expect(mail.subject).toBe('New submission: Contact');
+    expect(mail.subject).toBe('New submission to Contact (Test site)');
     expect(mail.raw).not.toMatch(/text\/html/i);
     expect(mail.raw).toMatch(/Content-Type: text\/plain/i);
     expect(mail.text).toContain(`Submission: ${submissionId}`);
@@ -441,6 +451,13 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     expect(mail.text).toContain('tags: ["a","b"]');
     expect(mail.text).toContain('- cv.pdf (application/pdf, 1234 bytes, field cv)');
     expect(mail.raw).not.toMatch(/Content-Disposition: attachment/i);
+    // The submission's page in the console, where the files download: at the top and under the files.
+    const page = `https://admin.example.test/sites/${form.site.id}/forms/${form.id}/submissions/${submissionId}`;
+    expect(mail.text).toContain(`Open it in the console: ${page}\n`);
+    expect(mail.text).toContain(
+      `The files are not attached to this e-mail. Download them from the submission's page in the console:\n${page}\n`,
+    );
+    expect(mail.text).not.toMatch(/admin API/i);
     const [attempt] = await attemptsOf(delivery!.id);
     expect(attempt!.response).toMatch(/^250/);
   });
@@ -457,11 +474,106 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     await drain(worker(), second);
     await inbox.waitFor(before + 2);
     const [withBoth, withNeither] = inbox.messages.slice(before);
-    expect(withBoth!.subject).toBe('New submission: Contact: Order & delivery Bcc: x@evil.example');
+    expect(withBoth!.subject).toBe('New submission to Contact (Test site): Order & delivery Bcc: x@evil.example');
     expect(withBoth!.raw).toMatch(/^Reply-To: ada@example\.org\r?$/m);
-    expect(withNeither!.subject).toBe('New submission: Contact');
+    expect(withNeither!.subject).toBe('New submission to Contact (Test site)');
     expect(withNeither!.raw).not.toMatch(/^Reply-To:/m);
     expect(withNeither!.raw).not.toMatch(/^Bcc:/m);
+  });
+
+  it('names the form and the site in a subject of one bounded line, whatever the names hold', async () => {
+    const form = await freshForm(['ops@example.test'], {
+      name: 'Front\r\ndesk\u202E\u200B intake\nBcc: x@evil.example',
+      siteName: `Café ${'ß'.repeat(100)}`,
+    });
+    const before = inbox.messages.length;
+    await drain(worker(), await submit(form, { _subject: 'x'.repeat(300) }));
+    await inbox.waitFor(before + 1);
+    const mail = inbox.messages[before]!;
+    // The site's name is cut at 60 characters, then the whole subject at 200, each ending with `…`.
+    const line = `New submission to Front desk intake Bcc: x@evil.example (Café ${'ß'.repeat(54)}…)`;
+    expect(mail.subject).toBe(`${line}: ${'x'.repeat(200 - line.length - 3)}…`);
+    expect([...mail.subject]).toHaveLength(200);
+    expect(headersOf(mail.raw)).not.toMatch(/^Bcc:/im);
+    expect(mail.text).toContain('for the form "Front desk intake Bcc: x@evil.example" of the site');
+  });
+
+  describe('Reply-To, from the submitter’s address', () => {
+    const field = (name: string, type: DeclaredField['type']): DeclaredField => ({
+      name,
+      type,
+      required: false,
+      maxLength: null,
+      choices: null,
+    });
+    const replyToOf = (raw: string) => /^Reply-To: (.*)\r?$/m.exec(raw)?.[1]?.trim();
+
+    async function replyTos(form: Form, submissions: Record<string, unknown>[]): Promise<(string | undefined)[]> {
+      const before = inbox.messages.length;
+      for (const data of submissions) {
+        await drain(worker(), await submit(form, data));
+      }
+      await inbox.waitFor(before + submissions.length);
+      const mails = inbox.messages.slice(before);
+      expect(mails.every((mail) => !/^(Bcc|Cc):/im.test(headersOf(mail.raw)))).toBe(true);
+      return mails.map((mail) => replyToOf(mail.raw));
+    }
+
+    it('is the form’s first declared EMAIL field when it holds one plain address, and nothing else', async () => {
+      const form = await freshForm(['ops@example.test'], {
+        fields: [field('email', 'text'), field('contact', 'email'), field('manager', 'email')],
+      });
+      expect(
+        await replyTos(form, [
+          { email: 'not@used.example', contact: 'ada@example.org', manager: 'boss@example.org' },
+          { contact: 'o&#39;brien+desk@mail.example.org', manager: 'boss@example.org' },
+          { contact: 'ada@example.org\r\nBcc: x@evil.example' },
+          { contact: 'Ada <ada@example.org>' },
+          { contact: '"Ada" ada@example.org' },
+          { contact: 'ada@example.org, eve@evil.example' },
+          { contact: 'ada@example.org\nCc: eve@evil.example' },
+          { contact: ['ada@example.org'] },
+          { contact: 'ada@localhost' },
+          // No address in the field: the manager's is not the submitter's, nor is the TEXT `email`.
+          { email: 'not@used.example', manager: 'boss@example.org' },
+        ]),
+      ).toEqual([
+        'ada@example.org',
+        "o'brien+desk@mail.example.org",
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    });
+
+    it('is a field named `email` on a form that declares no EMAIL field, when it holds one plain address', async () => {
+      const undeclared = await freshForm(['ops@example.test']);
+      const declaredAsText = await freshForm(['ops@example.test'], { fields: [field('email', 'text')] });
+      expect(
+        await replyTos(undeclared, [
+          { email: 'ada@example.org' },
+          { email: 'see me at the desk' },
+          { email: 'ada@example.org\r\nBcc: x@evil.example' },
+          { Email: 'ada@example.org' },
+        ]),
+      ).toEqual(['ada@example.org', undefined, undefined, undefined]);
+      expect(await replyTos(declaredAsText, [{ email: 'grace@example.org' }])).toEqual(['grace@example.org']);
+    });
+
+    it('is `_replyto` first, when it holds one plain address', async () => {
+      const form = await freshForm(['ops@example.test'], { fields: [field('contact', 'email')] });
+      expect(
+        await replyTos(form, [
+          { _replyto: 'page@example.org', contact: 'ada@example.org' },
+          { _replyto: 'nobody', contact: 'ada@example.org' },
+        ]),
+      ).toEqual(['page@example.org', 'ada@example.org']);
+    });
   });
 
   it('retries an e-mail the server refuses for now', async () => {

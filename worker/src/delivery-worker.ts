@@ -199,6 +199,7 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       formName: delivery.form.name,
       siteName: site?.name ?? '',
       files: await filesOf(em, delivery.submission),
+      fieldsSchema: delivery.form.fieldsSchema ?? null,
       consoleUrl: `${adminOrigin()}/sites/${delivery.form.site.id}/forms/${delivery.form.id}/submissions/${delivery.submission.id}`,
     });
     return { outcome: await mailer.send(recipients, email), final: false };

@@ -124,6 +124,7 @@ export interface ReceivedMail {
   raw: string;
   /** The decoded text/plain body. */
   text: string;
+  /** The Subject header, unfolded and decoded. */
   subject: string;
 }
 
@@ -143,6 +144,27 @@ function decodeQuotedPrintable(text: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
+// RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`); a run of them is one byte sequence,
+// since a character may be split between two of them.
+const ENCODED_WORD = /=\?UTF-8\?([QB])\?([^?]*)\?=/gi;
+const ENCODED_RUN = /=\?UTF-8\?[QB]\?[^?]*\?=(?:\s+=\?UTF-8\?[QB]\?[^?]*\?=)*/gi;
+
+function decodeHeader(value: string): string {
+  return value.replace(ENCODED_RUN, (run) => {
+    const bytes = [...run.matchAll(ENCODED_WORD)].map(([, encoding, data]) =>
+      encoding!.toUpperCase() === 'B'
+        ? Buffer.from(data!, 'base64')
+        : Buffer.from(
+            data!
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            'latin1',
+          ),
+    );
+    return Buffer.concat(bytes).toString('utf8');
+  });
+}
+
 /** The text/plain body of a single-part message as nodemailer writes it. */
 function textOf(raw: string): { text: string; subject: string } {
   const split = raw.indexOf('\r\n\r\n');
@@ -156,7 +178,7 @@ function textOf(raw: string): { text: string; subject: string } {
       : encoding === 'base64'
         ? Buffer.from(body, 'base64').toString('utf8')
         : body;
-  return { text: text.replace(/\r\n/g, '\n'), subject: header('Subject') };
+  return { text: text.replace(/\r\n/g, '\n'), subject: decodeHeader(header('Subject')) };
 }
 
 export async function startSmtpInbox(): Promise<SmtpInbox> {

@@ -160,4 +160,36 @@ describe(`webhooks and e-mail end to end on ${testDriverName()}`, () => {
     expect(receiver.received).toHaveLength(1);
     expect(inbox.messages).toHaveLength(1);
   });
+
+  it('the e-mail names the form and the site, replies to the declared EMAIL field and links to the console', async () => {
+    const { createSite } = await gql('mutation { createSite(input: { name: "Hotel Ostende" }) { id } }');
+    const { createForm } = await gql(
+      'mutation($s: ID!) { createForm(input: { siteId: $s, name: "Front desk", notifyEmails: ["desk@example.com"] }) { id code } }',
+      { s: createSite.id },
+    );
+    await gql(
+      'mutation($f: ID!) { updateForm(id: $f, input: { fields: [{ name: "message", type: TEXT }, { name: "contact", type: EMAIL }] }) { id } }',
+      { f: createForm.id },
+    );
+    const { siteApiView } = await gql('query($s: ID!) { siteApiView(siteId: $s) { token } }', { s: createSite.id });
+    const before = inbox.messages.length;
+    const response = await send(gateway.url, createForm.code, {
+      apiKey: services.config.apiKey,
+      token: siteApiView.token,
+      json: JSON.stringify({ message: 'A room for two', contact: "o'brien@example.org" }),
+    });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+
+    await inbox.waitFor(before + 1);
+    const mail = inbox.messages[before]!;
+    expect(mail.subject).toBe('New submission to Front desk (Hotel Ostende)');
+    expect(mail.raw).toMatch(/^Reply-To: o'brien@example\.org\r?$/m);
+    const page = `${admin.url}/sites/${createSite.id}/forms/${createForm.id}/submissions/${id}`;
+    expect(mail.text).toContain(`Open it in the console: ${page}\n`);
+    // A deep link the console answers (the page itself then asks for a sign-in).
+    const consolePage = await fetch(page);
+    expect(consolePage.status).toBe(200);
+    expect(consolePage.headers.get('content-type')).toMatch(/^text\/html/);
+  });
 });

@@ -1,23 +1,54 @@
 // The notification e-mail of a submission: plain text only (no HTML part, so nothing in it can be
-// live markup), listing each field and the names of the attached files, never the files themselves.
+// live markup), listing each field and the names of the attached files, never the files themselves,
+// which the submission's page in the console downloads.
 import { decodeStoredText } from '@intake/shared/stored-text';
+import type { FormJsonSchema } from '@intake/shared/form-shape';
 import type { StoredFile, Submission } from '@intake/shared/entities';
+import { replyToAddress } from './reply-to.js';
 
 export interface NotificationEmail {
   subject: string;
   text: string;
-  /** The submitter's address from a `_replyto` field (docs/static-sites.md), when it is one. */
+  /** The submitter's one plain address (reply-to.ts), when the submission holds one. */
   replyTo?: string;
 }
 
-const SUBJECT_MAX = 150;
-// One plain address: no display name, no list, nothing a header could be broken with.
-const PLAIN_ADDRESS = /^[^\s@<>()[\]",;:\\]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$/;
+// Characters of the subject: the form's name and the site's are cut first, then the whole line.
+const FORM_NAME_MAX = 100;
+const SITE_NAME_MAX = 60;
+const SUBJECT_MAX = 200;
+// Line breaks and other controls become spaces; zero-width and direction marks go, so no part of the
+// subject can be hidden, reordered or start a header of its own.
+const CONTROLS = /[\p{Cc}\u2028\u2029]+/gu;
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
 
-/** A reserved field of a form written for another service (`_subject`, `_replyto`), as text. */
-function reservedText(data: Record<string, unknown>, name: string): string | undefined {
-  const value = data[name];
-  return typeof value === 'string' && value.trim() !== '' ? decodeStoredText(value).trim() : undefined;
+/** A name on one line, without invisible characters. */
+function plainLine(text: string): string {
+  return text.replace(INVISIBLE, '').replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Text for a header: a plain line of at most `max` characters (code points). */
+function headerText(text: string, max: number): string {
+  const line = plainLine(text);
+  const chars = [...line];
+  if (chars.length <= max) {
+    return line;
+  }
+  const cut = chars.slice(0, max - 1).join('');
+  return `${cut.trimEnd()}…`;
+}
+
+/** `_subject`, from a page written for another service (docs/static-sites.md), as text. */
+function submittedSubject(data: Record<string, unknown>): string {
+  const value = data._subject;
+  return typeof value === 'string' ? headerText(decodeStoredText(value), SUBJECT_MAX) : '';
+}
+
+function subjectOf(input: NotificationInput): string {
+  const site = headerText(input.siteName, SITE_NAME_MAX);
+  const extra = submittedSubject(input.submission.data);
+  const line = `New submission to ${headerText(input.formName, FORM_NAME_MAX)}${site ? ` (${site})` : ''}`;
+  return headerText(extra ? `${line}: ${extra}` : line, SUBJECT_MAX);
 }
 
 export interface NotificationInput {
@@ -25,6 +56,8 @@ export interface NotificationInput {
   formName: string;
   siteName: string;
   files: readonly StoredFile[];
+  /** The form's declared fields, which say which one holds the submitter's address; null: none. */
+  fieldsSchema: FormJsonSchema | null;
   /** The submission's page in the console, on the admin's public origin. */
   consoleUrl: string;
 }
@@ -58,7 +91,9 @@ export function notificationEmail(input: NotificationInput): NotificationEmail {
   const { submission, files } = input;
   const fields = Object.entries(submission.data);
   const lines = [
-    `A new submission arrived for the form "${oneLine(input.formName)}" of the site "${oneLine(input.siteName)}".`,
+    `A new submission arrived for the form "${plainLine(input.formName)}" of the site "${plainLine(input.siteName)}".`,
+    '',
+    `Open it in the console: ${input.consoleUrl}`,
     '',
     `Submission: ${submission.id}`,
     `Received:   ${submission.createdAt.toISOString()}`,
@@ -72,22 +107,16 @@ export function notificationEmail(input: NotificationInput): NotificationEmail {
     '-----------',
     ...(files.length === 0
       ? ['(none)']
-      : files.map(
-          (file) => `- ${oneLine(file.name)} (${file.mimeType}, ${file.size} bytes, field ${oneLine(file.field)})`,
-        )),
-    '',
-    'The files are not attached; open the submission in the console to download them:',
-    input.consoleUrl,
+      : [
+          ...files.map(
+            (file) => `- ${oneLine(file.name)} (${file.mimeType}, ${file.size} bytes, field ${oneLine(file.field)})`,
+          ),
+          '',
+          "The files are not attached to this e-mail. Download them from the submission's page in the console:",
+          input.consoleUrl,
+        ]),
     '',
   ];
-  const subject = reservedText(submission.data, '_subject');
-  const replyTo = reservedText(submission.data, '_replyto');
-  return {
-    subject: `New submission: ${oneLine(input.formName)}${subject ? `: ${oneLine(subject)}` : ''}`.slice(
-      0,
-      SUBJECT_MAX,
-    ),
-    text: lines.join('\n'),
-    ...(replyTo !== undefined && PLAIN_ADDRESS.test(replyTo) ? { replyTo } : {}),
-  };
+  const replyTo = replyToAddress(submission.data, input.fieldsSchema);
+  return { subject: subjectOf(input), text: lines.join('\n'), ...(replyTo === undefined ? {} : { replyTo }) };
 }

@@ -32,7 +32,9 @@ export function createMailer(smtpUrl: string, from: string): Mailer {
       const durationMs = () => Math.round(performance.now() - started);
       try {
         const message = { from, to: [...to], subject: email.subject, text: email.text };
-        const info = (await transport.sendMail(email.replyTo ? { ...message, replyTo: email.replyTo } : message)) as {
+        // An address object, so nodemailer writes the address as it is instead of parsing it as a list.
+        const replyTo = email.replyTo ? { replyTo: { name: '', address: email.replyTo } } : {};
+        const info = (await transport.sendMail({ ...message, ...replyTo })) as {
           response?: string;
           rejected?: unknown[];
         };
