@@ -16,3 +16,4 @@ export * from './raw-request.js';
 export * from './audit-signing.js';
 export * from './chromium.js';
 export * from './audit-export.js';
+export { CHEAP_PASSWORD_HASH_PARAMS } from './cheap-password-hashes.js';

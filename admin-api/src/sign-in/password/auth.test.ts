@@ -2,7 +2,7 @@ import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
 import { dummyPasswordHash, hashPassword, PASSWORD_HASH_PARAMS, useCheapPasswordHashes } from '@intake/shared/password';
-import { createTestServices, testDriverName } from '@intake/shared/test';
+import { CHEAP_PASSWORD_HASH_PARAMS, createTestServices, testDriverName } from '@intake/shared/test';
 import jwt from 'jsonwebtoken';
 import { startAdmin } from '../../server.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, codes, startTestAdmin, type TestAdmin, ensureAdmin } from '../../test/harness.js';
@@ -13,9 +13,6 @@ const SITES = 'query { sites { id } }';
 
 // Real servers and password hashing: slower than the default 5 s on a busy machine.
 jest.setTimeout(30_000);
-
-// This file hashes as the product does; the other test files hash cheaply (jest.preset.js).
-useCheapPasswordHashes(null);
 
 describe(`admin authentication on ${testDriverName()}`, () => {
   let admin: TestAdmin;
@@ -130,34 +127,39 @@ describe(`admin authentication on ${testDriverName()}`, () => {
       }
     });
 
-    it('hashes with scrypt N=2^17, r=8, p=1, and so does the dummy hash of unknown e-mails', async () => {
-      expect(PASSWORD_HASH_PARAMS).toEqual({ N: 2 ** 17, r: 8, p: 1 });
-      expect(await hashPassword('x')).toMatch(/^scrypt\$131072\$8\$1\$/);
-      expect(await dummyPasswordHash()).toMatch(/^scrypt\$131072\$8\$1\$/);
-    });
+    describe("with the product's hashing (the other tests hash cheaply: jest.preset.js)", () => {
+      beforeAll(() => useCheapPasswordHashes(null));
+      afterAll(() => useCheapPasswordHashes(CHEAP_PASSWORD_HASH_PARAMS));
 
-    it('re-hashes a hash with older parameters at a good login, transparently', async () => {
-      // A hash as earlier versions stored it: scrypt N=2^15.
-      const salt = randomBytes(16);
-      const key = scryptSync('an old password here', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
-      const legacy = ['scrypt', 2 ** 15, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
-      const em = admin.services.db.em.fork();
-      em.create(AdminUserSchema, { email: 'legacy@example.com', passwordHash: legacy });
-      await em.flush();
-      const storedHash = async () =>
-        (await admin.services.db.em.fork().findOneOrFail(AdminUserSchema, { email: 'legacy@example.com' }))
-          .passwordHash;
+      it('hashes with scrypt N=2^17, r=8, p=1, and so does the dummy hash of unknown e-mails', async () => {
+        expect(PASSWORD_HASH_PARAMS).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+        expect(await hashPassword('x')).toMatch(/^scrypt\$131072\$8\$1\$/);
+        expect(await dummyPasswordHash()).toMatch(/^scrypt\$131072\$8\$1\$/);
+      });
 
-      const wrong = await admin.gql('mutation { login(email: "legacy@example.com", password: "nope") { token } }');
-      expect(codes(wrong)).toEqual(['UNAUTHENTICATED']);
-      expect(await storedHash()).toBe(legacy);
+      it('re-hashes a hash with older parameters at a good login, transparently', async () => {
+        // A hash as earlier versions stored it: scrypt N=2^15.
+        const salt = randomBytes(16);
+        const key = scryptSync('an old password here', salt, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+        const legacy = ['scrypt', 2 ** 15, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$');
+        const em = admin.services.db.em.fork();
+        em.create(AdminUserSchema, { email: 'legacy@example.com', passwordHash: legacy });
+        await em.flush();
+        const storedHash = async () =>
+          (await admin.services.db.em.fork().findOneOrFail(AdminUserSchema, { email: 'legacy@example.com' }))
+            .passwordHash;
 
-      const first = await admin.login('legacy@example.com', 'an old password here');
-      const rehashed = await storedHash();
-      expect(rehashed).toMatch(/^scrypt\$131072\$8\$1\$/);
-      expect((await admin.gql(ME, {}, first)).data?.me.email).toBe('legacy@example.com');
-      await expect(admin.login('legacy@example.com', 'an old password here')).resolves.toEqual(expect.any(String));
-      expect(await storedHash()).toBe(rehashed);
+        const wrong = await admin.gql('mutation { login(email: "legacy@example.com", password: "nope") { token } }');
+        expect(codes(wrong)).toEqual(['UNAUTHENTICATED']);
+        expect(await storedHash()).toBe(legacy);
+
+        const first = await admin.login('legacy@example.com', 'an old password here');
+        const rehashed = await storedHash();
+        expect(rehashed).toMatch(/^scrypt\$131072\$8\$1\$/);
+        expect((await admin.gql(ME, {}, first)).data?.me.email).toBe('legacy@example.com');
+        await expect(admin.login('legacy@example.com', 'an old password here')).resolves.toEqual(expect.any(String));
+        expect(await storedHash()).toBe(rehashed);
+      });
     });
 
     it('stops guessing after 10 failures for one e-mail and address, even with the right password', async () => {
