@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { checkpointChainHead } from '@intake/shared/audit';
 import { CLI_ROOT, json, runCli, startCliWorld, type CliWorld } from '../test/cli-harness.js';
 
 let world: CliWorld;
@@ -81,6 +82,43 @@ describe('intake audit verify and export', () => {
     expect(toStdout.stdout.split('\n')[0]).toContain('"type":"intake-audit-log"');
     const asJson = json(await cliAsSession('audit', 'export', '--file', file, '-o', 'json'));
     expect(asJson).toMatchObject({ file, entries: expect.any(Number), fileName: expect.stringMatching(/\.ndjson$/) });
+  });
+
+  it('verify --witness: the newest entries deleted with their checkpoints are found against a kept checkpoint', async () => {
+    const services = world.admin.services;
+    await checkpointChainHead(services.db.em.fork(), services.auditChain);
+    // What a witness polls and keeps: the public endpoint's answer, saved to a file.
+    const witnessFile = path.join(dir, 'witness.json');
+    const polled = await fetch(`${world.admin.url}/.well-known/audit-checkpoint`);
+    await writeFile(witnessFile, `${await polled.text()}\n`);
+    const { seq: witnessedSeq } = JSON.parse(await readFile(witnessFile, 'utf8')) as { seq: number };
+    expect((await cliAsSession('audit', 'verify', '--witness', witnessFile)).code).toBe(0);
+
+    // A database-only attacker deletes the newest entries and the checkpoints over them.
+    const kept = witnessedSeq - 2;
+    const [last] = (await sql(`select "hash", "digest" from "audit_log" where "seq" = ?`, [kept])) as [
+      { hash: string; digest: string },
+    ];
+    await sql(`delete from "audit_log" where "seq" > ?`, [kept]);
+    await sql(`delete from "audit_checkpoints" where "seq" > ?`, [kept]);
+    await sql(`update "audit_chain_head" set "seq" = ?, "chained_seq" = ?, "hash" = ?, "digest" = ?`, [
+      kept,
+      kept,
+      last!.hash,
+      last!.digest,
+    ]);
+    expect((await cliAsSession('audit', 'verify')).code).toBe(0);
+    const found = await cliAsSession('audit', 'verify', '--witness', witnessFile);
+    expect(found.code).toBe(1);
+    expect(found.stdout).toContain(
+      `the log ends at entry ${kept}, before the witnessed checkpoint at entry ${witnessedSeq}`,
+    );
+
+    const unreadable = await cliAsSession('audit', 'verify', '--witness', path.join(dir, 'missing.json'));
+    expect([unreadable.code, unreadable.stderr]).toEqual([64, expect.stringContaining('cannot read the witness file')]);
+    await writeFile(path.join(dir, 'not-a-checkpoint'), 'hello\n');
+    const garbled = await cliAsSession('audit', 'verify', '--witness', path.join(dir, 'not-a-checkpoint'));
+    expect([garbled.code, garbled.stderr]).toEqual([64, expect.stringContaining('is not a signed checkpoint')]);
   });
 
   it('verify: exit 0 on an intact chain; exit 1 naming the entry whose details were changed with SQL', async () => {

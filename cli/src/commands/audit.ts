@@ -5,6 +5,7 @@ import { type Command, Option } from 'commander';
 import { AuditLogDocument, type AuditOutcome, ExportAuditLogDocument, VerifyAuditLogDocument } from '../gql/graphql.js';
 import { contextOf, optionsOf } from '../context.js';
 import { EXIT } from '../errors.js';
+import { readWitness } from './witness-file.js';
 
 export function registerAudit(program: Command): void {
   const audit = program
@@ -58,9 +59,11 @@ function registerVerify(audit: Command): void {
   audit
     .command('verify')
     .description("Walk the audit log's chain; exit 1 at the first entry changed, removed or moved")
-    .action(async (_options, command: Command) => {
+    .option('--witness <file>', 'a signed checkpoint kept outside the database: the log must still reach it')
+    .action(async (options: { witness?: string }, command: Command) => {
+      const witness = options.witness === undefined ? undefined : await readWitness(options.witness);
       const { client, out } = await contextOf(command);
-      const { verifyAuditLog: found } = await client.request(VerifyAuditLogDocument);
+      const { verifyAuditLog: found } = await client.request(VerifyAuditLogDocument, { witness });
       out.record(found, () => {
         process.stdout.write(
           found.valid
