@@ -101,14 +101,19 @@ describe(`validateSetup on ${testDriverName()}`, () => {
       { updateForm: { id: form.id, input: { maxSubmissionsPerAddress: 1, capAddressField: 'email' } } },
       { updateForm: { id: form.id, input: { name: 'Renamed', enabled: false } } },
       { updateSite: { id: '00000000-0000-4000-8000-000000000000', input: { domain: 'x.example' } } },
-      { createForm: { siteChange: 3, name: 'Of a refused site' } },
-      { createForm: { siteChange: 9, name: 'Of no change' } },
+      { createSite: { name: 'Refused', domain: 'not a domain' } },
+      // The refusal of its site stands for it.
+      { createForm: { siteChange: 4, name: 'Of a refused site' } },
+      { createForm: { siteChange: 3, name: 'Of no new site' } },
+      { createWebhook: { formChange: 0, url: 'https://hooks.example.com/x' } },
     ]);
     expect(refusals.map(({ change, code, field }) => ({ change, code, field }))).toEqual([
       { change: 0, code: 'BAD_USER_INPUT', field: 'input.fields.0.choices' },
       { change: 1, code: 'BAD_USER_INPUT', field: 'input.capAddressField' },
       { change: 3, code: 'NOT_FOUND', field: null },
-      { change: 5, code: 'BAD_USER_INPUT', field: 'siteChange' },
+      { change: 4, code: 'BAD_USER_INPUT', field: 'input.domain' },
+      { change: 6, code: 'BAD_USER_INPUT', field: 'siteChange' },
+      { change: 7, code: 'BAD_USER_INPUT', field: 'formChange' },
     ]);
     expect(await rowCounts()).toEqual(before);
     const stored = await admin.services.db.em.fork().findOneOrFail(FormSchema, { id: form.id });

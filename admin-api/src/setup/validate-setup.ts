@@ -42,6 +42,8 @@ type Check = (dryRun: DryRun, value: Record<string, unknown>) => Promise<Made>;
 interface DryRun {
   context: AdminContext;
   em: Em;
+  /** What each change is, and what it made (nothing when it was refused). */
+  kinds: (typeof KINDS)[number][];
   made: Made[];
 }
 
@@ -69,10 +71,10 @@ function parseAs<Input extends object, Key extends keyof Input = never>(
   return parseInput(checked, value, 'input') as Omit<Input, Key>;
 }
 
-/** What an earlier change made, or undefined when that change was refused. */
-function earlier(dryRun: DryRun, index: unknown, here: number, field: string): Made {
-  if (typeof index !== 'number' || index < 0 || index >= here) {
-    throw badUserInput(field, 'must be the index of an earlier change, or give the id of an existing object');
+/** What the earlier change `index` of kind `kind` made: nothing when that change was refused. */
+function earlier(dryRun: DryRun, index: unknown, here: number, field: string, kind: 'createSite' | 'createForm'): Made {
+  if (typeof index !== 'number' || index < 0 || index >= here || dryRun.kinds[index] !== kind) {
+    throw badUserInput(field, `must be the index of an earlier ${kind} change, or give the id of an existing object`);
   }
   return dryRun.made[index] ?? {};
 }
@@ -101,7 +103,7 @@ function checks(here: number): Record<(typeof KINDS)[number], Check> {
         site = await requireLiveSite(em, id);
       } else {
         input = parseAs(dryRun, CreateFormInput, { name }, 'siteId');
-        site = earlier(dryRun, siteChange, here, 'siteChange').site;
+        site = earlier(dryRun, siteChange, here, 'siteChange', 'createSite').site;
       }
       // Apply sends the settings in a second request: checked as updateForm checks them.
       const parsedSettings = isGiven(settings) ? parseAs(dryRun, UpdateFormInput, settings) : null;
@@ -132,7 +134,7 @@ function checks(here: number): Record<(typeof KINDS)[number], Check> {
         form = await requireLiveForm(dryRun.em, id);
       } else {
         input = parseAs(dryRun, CreateWebhookInput, fields, 'formId');
-        form = earlier(dryRun, formChange, here, 'formChange').form;
+        form = earlier(dryRun, formChange, here, 'formChange', 'createForm').form;
       }
       if (form !== undefined) {
         buildWebhook(dryRun.em, dryRun.context.deps.services.config.tokenEncryptionKey, form, input);
@@ -154,6 +156,7 @@ async function checkChange(dryRun: DryRun, change: SetupChangeInput, here: numbe
     throw badUserInput(`changes.${here}`, `must set exactly one of ${KINDS.join(', ')}`);
   }
   const kind = given[0]!;
+  dryRun.kinds[here] = kind;
   return checks(here)[kind](dryRun, change[kind] as unknown as Record<string, unknown>);
 }
 
@@ -163,7 +166,7 @@ export async function validateSetup(context: AdminContext, changes: SetupChangeI
     throw badUserInput('changes', `must hold at most ${MAX_SETUP_CHANGES} changes`);
   }
   // Its own fork, never flushed: what the checks build and change is dropped with it.
-  const dryRun: DryRun = { context, em: context.deps.services.db.em.fork({ clear: true }), made: [] };
+  const dryRun: DryRun = { context, em: context.deps.services.db.em.fork({ clear: true }), kinds: [], made: [] };
   const refusals: SetupRefusalType[] = [];
   for (const [here, change] of changes.entries()) {
     try {
