@@ -14,7 +14,8 @@ const consoleFeatures = readdirSync(new URL('admin-web/src/features/', import.me
 // The admin API's areas (admin-api/src/<area>/, read at each run like the console's features) and
 // the leaves every area may use. schema/, app.ts and context.ts compose areas; test/ serves tests.
 const adminApiLeaves = ['access', 'errors.ts', 'http', 'lib', 'validation'];
-const adminApiRoots = ['console', 'schema', 'test'];
+// setup/ composes the commands of sites/, forms/ and webhooks/ for the dry run of a setup file.
+const adminApiRoots = ['console', 'schema', 'setup', 'test'];
 const adminApiAreas = readdirSync(new URL('admin-api/src/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && ![...adminApiLeaves, ...adminApiRoots].includes(entry.name))
   .map((entry) => entry.name);

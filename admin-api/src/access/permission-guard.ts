@@ -79,6 +79,11 @@ function locatorParts(locator: SiteLocator): [SiteObject, string] {
   return [object, path];
 }
 
+/** What a field that answers an object (not null, not a Boolean) says of one the caller may not see. */
+export function notFoundAs(object: SiteObject): Error {
+  return notFound(OBJECT_NAMES[object]);
+}
+
 /** The answer for an object the caller may not see: what the field answers for an unknown id. */
 function asIfMissing(info: GraphQLResolveInfo, object: SiteObject): unknown {
   if (!isNonNullType(info.returnType)) {
@@ -87,29 +92,33 @@ function asIfMissing(info: GraphQLResolveInfo, object: SiteObject): unknown {
   if (getNullableType(info.returnType) === GraphQLBoolean) {
     return false;
   }
-  throw notFound(OBJECT_NAMES[object]);
+  throw notFoundAs(object);
 }
 
-export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, context, info }, next) => {
-  if (info.path.prev !== undefined) {
-    return next();
-  }
-  const rule = ruleOf(info.parentType.name, info.fieldName);
+/**
+ * Checks the table's entry of one root field for these arguments, as the guard does before the
+ * field runs: throws what the caller may not do; answers the kind of object to answer as missing
+ * when the caller may not see it, null when the field may run. Also used by the setup dry run
+ * (setup/validate-setup.ts), so each change needs what its mutation needs.
+ */
+export async function authorizeField(
+  context: AdminContext,
+  rootType: string,
+  field: string,
+  args: Record<string, unknown>,
+): Promise<SiteObject | null> {
+  const rule = ruleOf(rootType, field);
   if (rule === undefined) {
     throw forbidden('This operation has no permission entry');
   }
   if (rule.permission === 'public') {
-    return next();
+    return null;
   }
   const principal = context.principal;
   if (principal === null) {
     throw unauthenticated();
   }
-  if (
-    principal.kind === 'admin' &&
-    principal.mustEnrolSecondFactor &&
-    !openDuringEnrolment(info.parentType.name, info.fieldName)
-  ) {
+  if (principal.kind === 'admin' && principal.mustEnrolSecondFactor && !openDuringEnrolment(rootType, field)) {
     throw secondFactorEnrolmentRequired();
   }
   const { member } = principal;
@@ -120,29 +129,28 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
     if (!holdsTeamPermission(member, rule.permission)) {
       throw forbidden(`Your role (${member.role}) may not do this`);
     }
-    if (!mayUseTeamPermission(principal, info.parentType.name, rule.permission)) {
+    if (!mayUseTeamPermission(principal, rootType, rule.permission)) {
       throw forbidden("This API token's scope does not allow this");
     }
     if (rule.recentSignIn === true && principal.kind === 'admin' && !signedInRecently(principal.signedInAt)) {
       const methods = await context.deps.proofMethods(context.deps.services.db.em.fork(), member.id);
       throw recentSignInRequired(methods, RECENT_SIGN_IN_SECONDS);
     }
-    return next();
+    return null;
   }
   if (rule.site === 'each') {
-    const sites = (await next()) as { id: string }[];
-    return sites.filter((site) => callerSiteLevel(principal, site.id) !== null);
+    return null;
   }
   const [object, path] = locatorParts(rule.site);
   const id = argumentAt(args, path);
   // Not an id: the resolver refuses the argument as it does for anyone.
   const siteId = isUuid(id) ? await siteOf(context.deps.services.db.em.fork(), object, id) : null;
   if (siteId === null) {
-    return next();
+    return null;
   }
   const level = callerSiteLevel(principal, siteId);
   if (level === null) {
-    return asIfMissing(info, object);
+    return object;
   }
   if (!levelCovers(level, rule.permission)) {
     throw forbidden(
@@ -150,6 +158,23 @@ export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, contex
         ? "This API token's scope is read-only"
         : 'Your access to this site is read-only',
     );
+  }
+  return null;
+}
+
+export const permissionGuard: MiddlewareFn<AdminContext> = async ({ args, context, info }, next) => {
+  if (info.path.prev !== undefined) {
+    return next();
+  }
+  const hidden = await authorizeField(context, info.parentType.name, info.fieldName, args);
+  if (hidden !== null) {
+    return asIfMissing(info, hidden);
+  }
+  const rule = ruleOf(info.parentType.name, info.fieldName);
+  if (rule !== undefined && 'site' in rule && rule.site === 'each' && context.principal !== null) {
+    const principal = context.principal;
+    const sites = (await next()) as { id: string }[];
+    return sites.filter((site) => callerSiteLevel(principal, site.id) !== null);
   }
   return next();
 };

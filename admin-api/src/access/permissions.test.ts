@@ -222,6 +222,8 @@ const CALLS: Record<string, (world: World) => Call> = {
   }),
   updateAccount: () => ({ query: 'mutation { updateAccount(input: { name: "Walk" }) { id } }' }),
   passkeys: () => ({ query: '{ passkeys { id } }' }),
+  // Each change it checks needs its mutation's permission: setup/validate-setup.test.ts.
+  validateSetup: () => ({ query: '{ validateSetup(changes: []) { change } }' }),
   // The walk reaches the admin at an IP address, where passkeys are refused (BAD_USER_INPUT), and a
   // passkey of nobody is not found: refused for their arguments once let through.
   startPasskeyRegistration: () => ({ query: 'mutation { startPasskeyRegistration }' }),

@@ -155,6 +155,8 @@ export const OPERATION_PERMISSIONS = {
     ssoPolicy: { permission: 'members:manage' },
     teamPolicy: { permission: 'account' },
     passkeys: { permission: 'account', login: true },
+    // The setup dry run: each change it checks needs what its mutation needs (setup/validate-setup.ts).
+    validateSetup: { permission: 'account' },
   },
   Mutation: {
     login: { permission: 'public' },

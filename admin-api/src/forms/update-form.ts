@@ -7,14 +7,11 @@ import { badUserInput } from '../errors.js';
 import { applyCaptchaSettings } from './captcha-settings.js';
 import { applyFormLimits, withoutLimits } from './form-limits.js';
 
-/** Changes a live form (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */
-export async function updateForm(
-  em: Em,
-  tokenEncryptionKey: Buffer,
-  formId: string,
-  input: UpdateFormInput,
-): Promise<Form> {
-  const form = await requireLiveForm(em, formId);
+/**
+ * `form` changed in memory once the whole input holds, not yet written (the dry run stops here:
+ * setup/validate-setup.ts); BAD_USER_INPUT naming the field otherwise.
+ */
+export function changeForm(em: Em, tokenEncryptionKey: Buffer, form: Form, input: UpdateFormInput): void {
   const { captchaProvider, captchaSecret, captchaResponseField, fields, unknownFields, confirmChallengeOff, ...rest } =
     input;
   const settings = withoutLimits(rest);
@@ -36,6 +33,17 @@ export async function updateForm(
   }
   // The input holds only its declared fields (absent ones are not keys), so this copies those.
   em.assign(form, settings, { onlyProperties: true });
+}
+
+/** Changes a live form (NOT_FOUND otherwise); the input is checked whole first, so a bad field changes nothing. */
+export async function updateForm(
+  em: Em,
+  tokenEncryptionKey: Buffer,
+  formId: string,
+  input: UpdateFormInput,
+): Promise<Form> {
+  const form = await requireLiveForm(em, formId);
+  changeForm(em, tokenEncryptionKey, form, input);
   await em.flush();
   return form;
 }

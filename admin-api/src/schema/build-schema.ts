@@ -11,6 +11,7 @@ import { FormFieldsResolver, FormResolver } from '../forms/form.resolver.js';
 import { InvitationResolver } from '../team/invitations/invitation.resolver.js';
 import { LimitsResolver } from '../forms/limits.resolver.js';
 import { MemberResolver } from '../team/members/member.resolver.js';
+import { SetupResolver } from '../setup/setup.resolver.js';
 import { SiteFieldsResolver, SiteResolver } from '../sites/site.resolver.js';
 import { SsoResolver } from '../sign-in/sso/sso.resolver.js';
 import { StatisticsResolver } from '../statistics/statistics.resolver.js';
@@ -44,6 +45,7 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SubmissionFieldsResolver,
       SubmissionExportResolver,
       WebhookResolver,
+      SetupResolver,
       ErasureResolver,
       AuditLogResolver,
       MemberResolver,

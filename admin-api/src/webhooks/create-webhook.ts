@@ -1,6 +1,6 @@
 import type { Em } from '@intake/shared/db';
 import { createSecretBox, generateWebhookSecret } from '@intake/shared/delivery';
-import { WebhookSchema, type Webhook } from '@intake/shared/entities';
+import { WebhookSchema, type Form, type Webhook } from '@intake/shared/entities';
 import type { CreateWebhookInput } from './webhook.input.js';
 import { requireLiveForm } from '../lib/live-finders.js';
 
@@ -10,13 +10,13 @@ export interface WebhookWithSecret {
   webhook: Webhook;
 }
 
-/** A new, enabled webhook of a live form with a fresh signing secret. */
-export async function createWebhook(
+/** A new webhook of `form`, not yet written (the dry run stops here: setup/validate-setup.ts). */
+export function buildWebhook(
   em: Em,
   tokenEncryptionKey: Buffer,
-  { formId, ...fields }: CreateWebhookInput,
-): Promise<WebhookWithSecret> {
-  const form = await requireLiveForm(em, formId);
+  form: Form,
+  fields: Omit<CreateWebhookInput, 'formId'>,
+): WebhookWithSecret {
   const secret = generateWebhookSecret();
   const webhook = em.create(WebhookSchema, {
     description: null,
@@ -25,6 +25,16 @@ export async function createWebhook(
     sealedSecret: createSecretBox(tokenEncryptionKey).seal(secret),
     enabled: true,
   });
-  await em.flush();
   return { secret, webhook };
+}
+
+/** A new, enabled webhook of a live form with a fresh signing secret. */
+export async function createWebhook(
+  em: Em,
+  tokenEncryptionKey: Buffer,
+  { formId, ...fields }: CreateWebhookInput,
+): Promise<WebhookWithSecret> {
+  const made = buildWebhook(em, tokenEncryptionKey, await requireLiveForm(em, formId), fields);
+  await em.flush();
+  return made;
 }

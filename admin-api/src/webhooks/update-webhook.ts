@@ -3,8 +3,8 @@ import type { Webhook } from '@intake/shared/entities';
 import type { UpdateWebhookInput } from './webhook.input.js';
 import { requireLiveWebhook } from './live-webhook.js';
 
-/** Changes a webhook of a live form; the input is checked whole first, so a bad field changes nothing. */
-export async function updateWebhook(
+/** A webhook of a live form changed in memory, not yet written (the dry run stops here: setup/validate-setup.ts). */
+export async function changeWebhook(
   em: Em,
   webhookId: string,
   { enabled, ...fields }: UpdateWebhookInput,
@@ -24,6 +24,12 @@ export async function updateWebhook(
     webhook.disabledAt = new Date();
     webhook.disabledReason = 'disabled by an administrator';
   }
+  return webhook;
+}
+
+/** Changes a webhook of a live form; the input is checked whole first, so a bad field changes nothing. */
+export async function updateWebhook(em: Em, webhookId: string, input: UpdateWebhookInput): Promise<Webhook> {
+  const webhook = await changeWebhook(em, webhookId, input);
   await em.flush();
   return webhook;
 }

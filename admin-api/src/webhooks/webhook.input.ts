@@ -5,7 +5,7 @@ import { webhookUrl } from './delivery-fields.js';
 import { id } from '../validation/fields.js';
 import { InputField } from '../validation/input-type.js';
 
-// ALLOW_PRIVATE_WEBHOOK_ADDRESSES decides which URLs are acceptable.
+// WEBHOOK_ALLOW_PRIVATE decides which URLs are acceptable (delivery-fields.ts).
 
 @InputType('CreateWebhookInput')
 export class CreateWebhookInput {

@@ -6,6 +6,7 @@ import { contextOf, optionsOf } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
 import { printJson } from '../output.js';
 import { writePrivateFile } from '../private-file.js';
+import { assertAccepted } from '../setup/dry-run.js';
 import { loadSetupFile } from '../setup/load.js';
 import { makePlan, type ApplyState, type FormEndpoint } from '../setup/plan.js';
 import { planJson, renderPlan } from '../setup/render.js';
@@ -50,12 +51,14 @@ export function registerSetup(program: Command): void {
     .option('--detailed-exitcode', 'exit 2 when there are changes, 0 when there are none')
     .action(async (_options, command: Command) => {
       const options = optionsOf<PlanOptions>(command);
-      const { out, plan } = await planFor(command, options);
+      const { client, out, plan } = await planFor(command, options);
       if (out.json) {
         printJson(planJson(plan.changes));
       } else {
         process.stdout.write(`${renderPlan(plan.changes, options.file)}\n`);
       }
+      // The plan is shown, then what the server would refuse of it (exit 1).
+      await assertAccepted(client, plan.changes);
       if (options.detailedExitcode && plan.changes.length > 0) {
         process.exitCode = EXIT.changes;
       }

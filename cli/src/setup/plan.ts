@@ -21,6 +21,7 @@ import {
   UpdateSiteDocument,
   UpdateWebhookDocument,
   WebhooksDocument,
+  type SetupChangeInput,
 } from '../gql/graphql.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { UsageError } from '../errors.js';
@@ -53,6 +54,12 @@ export interface PlannedChange {
   address: string;
   fields: FieldChange[];
   run(state: ApplyState): Promise<void>;
+  /**
+   * What the change will send, for the server's dry run (dry-run.ts); `indexOf` gives the place, in
+   * what the dry run sends, of the change that makes a new parent. Absent: nothing to check
+   * (deletions, grants).
+   */
+  check?(indexOf: (change: PlannedChange) => number): SetupChangeInput;
 }
 
 export interface Plan {
@@ -61,9 +68,10 @@ export interface Plan {
   existingForms: FormEndpoint[];
 }
 
-/** An id known now, or once the step that creates its object has run. */
+/** An id known now, or once the step that creates its object (`made`) has run. */
 interface Ref {
   id?: string;
+  made?: PlannedChange;
 }
 
 const quote = (value: string) => JSON.stringify(value);
@@ -127,18 +135,19 @@ class Planner {
     const address = `site ${quote(spec.name)}`;
     const domain = spec.domain === undefined ? undefined : normaliseDomain(spec.domain);
     if (!current) {
-      this.changes.push({
+      const input = { name: spec.name, ...(domain ? { domain } : {}) };
+      ref.made = {
         action: 'create',
         kind: 'site',
         address,
         fields: [{ field: 'name', to: spec.name }, ...(domain === undefined ? [] : [{ field: 'domain', to: domain }])],
         run: async ({ client }) => {
-          const { createSite } = await client.request(CreateSiteDocument, {
-            input: { name: spec.name, ...(domain ? { domain } : {}) },
-          });
+          const { createSite } = await client.request(CreateSiteDocument, { input });
           ref.id = createSite.id;
         },
-      });
+        check: () => ({ createSite: input }),
+      };
+      this.changes.push(ref.made);
     } else if (domain !== undefined && domain !== current.domain) {
       this.changes.push({
         action: 'update',
@@ -148,6 +157,7 @@ class Planner {
         run: async ({ client }) => {
           await client.request(UpdateSiteDocument, { id: current.id, input: { domain } });
         },
+        check: () => ({ updateSite: { id: current.id, input: { domain } } }),
       });
     }
 
@@ -190,7 +200,8 @@ class Planner {
       }
     };
     if (!current) {
-      this.changes.push({
+      const hasSettings = Object.keys(settings.input).length > 0;
+      ref.made = {
         action: 'create',
         kind: 'form',
         address,
@@ -200,7 +211,7 @@ class Planner {
             input: { siteId: siteRef.id!, name: spec.name },
           });
           let form = createForm;
-          if (Object.keys(settings.input).length > 0) {
+          if (hasSettings) {
             form = await settleNewForm(state, createForm, settings.input);
           }
           ref.id = form.id;
@@ -213,7 +224,15 @@ class Planner {
             created: true,
           });
         },
-      });
+        check: (indexOf) => ({
+          createForm: {
+            ...(siteRef.id ? { siteId: siteRef.id } : { siteChange: indexOf(siteRef.made!) }),
+            name: spec.name,
+            ...(hasSettings ? { settings: settings.input } : {}),
+          },
+        }),
+      };
+      this.changes.push(ref.made);
     } else {
       this.existingForms.push({
         site: siteName,
@@ -235,6 +254,7 @@ class Planner {
             });
             await afterUpdate(state, updateForm);
           },
+          check: () => ({ updateForm: { id: current.id, input: settings.input } }),
         });
       }
     }
@@ -281,6 +301,13 @@ class Planner {
               secret: createWebhook.secret,
             });
           },
+          check: (indexOf) => ({
+            createWebhook: {
+              ...(formRef.id ? { formId: formRef.id } : { formChange: indexOf(formRef.made!) }),
+              url: hook.url,
+              ...(hook.description ? { description: hook.description } : {}),
+            },
+          }),
         });
         continue;
       }
@@ -303,6 +330,7 @@ class Planner {
           run: async ({ client }) => {
             await client.request(UpdateWebhookDocument, { id: current.id, input });
           },
+          check: () => ({ updateWebhook: { id: current.id, input } }),
         });
       }
     }
