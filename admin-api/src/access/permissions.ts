@@ -188,7 +188,9 @@ export const OPERATION_PERMISSIONS = {
     redeliver: { permission: MANAGE, site: { delivery: 'deliveryId' } },
     // Its answer is a new password: a leaked integration token could mint a sign-in of its own.
     createMember: { permission: 'members:manage', login: true, recentSignIn: true },
-    updateMember: { permission: 'members:manage' },
+    // A role, site access or an enabled account for someone else: with a stolen session, an
+    // accomplice's account made owner. An integration token (setup as code) still may.
+    updateMember: { permission: 'members:manage', recentSignIn: true },
     removeMember: { permission: 'members:manage' },
     // Without SMTP their answer is a link that makes a member: as createMember, a sign-in's only.
     inviteMember: { permission: 'members:manage', login: true, recentSignIn: true },
