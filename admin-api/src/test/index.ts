@@ -5,3 +5,4 @@ export * from './factories.js';
 export * from './harness.js';
 export * from './oidc-test-provider.js';
 export * from './authenticator.js';
+export { RESET_ANSWER_FLOOR_MS } from '../sign-in/recovery/request-password-reset.js';

@@ -6,7 +6,7 @@
 // shows each step and never the token or the password.
 import { request as httpRequest } from 'node:http';
 import { jest } from '@jest/globals';
-import { authenticatorCode, codes, ensureAdmin } from '@intake/admin-api/test';
+import { authenticatorCode, codes, ensureAdmin, RESET_ANSWER_FLOOR_MS } from '@intake/admin-api/test';
 import { startAdmin } from '@intake/admin-api';
 import { hashInvitationToken } from '@intake/shared/delivery';
 import { AuditEntrySchema, DeliverySchema, PasswordResetSchema } from '@intake/shared/entities';
@@ -195,6 +195,18 @@ describe(`account recovery on ${testDriverName()}`, () => {
     for (const secretValue of [token, NEW_PASSWORD, 'short', 'yet another password 1']) {
       expect(logged).not.toContain(secretValue);
     }
+  });
+
+  it("answers a member's address and an unknown one no sooner than the same floor, so timing tells nothing", async () => {
+    const gustav = await createPerson('gustav@example.com');
+    const before = inbox.messages.length;
+    for (const email of [gustav.email, 'nobody.at.all@example.com', 'nobody.else@example.com']) {
+      const started = performance.now();
+      expect((await gql(REQUEST, { email })).data).toEqual({ requestPasswordReset: true });
+      // A timer may fire a millisecond early; the work for a member's address happens within it.
+      expect(performance.now() - started).toBeGreaterThanOrEqual(RESET_ANSWER_FLOOR_MS - 2);
+    }
+    await inbox.waitFor(before + 1);
   });
 
   it('e-mails the link to the configured address, never to a Host the asker forged', async () => {

@@ -2,12 +2,20 @@
 // answer is the same whether the address belongs to a member or not, so it tells nobody which
 // addresses exist; asks are limited per address asked for and per client. Without SMTP_URL no
 // e-mail can go out: the console says whom to ask instead (an owner or admin, or `npm run admin`).
+import { setTimeout } from 'node:timers/promises';
 import type { Em } from '@intake/shared/db';
 import type { AdminDeps } from '../../context.js';
 import { normalizeEmail } from '../../access/login-policy.js';
 import { EMAIL_MAX_LENGTH, findAdminByEmail } from '../../access/find-admin.js';
 import { rateLimited } from '../../errors.js';
 import { issuePasswordResetLink } from './password-reset-link.js';
+
+/**
+ * No answer to an ask comes sooner than this after it: a member's address costs a transaction (its
+ * link and its e-mail in the outbox) and an unknown one nothing, and that difference alone would
+ * tell which addresses are members'. Longer than the transaction takes on a busy machine.
+ */
+export const RESET_ANSWER_FLOOR_MS = 400;
 
 export interface ResetRequest {
   email: string;
@@ -32,10 +40,24 @@ export async function requestPasswordReset(
   if (!deps.services.config.delivery.smtpUrl) {
     return null;
   }
+  const answerAt = Date.now() + RESET_ANSWER_FLOOR_MS;
+  try {
+    return await sendResetLink(em, deps, email, request.requestId);
+  } finally {
+    await setTimeout(Math.max(0, answerAt - Date.now()));
+  }
+}
+
+async function sendResetLink(
+  em: Em,
+  deps: AdminDeps,
+  email: string,
+  requestId: string,
+): Promise<{ memberId: string; email: string } | null> {
   const member = await findAdminByEmail(em, email);
   // A disabled or invited member gets nothing: neither could sign in with a new password.
   if (member === null || member.status !== 'active') {
-    deps.services.logger.info({ requestId: request.requestId }, 'password reset asked for no active member');
+    deps.services.logger.info({ requestId }, 'password reset asked for no active member');
     return null;
   }
   await em.transactional((tx) => issuePasswordResetLink(tx, deps, member));
