@@ -3,6 +3,7 @@
 // form_closed and stores nothing; 50 concurrent senders against a cap of 10 get exactly 10 stored.
 import { FormSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { toJsonSchema } from '@intake/shared/form-shape';
+import { eraseSubmissions } from '@intake/shared/lifecycle';
 import { makeForm, makeSite, testDriverName } from '@intake/shared/test';
 import { footprint, send, startTestGateway } from '../test/harness.js';
 
@@ -123,6 +124,23 @@ describe(`caps and a schedule per form on ${testDriverName()}`, () => {
     for (const { scope } of scopes) {
       expect(scope).toMatch(/^[0-9a-f]{64}$/);
     }
+
+    // Erasing Ada's submission forgets her count, and only hers: she may send again, Grace may not.
+    const [ada] = await harness.services.db.em
+      .fork()
+      .execute<{ id: string }[]>(`select "id" from "submissions" where "form_id" = ? and "data"->>'email' = ?`, [
+        form.id,
+        'ada@example.test',
+      ]);
+    await eraseSubmissions(harness.services, [ada!.id]);
+    const left = await harness.services.db.em
+      .fork()
+      .execute<unknown[]>(`select 1 from "form_submission_counts" where "form_id" = ?`, [form.id]);
+    expect(left).toHaveLength(1);
+    expect((await post(form, { email: 'Ada@example.test', message: 'again' })).status).toBe(201);
+    await expectClosed(await post(form, { email: 'grace@example.test', message: 'four' }), {
+      reason: 'full_for_address',
+    });
   });
 
   it('does not count spam, but refuses it at the cap like any submission', async () => {

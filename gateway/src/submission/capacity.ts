@@ -83,7 +83,7 @@ function addressOf(limits: LimitsRow, data: Record<string, unknown>): string | n
   return value.trim().toLowerCase();
 }
 
-/** The row of one address: a hash, never the address itself. */
+/** The row of one address: a hash, never the address itself (erasure computes it too, in SQL). */
 function addressScope(formId: string, address: string): string {
   return createHash('sha256').update(`${formId}:${address}`).digest('hex');
 }

@@ -90,6 +90,37 @@ export interface ErasureResult {
   deliveryCount: number;
 }
 
+interface AddressCount {
+  form_id: string;
+  scope: string;
+}
+
+/**
+ * The per-address cap counts these submissions were counted in: each row is named by a hash of the
+ * sender's address (gateway/src/submission/capacity.ts computes the same, sha256 of
+ * "<form id>:<address trimmed, lower-cased>"), and would outlive an erasure of that person.
+ */
+function addressCountsOf(em: Em, ids: readonly string[]): Promise<AddressCount[]> {
+  return em.execute<AddressCount[]>(
+    `select distinct s."form_id", encode(sha256(convert_to(s."form_id"::text || ':' || lower(btrim(s."data"->>f."cap_address_field")), 'UTF8')), 'hex') as "scope"
+     from "submissions" s join "forms" f on f."id" = s."form_id"
+     where s."id" in (?) and f."cap_address_field" is not null and s."data"->>f."cap_address_field" is not null`,
+    [ids],
+    'all',
+  );
+}
+
+/** Forgets those counts: the form's next submission from the address counts it anew from what is stored. */
+async function forgetAddressCounts(em: Em, counts: readonly AddressCount[]): Promise<void> {
+  for (const { form_id, scope } of counts) {
+    await em.execute(
+      `delete from "form_submission_counts" where "form_id" = ? and "scope" = ?`,
+      [form_id, scope],
+      'run',
+    );
+  }
+}
+
 /** Erases these submissions with their files, deliveries and delivery attempts, in batches. */
 export async function eraseSubmissions(
   services: Pick<Services, 'db' | 'storage' | 'logger'>,
@@ -99,7 +130,9 @@ export async function eraseSubmissions(
   const result: ErasureResult = { erasedIds: [], notFoundIds: [], fileCount: 0, deliveryCount: 0 };
   for (let start = 0; start < unique.length; start += ERASURE_BATCH) {
     const batch = unique.slice(start, start + ERASURE_BATCH);
+    const counts = await addressCountsOf(services.db.em.fork(), batch);
     const deleted = await deleteSubmissions(services, batch, 'erased submissions');
+    await forgetAddressCounts(services.db.em.fork(), counts);
     const erased = new Set(deleted.submissionIds);
     result.erasedIds.push(...batch.filter((id) => erased.has(id)));
     result.notFoundIds.push(...batch.filter((id) => !erased.has(id)));
