@@ -1,6 +1,8 @@
 // Caps and a schedule through the real gateway over HTTP, on the test database (PGlite, or
 // PostgreSQL with TEST_DATABASE_URL): a form outside its schedule or at its cap answers 403
 // form_closed and stores nothing; 50 concurrent senders against a cap of 10 get exactly 10 stored.
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { FormSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { toJsonSchema } from '@intake/shared/form-shape';
 import { eraseSubmissions } from '@intake/shared/lifecycle';
@@ -87,6 +89,22 @@ describe(`caps and a schedule per form on ${testDriverName()}`, () => {
 
     await harness.services.db.em.fork().nativeDelete(SubmissionSchema, { form: form.id });
     await expectClosed(await post(form, { n: 4 }), { reason: 'full' });
+
+    // A full form answers before the body: an upload of 10 MB is refused after its first kilobyte.
+    const { hostname, port } = new URL(harness.gateway.url);
+    const socket = connect(Number(port), hostname);
+    const boundary = 'capped';
+    socket.write(
+      `POST /api/v1/send/${form.code} HTTP/1.1\r\nHost: ${hostname}\r\nX-KEY-SERVICE: ${apiKey}\r\n` +
+        `Authorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +
+        `Content-Length: ${10 * 1024 * 1024}\r\n\r\n--${boundary}\r\n` +
+        `Content-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n` +
+        'x'.repeat(1024),
+    );
+    const [first] = (await once(socket, 'data')) as [Buffer];
+    socket.destroy();
+    expect(first.toString('utf8')).toMatch(/^HTTP\/1\.1 403 /);
+    expect(first.toString('utf8')).toContain('"reason":"full"');
   });
 
   it('counts a form that already holds submissions from what it holds', async () => {

@@ -83,6 +83,18 @@ function addressOf(limits: LimitsRow, data: Record<string, unknown>): string | n
   return value.trim().toLowerCase();
 }
 
+/**
+ * Whether the form's whole count has reached its cap, as last committed: checked before the body is
+ * read, so a full form does not take in the uploads it will refuse. The write checks it exactly.
+ */
+export async function isFull(em: Em, formId: string, maxSubmissions: number): Promise<boolean> {
+  const rows = await em.execute<unknown[]>(
+    `select 1 from "form_submission_counts" where "form_id" = ? and "scope" = ? and "count" >= ?`,
+    [formId, FORM_SCOPE, maxSubmissions],
+  );
+  return rows.length > 0;
+}
+
 /** The row of one address: a hash, never the address itself (erasure computes it too, in SQL). */
 function addressScope(formId: string, address: string): string {
   return createHash('sha256').update(`${formId}:${address}`).digest('hex');
