@@ -10,7 +10,7 @@ import {
   type DeliveryAttempt,
   type DeliveryStatus,
 } from '@intake/shared/entities';
-import { summarizeAttemptError, webhookHost } from '../webhooks/delivery-summary.js';
+import { summarizeAttemptError, webhookHost } from '../lib/delivery-summary.js';
 import { STATUSES } from '../webhooks/presenters.js';
 import type { SubmissionDeliveryType } from './submission-delivery.type.js';
 

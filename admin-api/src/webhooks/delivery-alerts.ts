@@ -9,12 +9,12 @@ import {
   DeliveryAttemptSchema,
   DeliverySchema,
   WebhookSchema,
+  type Delivery,
   type DeliveryAttempt,
   type Webhook,
 } from '@intake/shared/entities';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Delivery } from '@intake/shared/entities';
-import { summarizeAttemptError, webhookHost } from './delivery-summary.js';
+import { summarizeAttemptError, webhookHost } from '../lib/delivery-summary.js';
 import type { DeliveryAlertType } from './delivery-alert.type.js';
 import { DISABLED_BY_ADMINISTRATOR } from './update-webhook.js';
 

@@ -69,7 +69,9 @@ describeConsole('console: a submission’s deliveries', () => {
     }
     await receiver.waitFor(3);
     await notice().waitFor({ timeout: 30000 });
-    await notice().getByText(/webhook to 127\.0\.0\.1:\d+: 3 attempts in a row failed \(HTTP 500\)/).waitFor();
+    await notice()
+      .getByText(/webhook to 127\.0\.0\.1:\d+: 3 attempts in a row failed \(HTTP 500\)/)
+      .waitFor();
     await notice().getByRole('link', { name: 'Open the webhooks and their delivery logs' }).waitFor();
     expect(await notice().innerText()).not.toContain('tok_secretpath');
     await atBothWidths(page, () => checkAccessibility(page, 'submissions with the failing notice'));
