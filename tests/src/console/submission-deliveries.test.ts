@@ -1,7 +1,8 @@
 // What became of a submission, in Chromium with the delivery worker running: a form whose webhook
 // answers 500 gets the failing-notifications notice once three attempts in a row have failed; the
 // submission's page shows its failed webhook delivery (the receiver's host and the reason, not the
-// URL's secret path) beside its notification e-mail, and Redeliver replays it until it is delivered.
+// URL's secret path) beside its notification e-mail, and Redeliver replays it until it is delivered;
+// a reader of the site sees the deliveries and the notice, without Redeliver or the Webhooks link.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import {
   answer,
@@ -105,5 +106,34 @@ describeConsole('console: a submission’s deliveries', () => {
     expect(await webhookRow.getByText('HTTP 500').count()).toBe(0);
     // Its newest attempt succeeded: the webhook no longer keeps failing.
     await notice().waitFor({ state: 'detached', timeout: 30000 });
+  });
+
+  it('shows a reader of the site the deliveries and the notice, without Redeliver or the Webhooks link', async () => {
+    receiver.fallback = answer(500, 'receiver broke');
+    const before = receiver.received.length;
+    for (const name of ['Barbara', 'Frances', 'Niklaus']) {
+      expect((await env.sendSubmission(siteId, formCode, { name, message: 'Hello' })).status).toBe(201);
+    }
+    await receiver.waitFor(before + 3);
+    const created = await env.gql<{ createMember: { password: string } }>(
+      'mutation ($input: CreateMemberInput!) { createMember(input: $input) { password } }',
+      { input: { email: 'reader@example.com', name: 'Reader', role: 'member', grants: [{ siteId, level: 'read' }] } },
+    );
+    await env.context.clearCookies();
+    const reader = await env.newPage();
+    await signIn(reader, env.url, { email: 'reader@example.com', password: created.data!.createMember.password });
+    await reader.goto(`${env.url}/sites/${siteId}/forms/${formId}/submissions/${submissionIds[0]}`);
+    await expectHeading(reader, 'Submission');
+    const section = reader.getByRole('region', { name: 'Deliveries' });
+    await section
+      .getByRole('row', { name: /Webhook to 127\.0\.0\.1/ })
+      .getByText('Delivered')
+      .waitFor();
+    const failing = reader.getByRole('status').filter({ hasText: 'Notifications of this form are failing' });
+    await failing.getByText('Someone who manages this site can check').waitFor({ timeout: 30000 });
+    expect(await failing.getByRole('link').count()).toBe(0);
+    expect(await section.getByRole('button', { name: 'Redeliver' }).count()).toBe(0);
+    await atBothWidths(reader, () => checkAccessibility(reader, 'submission deliveries for a reader'));
+    await reader.close();
   });
 });

@@ -66,7 +66,23 @@ function DeliveryTable({ deliveries, onReplayed }: { deliveries: readonly Delive
   };
 
   return (
-    <ScrollTable minWidth={720} striped>
+    <ScrollTable
+      minWidth={720}
+      striped
+      // Without Redeliver (a reader) no control is inside: the scroll area itself takes focus, so the
+      // keyboard can scroll it.
+      scrollAreaProps={
+        canManage
+          ? undefined
+          : {
+              viewportProps: {
+                tabIndex: 0,
+                role: 'region',
+                'aria-label': 'Where this submission was sent, scrollable',
+              },
+            }
+      }
+    >
       <Table.Caption>Where this submission was sent and what became of it</Table.Caption>
       <Table.Thead>
         <Table.Tr>
