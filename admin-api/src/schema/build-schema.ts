@@ -17,6 +17,7 @@ import { SsoResolver } from '../sign-in/sso/sso.resolver.js';
 import { StatisticsResolver } from '../statistics/statistics.resolver.js';
 import { SubmissionExportResolver } from '../exports/submission-export.resolver.js';
 import { SubmissionConnectionResolver } from '../submissions/submission-connection.resolver.js';
+import { SubmissionDeliveriesResolver } from '../submissions/submission-deliveries.resolver.js';
 import { SubmissionFieldsResolver } from '../submissions/submission-fields.resolver.js';
 import { SubmissionResolver } from '../submissions/submission.resolver.js';
 import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../sign-in/passkeys/passkey-count.resolver.js';
@@ -26,6 +27,7 @@ import { TwoFactorResolver } from '../sign-in/two-factor/two-factor.resolver.js'
 import { PasswordResetResolver } from '../sign-in/recovery/password-reset.resolver.js';
 import { MemberSecondFactorResolver } from '../team/members/member-second-factor.resolver.js';
 import { TeamPolicyResolver } from '../team/policy/team-policy.resolver.js';
+import { DeliveryAlertsResolver } from '../webhooks/delivery-alerts.resolver.js';
 import { WebhookResolver } from '../webhooks/webhook.resolver.js';
 
 /** The admin GraphQL schema, from the type-graphql resolvers. Built once per app. */
@@ -43,9 +45,11 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SubmissionResolver,
       SubmissionConnectionResolver,
       SubmissionFieldsResolver,
+      SubmissionDeliveriesResolver,
       SubmissionExportResolver,
       WebhookResolver,
       SetupResolver,
+      DeliveryAlertsResolver,
       ErasureResolver,
       AuditLogResolver,
       MemberResolver,

@@ -31,7 +31,8 @@ export function presentDeliveryAttempt(attempt: DeliveryAttempt): DeliveryAttemp
   };
 }
 
-const STATUSES: Record<DeliveryStatus, DeliveryStatusEnum> = {
+/** A stored delivery status as the API's enum. */
+export const STATUSES: Record<DeliveryStatus, DeliveryStatusEnum> = {
   pending: DeliveryStatusEnum.PENDING,
   succeeded: DeliveryStatusEnum.SUCCEEDED,
   failed: DeliveryStatusEnum.FAILED,

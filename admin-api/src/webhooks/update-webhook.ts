@@ -3,6 +3,9 @@ import type { Webhook } from '@intake/shared/entities';
 import type { UpdateWebhookInput } from './webhook.input.js';
 import { requireLiveWebhook } from './live-webhook.js';
 
+/** Why a webhook an administrator turned off is off (the worker's own reason says it kept failing). */
+export const DISABLED_BY_ADMINISTRATOR = 'disabled by an administrator';
+
 /** A webhook of a live form changed in memory, not yet written (the dry run stops here: setup/validate-setup.ts). */
 export async function changeWebhook(
   em: Em,
@@ -22,7 +25,7 @@ export async function changeWebhook(
   } else if (enabled === false && webhook.enabled) {
     webhook.enabled = false;
     webhook.disabledAt = new Date();
-    webhook.disabledReason = 'disabled by an administrator';
+    webhook.disabledReason = DISABLED_BY_ADMINISTRATOR;
   }
   return webhook;
 }

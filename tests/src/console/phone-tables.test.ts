@@ -193,6 +193,14 @@ describeConsole('console: every table on a phone and on a desktop', () => {
     );
   });
 
+  it('a submission’s deliveries with Redeliver beside the destination', async () => {
+    await checkTable(
+      `/sites/${siteId}/forms/${formId}/submissions/${submissionId}`,
+      'Submission',
+      'Where this submission was sent',
+    );
+  });
+
   it('the notification e-mail log', async () => {
     await checkTable(`/sites/${siteId}/forms/${formId}/webhooks`, 'Webhooks', 'Notification e-mails of this form');
   });

@@ -1,4 +1,5 @@
-// One form's pages (submissions, webhooks, spam, settings): the form's name and its sub-navigation.
+// One form's pages (submissions, webhooks, spam, settings): the form's name, a notice when its
+// notifications keep failing, and its sub-navigation.
 import { Anchor, Loader, Text } from '@mantine/core';
 import { Link, Outlet, useParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -8,9 +9,11 @@ import { FormHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
 import { usePolling } from '../../lib/use-polling';
+import { DeliveryAlertsNotice } from '../../features/webhooks/delivery-alerts-notice';
 import { SectionNav } from './section-nav';
 
-// The Spam tab's count follows new spam as the Spam view's list does (it polls every 5 s).
+// The Spam tab's count follows new spam as the Spam view's list does (it polls every 5 s), and the
+// failing-notifications notice the delivery worker's attempts.
 const POLL_INTERVAL_MS = 5000;
 
 export function FormLayout() {
@@ -40,6 +43,10 @@ export function FormLayout() {
       <Text size="sm" c="dimmed" mb={4}>
         Form: <strong>{decodeStoredText(data.form.name)}</strong>
       </Text>
+      <DeliveryAlertsNotice
+        alerts={data.form.deliveryAlerts}
+        webhooksPath={canManage ? paths.formWebhooks(siteId, formId) : null}
+      />
       <SectionNav
         label="Form"
         links={[

@@ -1,5 +1,5 @@
 // One submission: every field (nested objects and lists readable) and every file with its type, size,
-// checksum and a download link; its signed receipt and whether it still matches; Delete. Its own route, so a link to it can be shared and reloaded.
+// checksum and a download link; its signed receipt and whether it still matches; its deliveries; Delete. Its own route, so a link to it can be shared and reloaded.
 import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -13,6 +13,7 @@ import { paths } from '../../lib/paths';
 import { ScrollTable } from '../../components/scroll-table';
 import { FieldTable } from './submission-data';
 import { ReceiptSection } from './receipt-section';
+import { DeliveriesSection } from './deliveries-section';
 import { useCanManageSite } from '../../components/site-access';
 import { useDeleteSubmission } from './use-delete-submission';
 
@@ -136,6 +137,7 @@ export function SubmissionDetailPage() {
               )}
             </Paper>
             <ReceiptSection submission={submission} />
+            <DeliveriesSection submissionId={submission.id} />
           </>
         ) : null}
       </Stack>
