@@ -18,6 +18,8 @@ import { SubmissionExportResolver } from '../exports/submission-export.resolver.
 import { SubmissionConnectionResolver } from '../submissions/submission-connection.resolver.js';
 import { SubmissionFieldsResolver } from '../submissions/submission-fields.resolver.js';
 import { SubmissionResolver } from '../submissions/submission.resolver.js';
+import { InboxStateFieldsResolver } from '../submissions/inbox-state-fields.resolver.js';
+import { InboxStateResolver } from '../submissions/inbox-state.resolver.js';
 import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../sign-in/passkeys/passkey-count.resolver.js';
 import { PasskeyResolver } from '../sign-in/passkeys/passkey.resolver.js';
 import { RecentSignInResolver } from '../sign-in/confirmation/recent-sign-in.resolver.js';
@@ -42,6 +44,8 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SubmissionResolver,
       SubmissionConnectionResolver,
       SubmissionFieldsResolver,
+      InboxStateResolver,
+      InboxStateFieldsResolver,
       SubmissionExportResolver,
       WebhookResolver,
       ErasureResolver,
