@@ -92,6 +92,10 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($id: ID!) { setSubmissionStatus(id: $id, status: open) { id } }',
     variables: { id: w.submissionId },
   }),
+  setSubmissionsStatus: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { setSubmissionsStatus(formId: $formId, ids: $ids, status: done) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
   assignSubmission: (w) => ({
     query: 'mutation($id: ID!) { assignSubmission(id: $id, assigneeId: null) { id } }',
     variables: { id: w.submissionId },

@@ -179,6 +179,7 @@ export const OPERATION_PERMISSIONS = {
     markNotSpam: { permission: MANAGE, site: { submission: 'id' } },
     deleteSubmission: { permission: MANAGE, site: { submission: 'id' } },
     setSubmissionStatus: { permission: MANAGE, site: { submission: 'id' } },
+    setSubmissionsStatus: { permission: MANAGE, site: { form: 'formId' } },
     assignSubmission: { permission: MANAGE, site: { submission: 'id' } },
     addSubmissionNote: { permission: MANAGE, site: { submission: 'id' } },
     // Read and unread are each member's own; ids of another form (another site) are left alone.

@@ -33,6 +33,19 @@ export async function setSubmissionStatus(
   return reloaded(em, submissionId);
 }
 
+/** Sets the status of those of `submissionIds` that belong to `formId`; answers how many there were. */
+export async function setSubmissionsStatus(
+  em: Em,
+  formId: string,
+  submissionIds: readonly string[],
+  status: SubmissionStatus,
+): Promise<number> {
+  // Counted, not updated rows: a row already in that status is one of the form's all the same.
+  const matching = await em.count(SubmissionSchema, { form: formId, id: { $in: [...submissionIds] } });
+  await em.nativeUpdate(SubmissionSchema, { form: formId, id: { $in: [...submissionIds] } }, { status });
+  return matching;
+}
+
 /** Assigns it to `assigneeId` (checkAssignee's rule), or to nobody with null. */
 export async function assignSubmission(
   em: Em,

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { AdminContext } from '../context.js';
 import { id as idSchema, parseId } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
-import { addSubmissionNote, assignSubmission, setSubmissionStatus } from './change-submission.js';
+import { addSubmissionNote, assignSubmission, setSubmissionsStatus, setSubmissionStatus } from './change-submission.js';
 import { countSubmissionStatuses } from './count-submission-statuses.js';
 import { SubmissionStatusCountsType, SubmissionStatusEnum } from './inbox-state.type.js';
 import { storedNoteText } from './note-text.js';
@@ -45,6 +45,25 @@ export class InboxStateResolver {
   ): Promise<SubmissionType> {
     const found = await setSubmissionStatus(em, parseId(id, 'id'), parseInput(status, value, 'status'));
     return presentSubmission(found.submission, found.files, deps.downloadLinks);
+  }
+
+  @Mutation(() => Int, {
+    description:
+      `Sets the status of submissions of one form; at most ${BULK_SELECTION_MAX} ids, those of another form left ` +
+      'alone. Answers how many of the ids are submissions of that form.',
+  })
+  setSubmissionsStatus(
+    @Arg('formId', () => ID) formId: string,
+    @Arg('ids', () => [ID]) ids: string[],
+    @Arg('status', () => SubmissionStatusEnum) value: SubmissionStatusEnum,
+    @Ctx() { em }: AdminContext,
+  ): Promise<number> {
+    return setSubmissionsStatus(
+      em,
+      parseId(formId, 'formId'),
+      parseInput(selection, ids, 'ids'),
+      parseInput(status, value, 'status'),
+    );
   }
 
   @Mutation(() => SubmissionType, {

@@ -223,6 +223,28 @@ describe(`a submission's inbox state on ${testDriverName()}`, () => {
     }
   });
 
+  it('sets the status of many submissions of one form at once, for `manage` only, within the bound', async () => {
+    const bulk = await makeForm(admin.services, site);
+    const ids = [await submission({ n: 1 }, bulk), await submission({ n: 2 }, bulk)];
+    const elsewhere = await submission();
+    const SET_MANY =
+      'mutation($formId: ID!, $ids: [ID!]!, $status: SubmissionStatus!) { setSubmissionsStatus(formId: $formId, ids: $ids, status: $status) }';
+    const variables = { formId: bulk.id, ids: [...ids, elsewhere], status: 'archived' };
+    expect(codes(await gql(SET_MANY, variables, members.reader!.token))).toEqual(['FORBIDDEN']);
+    expect((await gql(SET_MANY, variables, members.manager!.token)).data?.setSubmissionsStatus).toBe(2);
+    for (const id of ids) {
+      expect((await gql(STATE, { id })).data?.submission.status).toBe('archived');
+    }
+    expect((await gql(STATE, { id: elsewhere })).data?.submission.status).toBe('new');
+    const many = Array.from({ length: 101 }, () => crypto.randomUUID());
+    expect(codes(await gql(SET_MANY, { ...variables, ids: many }))).toEqual(['BAD_USER_INPUT']);
+    const entry = await admin.services.db.em
+      .fork()
+      .findOneOrFail(AuditEntrySchema, { action: 'setSubmissionsStatus', outcome: 'success' });
+    expect(entry).toMatchObject({ objectType: 'Form', objectId: bulk.id });
+    expect(entry.details).toMatchObject({ status: 'archived', result: 2 });
+  });
+
   it('writes audit entries naming the submission and the status, never the note text', async () => {
     const id = await submission();
     await gql(SET_STATUS, { id, status: 'done' });
