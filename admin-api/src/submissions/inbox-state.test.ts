@@ -245,6 +245,21 @@ describe(`a submission's inbox state on ${testDriverName()}`, () => {
     expect(entry.details).toMatchObject({ status: 'archived', result: 2 });
   });
 
+  it('keeps the notes of a member who is removed, without an author, and unassigns what was theirs', async () => {
+    const id = await submission();
+    await addMember('leaving', 'member', 'manage');
+    const leaving = members.leaving!;
+    await gql(NOTE, { id, text: 'Before I go' }, leaving.token);
+    await gql(ASSIGN, { id, to: leaving.id });
+    const removed = await gql('mutation($id: ID!) { removeMember(id: $id) }', { id: leaving.id });
+    expect(removed.errors).toBeUndefined();
+    const after = await gql(STATE, { id });
+    expect(after.data?.submission).toMatchObject({
+      assignee: null,
+      notes: [{ text: 'Before I go', author: null }],
+    });
+  });
+
   it('writes audit entries naming the submission and the status, never the note text', async () => {
     const id = await submission();
     await gql(SET_STATUS, { id, status: 'done' });
