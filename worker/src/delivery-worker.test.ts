@@ -17,6 +17,8 @@ import {
   DeliverySchema,
   FormSchema,
   StoredFileSchema,
+  SubmissionNoteSchema,
+  SubmissionReadSchema,
   SubmissionSchema,
   WebhookSchema,
   type Delivery,
@@ -423,6 +425,40 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     for (const submissionId of submissions) {
       const [delivery] = await deliveriesOf(submissionId);
       expect(delivery).toEqual(expect.objectContaining({ status: 'succeeded', attemptCount: 1 }));
+    }
+  });
+
+  it('sends no inbox state: a note, a status, an assignee or read marks reach neither webhooks nor e-mails', async () => {
+    const form = await freshForm(['ops@example.test']);
+    const { secret } = await makeWebhook(services, form, { url: `${receiver.url}/hook` });
+    receiver.secret = secret;
+    const received = receiver.received.length;
+    const mailed = inbox.messages.length;
+    const submissionId = await submit(form, { name: 'Ada' });
+    // The team works on it before the worker sends it.
+    const em = services.db.em.fork();
+    const member = em.create(AdminUserSchema, {
+      email: 'assignee-5f3e@example.test',
+      role: 'member',
+      passwordHash: 'not a password hash',
+    });
+    const submission = em.getReference(SubmissionSchema, submissionId);
+    em.create(SubmissionNoteSchema, { submission, author: member, text: 'Internal remark 5f3e' });
+    em.create(SubmissionReadSchema, { submission, member, readAt: new Date() });
+    await em.flush();
+    await em.nativeUpdate(SubmissionSchema, { id: submissionId }, { status: 'open', assignee: member });
+
+    const deliveries = await drain(worker(), submissionId);
+    expect(deliveries.map((delivery) => delivery.status)).toEqual(['succeeded', 'succeeded']);
+    const event = receiver.received[received]!.json as { data: Record<string, unknown> };
+    expect(Object.keys(event.data).sort()).toEqual(
+      ['createdAt', 'data', 'files', 'formId', 'sanitizedFields', 'siteId', 'submissionId'].sort(),
+    );
+    await inbox.waitFor(mailed + 1);
+    for (const sent of [JSON.stringify(event), inbox.messages[mailed]!.raw]) {
+      expect(sent).not.toContain('5f3e');
+      expect(sent).not.toContain(member.id);
+      expect(sent).not.toMatch(/"status"|"open"/);
     }
   });
 

@@ -84,6 +84,30 @@ const CALLS: Record<string, (world: World) => Call> = {
     variables: { id: w.formId },
   }),
   submission: (w) => ({ query: 'query($id: ID!) { submission(id: $id) { id } }', variables: { id: w.submissionId } }),
+  submissionCounts: (w) => ({
+    query: 'query($id: ID!) { submissionCounts(formId: $id) { new unread } }',
+    variables: { id: w.formId },
+  }),
+  setSubmissionStatus: (w) => ({
+    query: 'mutation($id: ID!) { setSubmissionStatus(id: $id, status: open) { id } }',
+    variables: { id: w.submissionId },
+  }),
+  setSubmissionsStatus: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { setSubmissionsStatus(formId: $formId, ids: $ids, status: done) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
+  assignSubmission: (w) => ({
+    query: 'mutation($id: ID!) { assignSubmission(id: $id, assigneeId: null) { id } }',
+    variables: { id: w.submissionId },
+  }),
+  addSubmissionNote: (w) => ({
+    query: 'mutation($id: ID!) { addSubmissionNote(id: $id, text: "Walk") { id } }',
+    variables: { id: w.submissionId },
+  }),
+  markSubmissionsRead: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { markSubmissionsRead(formId: $formId, ids: $ids) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
   webhooks: (w) => ({ query: 'query($id: ID!) { webhooks(formId: $id) { id } }', variables: { id: w.formId } }),
   webhook: (w) => ({ query: 'query($id: ID!) { webhook(id: $id) { id } }', variables: { id: w.webhookId } }),
   deliveries: (w) => ({

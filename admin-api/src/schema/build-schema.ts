@@ -20,6 +20,8 @@ import { SubmissionConnectionResolver } from '../submissions/submission-connecti
 import { SubmissionDeliveriesResolver } from '../submissions/submission-deliveries.resolver.js';
 import { SubmissionFieldsResolver } from '../submissions/submission-fields.resolver.js';
 import { SubmissionResolver } from '../submissions/submission.resolver.js';
+import { InboxStateFieldsResolver } from '../submissions/inbox-state-fields.resolver.js';
+import { InboxStateResolver } from '../submissions/inbox-state.resolver.js';
 import { AccountPasskeyCountResolver, MemberPasskeyCountResolver } from '../sign-in/passkeys/passkey-count.resolver.js';
 import { PasskeyResolver } from '../sign-in/passkeys/passkey.resolver.js';
 import { RecentSignInResolver } from '../sign-in/confirmation/recent-sign-in.resolver.js';
@@ -46,6 +48,8 @@ export function buildAdminSchema(): Promise<GraphQLSchema> {
       SubmissionConnectionResolver,
       SubmissionFieldsResolver,
       SubmissionDeliveriesResolver,
+      InboxStateResolver,
+      InboxStateFieldsResolver,
       SubmissionExportResolver,
       WebhookResolver,
       SetupResolver,

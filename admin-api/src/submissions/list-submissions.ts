@@ -3,12 +3,15 @@ import { FormSchema, SubmissionSchema, type StoredFile, type Submission } from '
 import { notFound } from '../errors.js';
 import { submissionFilterSql, type SubmissionFilter, type SqlCondition } from '../lib/submission-filter.js';
 import { filesBySubmission } from './files-by-submission.js';
+import { inboxStateSql, type InboxStateFilter } from './inbox-state-filter.js';
 
 export interface SubmissionPageQuery {
   formId: string;
   /** The Spam view instead of the inbox. */
   spam: boolean;
   filter: SubmissionFilter;
+  /** Status, assignee and unread: the list's own (exports take `filter` only). */
+  state: InboxStateFilter;
   pageSize: number;
   /** The sort key of the last submission of the previous page. */
   after: { createdAt: Date; id: string } | null;
@@ -42,7 +45,9 @@ export async function listSubmissions(em: Em, query: SubmissionPageQuery): Promi
   if (form === null) {
     throw notFound('Form');
   }
-  const selection = submissionFilterSql(form.id, query.spam, query.filter, 's');
+  const shared = submissionFilterSql(form.id, query.spam, query.filter, 's');
+  const state = inboxStateSql(query.state, 's');
+  const selection = { sql: `${shared.sql} and ${state.sql}`, params: [...shared.params, ...state.params] };
   // Keyset pagination on (createdAt, id), served by the (form, spam, created_at, id) index; one extra
   // row tells whether there is a next page.
   const builder = em

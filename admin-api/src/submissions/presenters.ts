@@ -1,6 +1,7 @@
 import type { StoredFile, Submission } from '@intake/shared/entities';
 import { describeStoredFile } from '@intake/shared/stored-file-description';
 import type { DownloadLinks } from '../lib/download-link.js';
+import type { SubmissionStatusEnum } from './inbox-state.type.js';
 import type { StoredFileType, SubmissionType } from './submission.type.js';
 
 export function presentStoredFile(file: StoredFile, links: DownloadLinks): StoredFileType {
@@ -22,6 +23,8 @@ export function presentSubmission(
     spam: submission.spam ?? false,
     spamReason: submission.spamReason ?? null,
     receipt: submission.receipt ?? null,
+    status: (submission.status ?? 'new') as SubmissionStatusEnum,
+    assigneeId: submission.assignee?.id ?? null,
     source: { submission, files },
   };
 }

@@ -15,6 +15,9 @@ import { InputArg } from '../validation/input-type.js';
 import { SubmissionConnectionType, SubmissionType } from './submission.type.js';
 import { parseId, parsePageSize } from '../validation/fields.js';
 import { decodeCursor, encodeCursor } from '../lib/cursor.js';
+import { inboxStateFilterOf } from './inbox-state-filter-of.js';
+import { SubmissionStateFilterInput } from './inbox-state-filter.input.js';
+import { readSubmissionIds } from './submission-reads.js';
 
 function present({ submission, files }: SubmissionWithFiles, links: DownloadLinks): SubmissionType {
   return presentSubmission(submission, files, links);
@@ -26,7 +29,8 @@ export class SubmissionResolver {
   @Query(() => SubmissionConnectionType, {
     description:
       'Newest first; `first` 0..100 (default 20), `after` an endCursor. `spam: false` (the default) is the inbox, ' +
-      '`spam: true` the Spam view. `filter` narrows both the page and `totalCount`.',
+      '`spam: true` the Spam view. `filter` and `state` narrow both the page and `totalCount`; without a ' +
+      '`state.status`, archived submissions are left out.',
   })
   async submissions(
     @Arg('formId', () => ID) formId: string,
@@ -34,7 +38,8 @@ export class SubmissionResolver {
     @Arg('after', () => String, { nullable: true }) after: string | null | undefined,
     @Arg('spam', () => Boolean, { nullable: true, defaultValue: false }) spam: boolean | null | undefined,
     @InputArg('filter', SubmissionFilterInput, { nullable: true }) filterInput: SubmissionFilterInput | null,
-    @Ctx() { em, deps }: AdminContext,
+    @InputArg('state', SubmissionStateFilterInput, { nullable: true }) stateInput: SubmissionStateFilterInput | null,
+    @Ctx() { em, deps, principal }: AdminContext,
   ): Promise<SubmissionConnectionType> {
     const id = parseId(formId, 'formId');
     const pageSize = parsePageSize(first, 'first');
@@ -43,10 +48,17 @@ export class SubmissionResolver {
       throw badUserInput('after', 'is not a cursor of this connection');
     }
     const filter = submissionFilterOf(filterInput);
-    const page = await listSubmissions(em, { formId: id, spam: spam === true, filter, pageSize, after: cursor });
+    const memberId = principal!.member.id;
+    const state = inboxStateFilterOf(stateInput, memberId);
+    const page = await listSubmissions(em, { formId: id, spam: spam === true, filter, state, pageSize, after: cursor });
+    const read = await readSubmissionIds(
+      em,
+      memberId,
+      page.submissions.map((found) => found.submission.id),
+    );
     const edges = page.submissions.map((found) => ({
       cursor: encodeCursor(found.submission),
-      node: present(found, deps.downloadLinks),
+      node: { ...present(found, deps.downloadLinks), readByCaller: read.has(found.submission.id) },
     }));
     return {
       selection: page.selection,

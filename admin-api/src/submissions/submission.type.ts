@@ -2,6 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { StoredFile, Submission } from '@intake/shared/entities';
 import type { SqlCondition } from '../lib/submission-filter.js';
+import { SubmissionStatusEnum } from './inbox-state.type.js';
 
 @ObjectType('StoredFile')
 export class StoredFileType {
@@ -96,6 +97,15 @@ export class SubmissionType {
       'stored before receipts.',
   })
   receipt!: string | null;
+
+  @Field(() => SubmissionStatusEnum)
+  status!: SubmissionStatusEnum;
+
+  /** Who it is assigned to (the member behind `assignee`); null: nobody. */
+  assigneeId!: string | null;
+
+  /** Whether the caller has read it, when the list already knows (one query for a page). */
+  readByCaller?: boolean;
 }
 
 @ObjectType('SubmissionEdge')

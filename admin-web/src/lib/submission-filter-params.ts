@@ -1,4 +1,5 @@
-// The inbox's filter lives in the page's query string (`?q=…&from=2026-11-01&to=2026-11-30&files=1`)
+// The inbox's filter lives in the page's query string (`?q=…&from=2026-11-01&to=2026-11-30&files=1`,
+// and the inbox state: `status=archived&mine=1&unread=1`)
 // so a reload or a shared link shows the same list. This turns those parameters into the API's
 // SubmissionFilterInput: the dates are days in the browser's time zone, `from` from its first instant
 // (createdAfter is inclusive) and `to` up to the next day's first instant (createdBefore is exclusive),
@@ -13,6 +14,32 @@ export interface InboxFilter {
   /** `YYYY-MM-DD` or ''. */
   to: string;
   hasFiles: boolean;
+  /** One status, or '' for the default view (every status but archived). */
+  status: SubmissionStatusParam;
+  /** Assigned to the signed-in member. */
+  mine: boolean;
+  /** Not read by the signed-in member. */
+  unread: boolean;
+}
+
+export type SubmissionStatusParam = '' | 'new' | 'open' | 'done' | 'archived';
+const STATUSES: readonly SubmissionStatusParam[] = ['new', 'open', 'done', 'archived'];
+
+/** No filter at all: the default view. */
+export const NO_INBOX_FILTER: InboxFilter = {
+  query: '',
+  from: '',
+  to: '',
+  hasFiles: false,
+  status: '',
+  mine: false,
+  unread: false,
+};
+
+export interface SubmissionStateVariables {
+  status?: Exclude<SubmissionStatusParam, ''>[];
+  mine?: boolean;
+  unread?: boolean;
 }
 
 export interface SubmissionFilterVariables {
@@ -49,6 +76,9 @@ export function readInboxFilter(params: URLSearchParams): InboxFilter {
     from: day('from'),
     to: day('to'),
     hasFiles: params.get('files') === '1',
+    status: STATUSES.find((status) => status === params.get('status')) ?? '',
+    mine: params.get('mine') === '1',
+    unread: params.get('unread') === '1',
   };
 }
 
@@ -60,11 +90,34 @@ export function writeInboxFilter(params: URLSearchParams, filter: InboxFilter): 
   set('from', filter.from);
   set('to', filter.to);
   set('files', filter.hasFiles ? '1' : '');
+  set('status', filter.status);
+  set('mine', filter.mine ? '1' : '');
+  set('unread', filter.unread ? '1' : '');
   return next;
 }
 
 export function isFiltered(filter: InboxFilter): boolean {
-  return filter.query !== '' || filter.from !== '' || filter.to !== '' || filter.hasFiles;
+  return (
+    filter.query !== '' ||
+    filter.from !== '' ||
+    filter.to !== '' ||
+    filter.hasFiles ||
+    filter.status !== '' ||
+    filter.mine ||
+    filter.unread
+  );
+}
+
+/** The API's SubmissionStateFilterInput for `filter`; null for the default view. */
+export function toStateVariables(filter: InboxFilter): SubmissionStateVariables | null {
+  if (filter.status === '' && !filter.mine && !filter.unread) {
+    return null;
+  }
+  return {
+    ...(filter.status === '' ? {} : { status: [filter.status] }),
+    ...(filter.mine ? { mine: true } : {}),
+    ...(filter.unread ? { unread: true } : {}),
+  };
 }
 
 /** The API's filter for `filter`; a query too short to send is left out (the search box says why). */

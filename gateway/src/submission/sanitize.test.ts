@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
-import { purifyToText } from './purify-text.js';
+import { purifyToText } from './sanitize.js';
 import { decodeStoredText } from '@intake/shared/stored-text';
 import {
   MAX_MARKUP_TAGS,

@@ -17,6 +17,8 @@ import { SecondFactorChallengeSchema } from './second-factor-challenge.js';
 import { SiteSchema } from './site.js';
 import { SsoPolicySchema } from './sso-policy.js';
 import { StoredFileSchema } from './stored-file.js';
+import { SubmissionNoteSchema } from './submission-note.js';
+import { SubmissionReadSchema } from './submission-read.js';
 import { SubmissionSchema } from './submission.js';
 import { TeamPolicySchema } from './team-policy.js';
 import { UsedChallengeSchema } from './used-challenge.js';
@@ -40,6 +42,8 @@ export * from './second-factor-challenge.js';
 export * from './site.js';
 export * from './sso-policy.js';
 export * from './stored-file.js';
+export * from './submission-note.js';
+export * from './submission-read.js';
 export * from './submission.js';
 export * from './team-policy.js';
 export * from './used-challenge.js';
@@ -72,4 +76,6 @@ export const ENTITIES: Options['entities'] = [
   UsedChallengeSchema,
   PasswordResetSchema,
   FormSubmissionCountSchema,
+  SubmissionNoteSchema,
+  SubmissionReadSchema,
 ];

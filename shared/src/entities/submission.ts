@@ -1,8 +1,13 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { AdminUserSchema } from './admin-user.js';
 import { FormSchema } from './form.js';
 import { idProperty } from './timestamps.js';
 
 export type SubmissionData = Record<string, unknown>;
+
+/** Where a submission is in the team's work; `archived` hides it from the inbox's default view. */
+export const SUBMISSION_STATUSES = ['new', 'open', 'done', 'archived'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
 // One accepted submission: the sanitised fields as jsonb. The unique (form, idempotency key) pair
 // makes concurrent repeats of one request collide in the database instead of racing in code.
@@ -32,6 +37,9 @@ export const SubmissionSchema = defineEntity({
      * The values as one lower-case, accent-free text, computed by the database (submission search
      * migration); written by nobody, read only in SQL conditions, so never loaded.
      */
+    status: p.enum(SUBMISSION_STATUSES).columnType('varchar(16)').default('new'),
+    /** The member who looks after it; cleared when that member is removed. */
+    assignee: () => p.manyToOne(AdminUserSchema).nullable().deleteRule('set null'),
     searchText: p.text().generated('(intake_submission_search_text(data)) stored').nullable().lazy().hidden(),
   },
   // Newest-first pages of one form's submissions.
@@ -42,6 +50,8 @@ export const SubmissionSchema = defineEntity({
     { name: 'submissions_form_content_hash_index', properties: ['form', 'contentHash', 'createdAt'] },
     // The spam retention sweep.
     { name: 'submissions_spam_created_at_index', properties: ['spam', 'createdAt'] },
+    // The inbox's status counts and filter of one form.
+    { name: 'submissions_form_spam_status_index', properties: ['form', 'spam', 'status'] },
     // Text search over the values (admin API `submissions(filter: { query })`).
     {
       name: 'submissions_search_text_trgm_index',

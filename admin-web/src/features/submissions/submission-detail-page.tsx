@@ -1,5 +1,5 @@
 // One submission: every field (nested objects and lists readable) and every file with its type, size,
-// checksum and a download link; its signed receipt and whether it still matches; its deliveries; Delete. Its own route, so a link to it can be shared and reloaded.
+// checksum and a download link; its status, assignee and notes; its signed receipt and whether it still matches; its deliveries; Delete. Its own route, so a link to it can be shared and reloaded.
 import { Anchor, Button, Code, Group, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconArrowLeft, IconDownload } from '@tabler/icons-react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -12,6 +12,7 @@ import { formatBytes, formatDateTime } from '../../lib/format';
 import { paths } from '../../lib/paths';
 import { ScrollTable } from '../../components/scroll-table';
 import { FieldTable } from './submission-data';
+import { InboxStateSection } from './inbox-state-section';
 import { ReceiptSection } from './receipt-section';
 import { DeliveriesSection } from './deliveries-section';
 import { useCanManageSite } from '../../components/site-access';
@@ -114,6 +115,7 @@ export function SubmissionDetailPage() {
                 ({submission.createdAt})
               </Text>
             </Text>
+            <InboxStateSection submissionId={submission.id} formId={formId} />
             <Paper withBorder p="md" component="section" aria-labelledby="fields-title">
               <Title order={2} size="h4" id="fields-title" mb="sm">
                 Fields

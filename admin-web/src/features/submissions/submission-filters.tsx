@@ -1,11 +1,24 @@
-// The inbox's search box, date range and "Has files" switch. The text is applied when the search is
+// The inbox's search box, date range, "Has files" switch, and its state: status, mine, unread. The text is applied when the search is
 // submitted (Enter or the Search button); the dates and the checkbox as they change. The filter
 // itself lives in the URL (see submission-filter-params.ts), this only edits it.
 import { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MIN_LENGTH } from '@intake/contract';
-import { Button, Checkbox, Group, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { isFiltered, type InboxFilter } from '../../lib/submission-filter-params';
+import {
+  isFiltered,
+  NO_INBOX_FILTER,
+  type InboxFilter,
+  type SubmissionStatusParam,
+} from '../../lib/submission-filter-params';
+
+const STATUS_OPTIONS: { value: SubmissionStatusParam; label: string }[] = [
+  { value: '', label: 'All but archived' },
+  { value: 'new', label: 'New' },
+  { value: 'open', label: 'Open' },
+  { value: 'done', label: 'Done' },
+  { value: 'archived', label: 'Archived' },
+];
 
 /** True when `query` is typed but too short to send: the box says so, and the list waits. */
 export function isTooShort(query: string): boolean {
@@ -84,13 +97,32 @@ export function SubmissionFilters({
           onChange={(event) => onChange({ ...filter, hasFiles: event.currentTarget.checked })}
           mb={8}
         />
+        <NativeSelect
+          label="Status"
+          data={STATUS_OPTIONS}
+          value={filter.status}
+          onChange={(event) => onChange({ ...filter, status: event.currentTarget.value as SubmissionStatusParam })}
+          style={{ flex: '0 1 10rem' }}
+        />
+        <Checkbox
+          label="Assigned to me"
+          checked={filter.mine}
+          onChange={(event) => onChange({ ...filter, mine: event.currentTarget.checked })}
+          mb={8}
+        />
+        <Checkbox
+          label="Unread"
+          checked={filter.unread}
+          onChange={(event) => onChange({ ...filter, unread: event.currentTarget.checked })}
+          mb={8}
+        />
         {isFiltered(filter) ? (
           <Button
             variant="subtle"
             onClick={() => {
               setDraft('');
               setTooShort(false);
-              onChange({ query: '', from: '', to: '', hasFiles: false });
+              onChange(NO_INBOX_FILTER);
             }}
           >
             Clear filters

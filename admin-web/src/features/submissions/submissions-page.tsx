@@ -1,6 +1,7 @@
 // A form's inbox: its submissions newest first, a page at a time with the API's cursors, columns from
 // the fields the page holds, and new submissions shown as they come (the page polls while visible).
-// A search box, a date range and "Has files" narrow the list and its count; they live in the URL.
+// A search box, a date range, "Has files", a status, "Assigned to me" and "Unread" narrow the list and
+// its count; they live in the URL. Archived submissions show only when their status is chosen.
 import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -14,6 +15,7 @@ import {
   isFiltered,
   readInboxFilter,
   toFilterVariables,
+  toStateVariables,
   writeInboxFilter,
   type InboxFilter,
 } from '../../lib/submission-filter-params';
@@ -22,6 +24,7 @@ import { SubmissionListHeader } from './submission-list-header';
 import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
+import { StatusCounts } from './status-counts';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;
@@ -60,12 +63,13 @@ function Inbox({
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const filtered = isFiltered(filter);
   const variables = filtered ? toFilterVariables(filter) : null;
+  const state = toStateVariables(filter);
   // What was there when the list opened, to count and mark what came since.
   const baseline = useRef<{ total: number; ids: Set<string> } | null>(null);
   // Another filter is another list: back to its first page and a new baseline. Adjusted during render
   // (not in an effect) so the old filter's cursors are never sent with the new filter; the search box
   // stays mounted and keeps its focus.
-  const filterKey = JSON.stringify(variables);
+  const filterKey = JSON.stringify([variables, state]);
   const [listedKey, setListedKey] = useState(filterKey);
   if (listedKey !== filterKey) {
     setListedKey(filterKey);
@@ -74,10 +78,16 @@ function Inbox({
   }
   const [{ data, error, fetching }, refetch] = useQuery({
     query: SubmissionsInboxDocument,
-    variables: { formId, first: PAGE_SIZE, after: listedKey === filterKey ? after : null, filter: variables },
+    variables: {
+      formId,
+      first: PAGE_SIZE,
+      after: listedKey === filterKey ? after : null,
+      filter: variables,
+      state,
+    },
     context,
   });
-  const count = useSubmissionCount({ formId, filter: variables });
+  const count = useSubmissionCount({ formId, filter: variables, state });
   const refresh = usePolledPageAndCount(() => refetch({ requestPolicy: 'network-only' }), count, POLL_INTERVAL_MS);
 
   const connection = data?.submissions;
@@ -110,6 +120,7 @@ function Inbox({
     <>
       <SubmissionListHeader title="Submissions" onRefresh={refresh} formId={formId} filter={variables} />
       <SubmissionFilters filter={filter} onChange={onFilterChange} tooShort={tooShort} onTooShortChange={setTooShort} />
+      <StatusCounts formId={formId} />
       <QueryStatus data={data} error={error} fetching={fetching} subject="submissions" />
       {connection && !tooShort ? (
         <>

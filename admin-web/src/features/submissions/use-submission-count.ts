@@ -2,21 +2,26 @@
 // file for why). `total` is undefined until the first answer for these variables.
 import { useMemo } from 'react';
 import { useQuery } from 'urql';
-import { SubmissionCountDocument, type SubmissionFilterInput } from '../../gql/graphql';
+import {
+  SubmissionCountDocument,
+  type SubmissionFilterInput,
+  type SubmissionStateFilterInput,
+} from '../../gql/graphql';
 import { usePolling } from '../../lib/use-polling';
 
 interface CountedView {
   formId: string;
   spam?: boolean;
   filter?: SubmissionFilterInput | null;
+  state?: SubmissionStateFilterInput | null;
 }
 
-export function useSubmissionCount({ formId, spam = false, filter = null }: CountedView) {
+export function useSubmissionCount({ formId, spam = false, filter = null, state = null }: CountedView) {
   // `Submission`: a deletion or a move out of Spam refetches the count too.
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
   const [{ data, fetching }, refetch] = useQuery({
     query: SubmissionCountDocument,
-    variables: { formId, spam, filter },
+    variables: { formId, spam, filter, state },
     context,
   });
   return {

@@ -1,11 +1,11 @@
-// DOMPurify over one jsdom window, configured to leave text only. Used by sanitize.ts.
+// DOMPurify over one jsdom window, configured to leave text only. Used by index.ts.
 // Each string is parsed into one reused fragment of one reused inert document, sanitised IN_PLACE,
 // and DOMPurify's walk reuses one NodeIterator, so a call leaves nothing: jsdom keeps every Document
 // and NodeIterator alive until the current job ends. jsdom and DOMPurify are loaded on the first
 // string that needs them (synchronously, as sanitising is): they are about a fifth of an idle
 // gateway's memory. Figures: docs/performance.md ("CPU per request: what each change measured", 4).
 import { createRequire } from 'node:module';
-import { escapeStoredText } from '@intake/shared/stored-text';
+import { escapeStoredText } from '../stored-text/index.js';
 import type { Config, DOMPurify, WindowLike } from 'dompurify';
 import type { JSDOM as JsdomClass } from 'jsdom';
 

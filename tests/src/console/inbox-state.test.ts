@@ -1,0 +1,103 @@
+// A submission's page shows its status, assignee and internal notes (issue #36): a manager changes
+// the status, assigns it to themselves and adds a note, shown as text once decoded, markup removed;
+// the values reach the API, and opening the page marks the submission read.
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import {
+  atBothWidths,
+  checkAccessibility,
+  describeConsole,
+  expectHeading,
+  signIn,
+  startConsole,
+  type ConsoleEnvironment,
+} from './harness.js';
+
+describeConsole('console: a submission’s status, assignee and notes', () => {
+  let env: ConsoleEnvironment;
+  let page: Page;
+  let siteId: string;
+  let formId: string;
+  let formCode: string;
+
+  beforeAll(async () => {
+    env = await startConsole();
+    page = await env.newPage();
+    await signIn(page, env.url);
+    ({ siteId, formId, formCode } = await env.createSiteAndForm('Town hall'));
+  });
+
+  afterAll(async () => {
+    expect(env?.problems ?? []).toEqual([]);
+    await env?.close();
+  });
+
+  it('changes the status, assigns it, adds a note and marks it read', async () => {
+    const response = await env.sendSubmission(siteId, formCode, { name: 'Ada', request: 'A parking permit' });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    await page.goto(`${env.url}/sites/${siteId}/forms/${formId}/submissions/${id}`);
+    await expectHeading(page, 'Submission');
+    const section = page.getByRole('region', { name: 'Status and notes' });
+    await section.getByText('No notes yet.').waitFor();
+
+    await section.getByRole('combobox', { name: 'Status' }).selectOption('open');
+    await page.getByText('Status: Open').waitFor();
+    await section.getByRole('button', { name: 'Assign to me' }).click();
+    await section.getByRole('button', { name: 'Unassign' }).waitFor();
+    await section.getByRole('textbox', { name: 'Note' }).fill('Call <b>Tom</b> & Jerry back');
+    await section.getByRole('button', { name: 'Add note' }).click();
+    await section.getByText('Call Tom & Jerry back').waitFor();
+    expect(await section.getByRole('textbox', { name: 'Note' }).inputValue()).toBe('');
+
+    const rows = await env.sql(
+      `select s.status, s.assignee_id is not null as assigned, n.text,
+              (select count(*)::int from submission_reads r where r.submission_id = s.id) as read
+         from submissions s join submission_notes n on n.submission_id = s.id where s.id = ?`,
+      [id],
+    );
+    expect(rows).toEqual([{ status: 'open', assigned: true, text: 'Call Tom &amp; Jerry back', read: 1 }]);
+
+    await atBothWidths(page, () => checkAccessibility(page, 'submission detail with status and notes'));
+  });
+
+  it('counts the inbox by status and filters it by status, mine and unread, archived hidden by default', async () => {
+    const library = await env.createSiteAndForm('Library');
+    const ids: string[] = [];
+    for (const name of ['Archived one', 'Mine', 'Read one']) {
+      const response = await env.sendSubmission(library.siteId, library.formCode, { name });
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    const [archived, mine, read] = ids as [string, string, string];
+    const owner = `(select id from admin_users where email = 'admin@example.com')`;
+    await env.sql(`update submissions set status = 'archived' where id = ?`, [archived]);
+    await env.sql(`update submissions set assignee_id = ${owner} where id = ?`, [mine]);
+    await env.sql(`insert into submission_reads (submission_id, member_id, read_at) select ?, ${owner}, now()`, [read]);
+
+    await page.goto(`${env.url}/sites/${library.siteId}/forms/${library.formId}`);
+    await expectHeading(page, 'Submissions');
+    const counts = page.getByTestId('status-counts');
+    await counts.getByText('New 2 · Open 0 · Done 0 · Archived 1 · Unread 1').waitFor();
+    const count = page.getByTestId('submission-count');
+    await count.getByText(/^2 submissions/).waitFor();
+
+    const filters = page.getByRole('search', { name: 'Filter submissions' });
+    await filters.getByRole('combobox', { name: 'Status' }).selectOption('archived');
+    await count.getByText(/^1 matching submission/).waitFor();
+    expect(page.url()).toContain('status=archived');
+    await page.getByRole('row', { name: /Archived one/ }).waitFor();
+
+    await filters.getByRole('combobox', { name: 'Status' }).selectOption('');
+    await filters.getByRole('checkbox', { name: 'Assigned to me' }).click();
+    await count.getByText(/^1 matching submission/).waitFor();
+    await page.getByRole('row', { name: /Mine/ }).waitFor();
+    // The filter lives in the URL: a click, then the list that answers it (the box follows the URL).
+    await filters.getByRole('checkbox', { name: 'Assigned to me' }).click();
+    await count.getByText(/^2 submissions/).waitFor();
+    await filters.getByRole('checkbox', { name: 'Unread' }).click();
+    await count.getByText(/^1 matching submission/).waitFor();
+    await page.getByRole('row', { name: /Mine/ }).waitFor();
+
+    await atBothWidths(page, () => checkAccessibility(page, 'inbox filtered by its state'));
+  });
+});
