@@ -54,7 +54,7 @@ export function SpamAllFormsPage() {
         empty="No spam in this period."
         caption={`Spam per form over the last ${period} days (UTC)`}
         columns={['Form', 'Site', 'Spam']}
-        minWidth={420}
+        minWidth={300}
       />
     </>
   );
