@@ -627,6 +627,24 @@ describe(`delivery worker on ${testDriverName()}`, () => {
     expect(inbox.messages.length).toBe(before + 1);
   });
 
+  it('fails a notification e-mail at once without SMTP_URL: it does not sit pending through the schedule', async () => {
+    const form = await freshForm(['ops@example.test']);
+    const before = inbox.messages.length;
+    const submissionId = await submit(form);
+    const delivery = services.config.delivery;
+    const withoutSmtp = createDeliveryWorker(
+      { ...services, config: { ...services.config, delivery: { ...delivery, smtpUrl: undefined } } },
+      { retryScheduleMs: SCHEDULE, random: () => 0.5 },
+    );
+    workers.push(withoutSmtp);
+    await withoutSmtp.runOnce();
+    const [email] = await deliveriesOf(submissionId);
+    expect(email!.status).toBe('failed');
+    const attempts = await attemptsOf(email!.id);
+    expect(attempts.map((attempt) => [attempt.succeeded, attempt.error])).toEqual([[false, 'SMTP_URL is not set']]);
+    expect(inbox.messages.length).toBe(before);
+  });
+
   it('sends an invitation only while its link is the member’s current one, and wipes the sealed link either way', async () => {
     const em = services.db.em.fork();
     const box = invitationLinkBox(services.config.tokenEncryptionKey);

@@ -191,7 +191,9 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       return finalFailure(recipients.length === 0 ? 'no recipients' : 'the submission was deleted');
     }
     if (!mailer) {
-      return { ...finalFailure('SMTP_URL is not set'), final: false };
+      // Failed at once, as the console says (nothing is sent without SMTP_URL), rather than pending
+      // through a day of retries; `redeliver` sends it once SMTP_URL is set.
+      return finalFailure('SMTP_URL is not set');
     }
     const site = await em.findOne(SiteSchema, { id: delivery.form.site.id });
     const email = notificationEmail({

@@ -409,6 +409,33 @@ describe(`the audit log on ${testDriverName()}`, () => {
     expect(JSON.stringify([erasure, exportEntry]).toLowerCase()).not.toContain('jane');
   });
 
+  it('records a delete, remove or revoke of an unknown id as a failure (NOT_FOUND), its answer still false', async () => {
+    const unknown = '00000000-0000-4000-8000-0000000000d0';
+    const { site } = await makeSite(admin.services);
+    const gone = await mutate('mutation($id: ID!) { deleteSite(id: $id) }', { id: site.id }, { token });
+    expect(gone.data?.deleteSite).toBe(true);
+    expect(await onlyEntry(gone.requestId)).toMatchObject({ outcome: 'success', errorCode: null });
+
+    const cases: [string, string][] = [
+      ['deleteSite', site.id],
+      ...['deleteSite', 'deleteForm', 'deleteWebhook', 'deleteSubmission'].map((action): [string, string] => [
+        action,
+        unknown,
+      ]),
+      ...['revokeApiToken', 'removeMember', 'revokeInvitation'].map((action): [string, string] => [action, unknown]),
+    ];
+    for (const [action, id] of cases) {
+      const answer = await mutate(`mutation($id: ID!) { ${action}(id: $id) }`, { id }, { token });
+      expect({ action, answer: answer.data?.[action] }).toEqual({ action, answer: false });
+      expect(await onlyEntry(answer.requestId)).toMatchObject({
+        action,
+        objectId: id,
+        outcome: 'failure',
+        errorCode: 'NOT_FOUND',
+      });
+    }
+  });
+
   it('makes one entry per root field when an operation has several', async () => {
     executedMutations += 2;
     const both = await call(

@@ -55,6 +55,14 @@ function errorFacts(error: unknown): { errorName: string; errorCode: unknown } {
   return { errorName: (error as Error).name, errorCode: (error as { code?: unknown }).code };
 }
 
+/**
+ * A delete, remove or revoke answers `false` when there was no such object (docs/admin-api.md):
+ * nothing happened, so the entry says so as the other mutations' NOT_FOUND does.
+ */
+function answeredNotFound(action: string, result: unknown): boolean {
+  return result === false && /^(delete|remove|revoke)[A-Z]/.test(action);
+}
+
 interface FieldOutcome {
   info: GraphQLResolveInfo;
   args: Record<string, unknown>;
@@ -67,7 +75,8 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
   const { info, args, error, at } = outcome;
   const action = info.fieldName;
   const field = info.parentType.getFields()[action];
-  const errorCode = error === null ? null : errorCodeOf(error);
+  const notFound = error === null && answeredNotFound(action, outcome.result);
+  const errorCode = error !== null ? errorCodeOf(error) : notFound ? ErrorCode.NOT_FOUND : null;
   if (errorCode === ErrorCode.RATE_LIMITED) {
     return;
   }
@@ -88,7 +97,7 @@ async function recordField(context: AdminContext, actor: AuditActor, outcome: Fi
       ...object,
       ...account,
       details: Object.keys(object.details).length === 0 ? null : object.details,
-      outcome: error === null ? 'success' : 'failure',
+      outcome: errorCode === null ? 'success' : 'failure',
       errorCode,
       address: context.clientAddress,
       requestId: context.requestId,

@@ -3,6 +3,7 @@ import { ERROR_CATALOGUE, type ErrorCode } from '@intake/shared/errors';
 import { fillDays, type RefusalCountRow, type SubmissionCountRow } from '@intake/shared/statistics';
 import type {
   DailyCountType,
+  FormSpamTotalType,
   FormSubmissionSeriesType,
   RefusalSeriesType,
   RefusalStatsType,
@@ -49,19 +50,39 @@ export function presentSubmissionStats(days: string[], rows: readonly Submission
       days: series,
     };
   });
-  forms.sort(
-    (a, b) =>
-      b.total - a.total ||
-      a.siteName.localeCompare(b.siteName) ||
-      a.formName.localeCompare(b.formName) ||
-      a.formId.localeCompare(b.formId),
-  );
+  forms.sort(busiestFirst);
   const spam = groupByDay(
     rows,
     () => 'all',
     (row) => row.spam,
   ).get('all');
-  return { days, forms, spam: fillDays(days, spam ?? new Map()) };
+  return { days, forms, spam: fillDays(days, spam ?? new Map()), spamForms: spamByForm(rows) };
+}
+
+function busiestFirst(a: FormSpamTotalType, b: FormSpamTotalType): number {
+  return (
+    b.total - a.total ||
+    a.siteName.localeCompare(b.siteName) ||
+    a.formName.localeCompare(b.formName) ||
+    a.formId.localeCompare(b.formId)
+  );
+}
+
+/** Each form's spam over the period, forms without any left out. */
+function spamByForm(rows: readonly SubmissionCountRow[]): FormSpamTotalType[] {
+  const totals = new Map<string, FormSpamTotalType>();
+  for (const row of rows.filter((candidate) => candidate.spam > 0)) {
+    const entry = totals.get(row.formId) ?? {
+      formId: row.formId,
+      formName: row.formName,
+      siteId: row.siteId,
+      siteName: row.siteName,
+      total: 0,
+    };
+    entry.total = Math.min(entry.total + row.spam, GRAPHQL_INT_MAX);
+    totals.set(row.formId, entry);
+  }
+  return [...totals.values()].sort(busiestFirst);
 }
 
 export function presentRefusalStats(days: string[], rows: readonly RefusalCountRow[]): RefusalStatsType {

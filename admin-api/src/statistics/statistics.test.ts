@@ -79,6 +79,17 @@ describe(`statistics on ${testDriverName()}`, () => {
     ]);
     expect(stats.spam).toEqual(series({ [first]: 1, [today]: 1 }));
 
+    // Spam by form, for the list the Overview's spam card leads to: most first, then by name.
+    const spamForms = await admin.gql<any>(
+      '{ submissionStats { spamForms { formId formName siteId siteName total } } }',
+      {},
+      token,
+    );
+    expect(spamForms.data.submissionStats.spamForms).toEqual([
+      { formId: quiet.id, formName: 'Contact', siteId: site.id, siteName: 'Shop', total: 1 },
+      { formId: busy.id, formName: 'Orders', siteId: site.id, siteName: 'Shop', total: 1 },
+    ]);
+
     const oneDay = await admin.gql<any>('{ submissionStats(days: 1) { days forms { formName total } } }', {}, token);
     expect(oneDay.data.submissionStats).toEqual({ days: [today], forms: [{ formName: 'Orders', total: 2 }] });
     const longest = await admin.gql<any>('{ submissionStats(days: 90) { days forms { total } } }', {}, token);

@@ -30,6 +30,24 @@ export class FormSubmissionSeriesType {
   days!: DailyCountType[];
 }
 
+@ObjectType('FormSpamTotal', { description: "One form's spam over the period." })
+export class FormSpamTotalType {
+  @Field(() => ID)
+  formId!: string;
+
+  @Field(() => String, { description: "The form's name, HTML-escaped as stored." })
+  formName!: string;
+
+  @Field(() => ID)
+  siteId!: string;
+
+  @Field(() => String, { description: "The site's name, HTML-escaped as stored." })
+  siteName!: string;
+
+  @Field(() => Int, { description: 'Submissions stored as spam over the whole period.' })
+  total!: number;
+}
+
 @ObjectType('SubmissionStats', { description: 'Submissions per UTC day over the last days.' })
 export class SubmissionStatsType {
   @Field(() => [String], { description: 'The UTC days covered, oldest first; the last is today.' })
@@ -43,6 +61,11 @@ export class SubmissionStatsType {
 
   @Field(() => [DailyCountType], { description: 'Submissions stored as spam, all forms together, per day.' })
   spam!: DailyCountType[];
+
+  @Field(() => [FormSpamTotalType], {
+    description: 'Forms (of sites and forms not deleted) with spam in the period, most first.',
+  })
+  spamForms!: FormSpamTotalType[];
 }
 
 @ObjectType('RefusalSeries', { description: "One refusal code's count per day." })

@@ -44,6 +44,12 @@ export const router = createBrowserRouter([
                 path: 'overview',
                 lazy: { Component: async () => (await import('../features/overview/overview-page')).OverviewPage },
               },
+              {
+                path: 'overview/spam',
+                lazy: {
+                  Component: async () => (await import('../features/overview/spam-all-forms-page')).SpamAllFormsPage,
+                },
+              },
             ],
           },
           {

@@ -1,5 +1,5 @@
 // Said where notification e-mail addresses are set or listed, when the server has no SMTP_URL: the
-// addresses are accepted and kept, but every e-mail would fail, so nothing is sent.
+// addresses are accepted and kept, but the worker fails each e-mail at once, so nothing is sent.
 import { Alert } from '@mantine/core';
 import { IconMailOff } from '@tabler/icons-react';
 
@@ -10,8 +10,9 @@ export function EmailNotConfigured({ configured }: { configured: boolean | undef
   }
   return (
     <Alert color="yellow" variant="light" icon={<IconMailOff aria-hidden />}>
-      E-mail is not configured on this server (SMTP_URL is unset): nothing will be sent. The addresses are kept; once
-      the operator sets SMTP_URL and restarts the service, new submissions are e-mailed to them.
+      E-mail is not configured on this server (SMTP_URL is unset): notification e-mails are not sent until the operator
+      sets SMTP_URL and restarts the service. The addresses are kept; meanwhile each submission&apos;s e-mail is marked
+      failed at once, and Redeliver sends it once e-mail works.
     </Alert>
   );
 }

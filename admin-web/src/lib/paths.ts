@@ -1,6 +1,7 @@
 // Every page's path in one place, so links and routes (src/app/router.tsx) agree.
 export const paths = {
   overview: '/overview',
+  spamAllForms: '/overview/spam',
   sites: '/sites',
   siteForms: (siteId: string) => `/sites/${siteId}/forms`,
   siteApi: (siteId: string) => `/sites/${siteId}/api`,

@@ -1,5 +1,5 @@
 // The Members page in Chromium: an owner changes a member's role and site access, disables, enables
-// and removes them, and is told in the API's words why the last owner cannot step down; an admin is
+// and removes them, and is offered nothing on their own row but a link to their account; an admin is
 // offered nothing that touches an owner.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { graphqlRequest } from '@intake/shared/test';
@@ -110,22 +110,21 @@ describeConsole('console: members', () => {
     await page.close();
   });
 
-  it("says in the API's words that the last owner cannot step down, and offers no disable or remove on oneself", async () => {
+  it('names oneself by e-mail when no name is set, and offers no change of one’s own access', async () => {
     const page = await env.newPage();
     await signIn(page, env.url);
     await openMembers(page);
     const own = page.getByRole('row', { name: new RegExp(ADMIN_EMAIL) });
     await own.getByText('(you)').waitFor();
-    await expect(own.getByRole('button', { name: 'Remove' }).count()).resolves.toBe(0);
-    await expect(own.getByRole('button', { name: 'Disable' }).count()).resolves.toBe(0);
-    await own.getByRole('button', { name: 'Change access' }).click();
-    const dialog = page.getByRole('dialog', { name: /^Change access of/ });
-    await dialog.getByRole('radio', { name: /^Admin/ }).check();
-    await dialog.getByRole('button', { name: 'Save access' }).click();
-    await dialog.getByRole('alert').filter({ hasText: 'would remove the last active owner' }).waitFor();
-    await checkAccessibility(page, 'last owner refused');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
-    expect((await env.gql('{ me { role } }')).data!.me.role).toBe('owner');
+    // The row's header cell names the member: their e-mail while they have no name, never a dash.
+    await expect(own.getByRole('rowheader').innerText()).resolves.toBe(`${ADMIN_EMAIL} (you)`);
+    for (const name of ['Change access', 'Remove', 'Disable']) {
+      await expect(own.getByRole('button', { name }).count()).resolves.toBe(0);
+    }
+    await expect(own.getByText('Only an owner changes an owner').count()).resolves.toBe(0);
+    // One's name and sign-in are on one's own page.
+    await own.getByRole('link', { name: 'Your account' }).click();
+    await expectHeading(page, 'Your account');
     await page.close();
   });
 

@@ -14,7 +14,8 @@ import {
   type ConsoleEnvironment,
 } from './harness.js';
 
-const NO_SMTP = 'E-mail is not configured on this server (SMTP_URL is unset): nothing will be sent.';
+const NO_SMTP =
+  'E-mail is not configured on this server (SMTP_URL is unset): notification e-mails are not sent until the operator sets SMTP_URL and restarts the service.';
 
 describeConsole('console: hints for a newcomer', () => {
   let env: ConsoleEnvironment;
@@ -37,12 +38,12 @@ describeConsole('console: hints for a newcomer', () => {
   it('says where the addresses are set, and on the Webhooks page, that no e-mail will be sent', async () => {
     await page.goto(`${env.url}/sites/${siteId}/forms/${formId}/settings`);
     await expectHeading(page, 'Form settings');
-    await page.getByText(NO_SMTP).waitFor();
+    await page.getByText(NO_SMTP, { exact: false }).waitFor();
     await page.getByRole('textbox', { name: 'Notification e-mails' }).waitFor();
 
     await page.goto(`${env.url}/sites/${siteId}/forms/${formId}/webhooks`);
     await expectHeading(page, 'Webhooks');
-    await page.getByText(NO_SMTP).waitFor();
+    await page.getByText(NO_SMTP, { exact: false }).waitFor();
     await page.getByText('New submissions would be e-mailed to team@example.com.').waitFor();
     expect(await page.getByText(/Each new submission is e-mailed/).count()).toBe(0);
   });

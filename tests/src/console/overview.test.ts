@@ -18,6 +18,8 @@ describeConsole('console: the Overview', () => {
   let env: ConsoleEnvironment;
   let page: Page;
   let siteId: string;
+  const formIds: Record<string, string> = {};
+  const codes: Record<string, string> = {};
   const today = new Date().toISOString().slice(0, 10);
 
   const chartName = (name: string) =>
@@ -55,13 +57,13 @@ describeConsole('console: the Overview', () => {
   });
 
   it('charts submissions per form and refusals per code, with the numbers as text', async () => {
-    const codes: Record<string, string> = {};
     for (const name of ['Orders', 'Contact']) {
-      const form = await env.gql<{ createForm: { code: string } }>(
-        'mutation ($siteId: ID!, $name: String!) { createForm(input: { siteId: $siteId, name: $name }) { code } }',
+      const form = await env.gql<{ createForm: { code: string; id: string } }>(
+        'mutation ($siteId: ID!, $name: String!) { createForm(input: { siteId: $siteId, name: $name }) { code id } }',
         { siteId, name },
       );
       codes[name] = form.data!.createForm.code;
+      formIds[name] = form.data!.createForm.id;
     }
     for (const name of ['Orders', 'Orders', 'Orders', 'Contact']) {
       expect((await env.sendSubmission(siteId, codes[name]!, { message: 'hello' })).status).toBe(201);
@@ -122,5 +124,34 @@ describeConsole('console: the Overview', () => {
 
     await formLinks.first().click();
     await expectHeading(page, 'Submissions');
+  });
+
+  it('leads from the spam card to the spam of every form, most first, each to its Spam view', async () => {
+    for (const name of ['Orders', 'Contact']) {
+      const set = await env.gql(
+        'mutation ($id: ID!) { updateForm(id: $id, input: { honeypotFields: ["website"] }) { id } }',
+        {
+          id: formIds[name],
+        },
+      );
+      expect(set.errors).toBeUndefined();
+    }
+    for (const name of ['Contact', 'Contact', 'Orders']) {
+      expect((await env.sendSubmission(siteId, codes[name]!, { website: 'https://spam.example' })).status).toBe(201);
+    }
+    await page.goto(`${env.url}/overview`);
+    await expectHeading(page, 'Overview');
+    await page.getByText('7 days', { exact: true }).click();
+    await page.getByRole('link', { name: 'Spam, all forms' }).click();
+    await expectHeading(page, 'Spam, all forms');
+    expect(await page.getByRole('radio', { name: '7 days' }).isChecked()).toBe(true);
+    const table = page.getByRole('table', { name: 'Spam per form over the last 7 days (UTC)' });
+    await table.waitFor();
+    const rows = table.locator('tbody').getByRole('row');
+    expect(await rows.allInnerTexts()).toEqual(['Contact\tAcme Shop\t2', 'Orders\tAcme Shop\t1']);
+    await accessible('spam, all forms');
+    await table.getByRole('link', { name: 'Contact' }).click();
+    await expectHeading(page, 'Spam');
+    expect(new URL(page.url()).pathname).toBe(`/sites/${siteId}/forms/${formIds.Contact}/spam`);
   });
 });

@@ -12,6 +12,7 @@ import {
   expectHeading,
   signIn,
   startConsole,
+  VIEWPORTS,
   type ConsoleEnvironment,
 } from './harness.js';
 
@@ -112,6 +113,34 @@ describeConsole('console: search and filters on the inbox', () => {
     await page.waitForTimeout(500);
     expect(await page.getByText(/new since you opened this page/).count()).toBe(0);
     expect(new URL(page.url()).search).toBe('');
+  });
+
+  it('stacks the filters in one column on a phone, each as wide as the form', async () => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.goto(inboxUrl());
+    await expectCount(/^4 submissions/);
+    const filters = page.getByRole('search', { name: 'Filter submissions' });
+    const controls = [
+      searchBox(),
+      filters.getByRole('button', { name: 'Search' }),
+      filters.getByLabel('From', { exact: true }),
+      filters.getByLabel('To', { exact: true }),
+      filters.getByRole('checkbox', { name: 'Has files' }),
+    ];
+    const boxes = [];
+    for (const control of controls) {
+      boxes.push((await control.boundingBox())!);
+    }
+    // Each below the one before, none beside another.
+    for (let index = 1; index < boxes.length; index += 1) {
+      expect(boxes[index]!.y).toBeGreaterThanOrEqual(boxes[index - 1]!.y + boxes[index - 1]!.height);
+    }
+    // The box, the button and the dates take the form's width.
+    const form = (await filters.boundingBox())!;
+    for (const box of boxes.slice(0, 4)) {
+      expect(Math.round(box.width)).toBe(Math.round(form.width));
+    }
+    await page.setViewportSize(VIEWPORTS.desktop);
   });
 
   it('narrows by date range and by files, in the URL too', async () => {

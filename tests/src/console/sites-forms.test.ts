@@ -10,6 +10,7 @@ import {
   expectHeading,
   signIn,
   startConsole,
+  VIEWPORTS,
   type ConsoleEnvironment,
 } from './harness.js';
 
@@ -209,6 +210,27 @@ describeConsole('console: sites and forms', () => {
     await page.getByText('Settings saved').first().waitFor();
     await expect(eventually(async () => (await formById(form.id))!.usesDefaultMimeTypes, true)).resolves.toBe(true);
     expect((await formById(form.id))!.maxFileSize).toBe(10 * 1024 * 1024);
+  });
+
+  it('on a phone, keeps Save settings in view and the focus on it after saving', async () => {
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.goto(`${env.url}/sites/${siteId}/forms/${form.id}/settings`);
+    await expectHeading(page, 'Form settings');
+    const save = page.getByRole('button', { name: 'Save settings' });
+    // At the top of a long page, the button is on screen without scrolling to the end.
+    const box = (await save.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(VIEWPORTS.phone.height);
+    await page.getByRole('textbox', { name: 'Name' }).fill('Contact us!');
+    await save.click();
+    await page.getByText('Settings saved').waitFor();
+    await expect(eventually(async () => (await formById(form.id))!.name, 'Contact us!')).resolves.toBe('Contact us!');
+    const focused = () => save.evaluate((button) => button === document.activeElement);
+    await expect(eventually(focused, true)).resolves.toBe(true);
+    // (The notification lies over the bar for a few seconds: Enter in a field saves too.)
+    await page.getByRole('textbox', { name: 'Name' }).fill('Contact us');
+    await page.getByRole('textbox', { name: 'Name' }).press('Enter');
+    await expect(eventually(async () => (await formById(form.id))!.name, 'Contact us')).resolves.toBe('Contact us');
+    await page.setViewportSize(VIEWPORTS.desktop);
   });
 
   it('reloads a deep link into the same page', async () => {

@@ -4,6 +4,7 @@
 // settings/; what a save sends is settingsChanges (settings/settings-changes.ts).
 import { Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useEffect, useRef } from 'react';
 import { useParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { ErrorAlert } from '../../components/error-alert';
@@ -21,6 +22,7 @@ import { RetentionCard } from './settings/retention-card';
 import { settingsChanges } from './settings/settings-changes';
 import { settingsValuesOf, type SettingsLimits, type SettingsValues } from './settings/settings-values';
 import { SpamProtectionCard } from './settings/spam-protection-card';
+import classes from './form-settings-page.module.css';
 
 const FIELDS = [
   'name',
@@ -64,6 +66,17 @@ interface SettingsEditorProps {
 function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
   const [saving, updateForm] = useMutation(UpdateFormSettingsDocument);
   const form = useForm<SettingsValues>({ mode: 'uncontrolled', initialValues: settingsValuesOf(current) });
+  const saveButton = useRef<HTMLButtonElement>(null);
+  const wasSaving = useRef(false);
+
+  // Saving disables the button, and the browser drops the focus to <body>: give it back, so a
+  // keyboard user is where they were, not at the top of a long page.
+  useEffect(() => {
+    if (wasSaving.current && !saving.fetching && document.activeElement === document.body) {
+      saveButton.current?.focus();
+    }
+    wasSaving.current = saving.fetching;
+  }, [saving.fetching]);
 
   const submit = form.onSubmit(async (values) => {
     const { input, errors } = settingsChanges(values, current, limits);
@@ -99,8 +112,8 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
         <BrowserPostingCard form={form} limits={limits} />
         <RetentionCard form={form} current={current} limits={limits} />
         <ErrorAlert error={saving.error} fieldsShownElsewhere={FIELDS} title="Settings not saved" />
-        <Group>
-          <Button type="submit" loading={saving.fetching}>
+        <Group className={classes.saveBar}>
+          <Button type="submit" loading={saving.fetching} ref={saveButton}>
             Save settings
           </Button>
         </Group>

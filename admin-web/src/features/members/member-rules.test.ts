@@ -16,8 +16,8 @@ describe('memberActions', () => {
     expect(memberActions(owner, { ...owner, id: 'p' })).toEqual(all);
   });
 
-  it('lets nobody disable or remove themselves from the list', () => {
-    const own = { changeAccess: true, disable: false, remove: false, invitation: false, unlinkSso: false };
+  it('lets nobody change their own access, disable or remove themselves from the list', () => {
+    const own = { changeAccess: false, disable: false, remove: false, invitation: false, unlinkSso: false };
     expect(memberActions(owner, owner)).toEqual(own);
     expect(memberActions(admin, admin)).toEqual(own);
   });

@@ -1,6 +1,7 @@
 // What the Members page offers on each row, from the signed-in member's role (docs/teams.md): an
-// admin is offered nothing that touches an owner or makes one, and nobody disables or removes
-// themselves from here. The API checks the same rules (and refuses the last owner's demotion).
+// admin is offered nothing that touches an owner or makes one, and nobody changes their own access,
+// disables or removes themselves from here. The API checks the same rules (and refuses the last
+// owner's demotion).
 import type { MemberRole, MemberStatus, SiteGrantLevel } from '../../gql/graphql';
 import { LEVEL_LABELS } from '../../lib/roles';
 
@@ -30,7 +31,7 @@ export function memberActions(
     return { changeAccess: true, disable: false, remove: false, invitation: true, unlinkSso };
   }
   const self = caller.id === target.id;
-  return { changeAccess: true, disable: !self, remove: !self, invitation: false, unlinkSso };
+  return { changeAccess: !self, disable: !self, remove: !self, invitation: false, unlinkSso };
 }
 
 /** The roles the caller may give: an admin makes admins and members, never owners. */

@@ -5,8 +5,9 @@
 // sign-on account (docs/single-sign-on.md). What the signed-in member may
 // not do is not offered (an admin sees no action on an owner); what the API still refuses (the last
 // owner) is shown in its own words.
-import { Badge, Button, Group, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { useMutation, useQuery } from 'urql';
 import { useMe } from '../../lib/me';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -29,6 +30,7 @@ import {
 } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
+import { paths } from '../../lib/paths';
 import { ROLE_LABELS, STATUS_LABELS } from '../../lib/roles';
 import { AccessDialog } from './access-dialog';
 import { InvitationLinkDialog, InviteDialog, type InvitationLink } from './invite-dialog';
@@ -126,7 +128,7 @@ function MemberRow({
   return (
     <Table.Tr>
       <Table.Th scope="row" fw="normal">
-        {decodeStoredText(member.name) || '—'}
+        {displayName(member)}
         {isYou ? (
           <Text span size="sm" c="dimmed">
             {' '}
@@ -206,7 +208,12 @@ function MemberRow({
               Remove
             </Button>
           ) : null}
-          {!actions.changeAccess && !actions.remove ? (
+          {isYou ? (
+            <Anchor component={Link} to={paths.account} size="sm">
+              Your account
+            </Anchor>
+          ) : null}
+          {!isYou && !actions.changeAccess && !actions.remove ? (
             <Text size="xs" c="dimmed">
               Only an owner changes an owner
             </Text>

@@ -73,7 +73,15 @@ export function OverviewPage() {
                   );
                 })}
                 {spamTotal > 0 ? (
-                  <SeriesCard title="Spam, all forms" total={spamTotal} note="Stored as spam, not in the counts above">
+                  <SeriesCard
+                    title={
+                      <Anchor component={Link} to={`${paths.spamAllForms}?days=${period}`}>
+                        Spam, all forms
+                      </Anchor>
+                    }
+                    total={spamTotal}
+                    note="Stored as spam, not in the counts above"
+                  >
                     <DailyBarChart label="Spam" unit="Submissions" days={spam} color="gray" />
                   </SeriesCard>
                 ) : null}

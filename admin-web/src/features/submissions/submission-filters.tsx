@@ -2,7 +2,7 @@
 // submitted (Enter or the Search button); the dates and the checkbox as they change. The filter
 // itself lives in the URL (see submission-filter-params.ts), this only edits it.
 import { SEARCH_QUERY_MAX_LENGTH, SEARCH_QUERY_MIN_LENGTH } from '@intake/contract';
-import { Button, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
+import { Button, Checkbox, NativeSelect, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import {
@@ -11,6 +11,7 @@ import {
   type InboxFilter,
   type SubmissionStatusParam,
 } from '../../lib/submission-filter-params';
+import classes from './submission-filters.module.css';
 
 const STATUS_OPTIONS: { value: SubmissionStatusParam; label: string }[] = [
   { value: '', label: 'All but archived' },
@@ -57,7 +58,7 @@ export function SubmissionFilters({
 
   return (
     <form role="search" aria-label="Filter submissions" onSubmit={submit}>
-      <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
+      <div className={classes.filters}>
         <TextInput
           label="Search submissions"
           description="Any field value; case and accents ignored"
@@ -70,7 +71,7 @@ export function SubmissionFilters({
             setTooShort(false);
           }}
           error={tooShort ? `Type at least ${SEARCH_QUERY_MIN_LENGTH} characters` : undefined}
-          style={{ flex: '1 1 16rem' }}
+          className={classes.search}
         />
         <Button type="submit" variant="default" leftSection={<IconSearch size={16} aria-hidden />}>
           Search
@@ -81,7 +82,7 @@ export function SubmissionFilters({
           value={filter.from}
           max={filter.to || undefined}
           onChange={(event) => onChange({ ...filter, from: event.currentTarget.value })}
-          style={{ flex: '0 1 10rem' }}
+          className={classes.date}
         />
         <TextInput
           label="To"
@@ -89,7 +90,7 @@ export function SubmissionFilters({
           value={filter.to}
           min={filter.from || undefined}
           onChange={(event) => onChange({ ...filter, to: event.currentTarget.value })}
-          style={{ flex: '0 1 10rem' }}
+          className={classes.date}
         />
         <Checkbox
           label="Has files"
@@ -102,7 +103,7 @@ export function SubmissionFilters({
           data={STATUS_OPTIONS}
           value={filter.status}
           onChange={(event) => onChange({ ...filter, status: event.currentTarget.value as SubmissionStatusParam })}
-          style={{ flex: '0 1 10rem' }}
+          className={classes.date}
         />
         <Checkbox
           label="Assigned to me"
@@ -128,7 +129,7 @@ export function SubmissionFilters({
             Clear filters
           </Button>
         ) : null}
-      </Group>
+      </div>
     </form>
   );
 }
