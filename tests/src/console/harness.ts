@@ -315,6 +315,10 @@ export async function atBothWidths(page: Page, check: (width: keyof typeof VIEWP
     await check(width);
   }
   await page.setViewportSize(VIEWPORTS.desktop);
+  // Layouts that follow the width (media queries read by React) render again after the resize: let
+  // two frames pass, or the test's next click may land on a node being replaced and be lost (the
+  // members test's "Change access" did so under load).
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /** Retries `read` until it returns `expected` (deep equality) or `timeoutMs` passes; returns the last value. */
