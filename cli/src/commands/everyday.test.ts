@@ -239,6 +239,10 @@ describe('everyday commands', () => {
     expect(json(await cli('sites', 'delete', siteId, '--yes', '-o', 'json'))).toEqual({ id: siteId, deleted: true });
     expect((await cli('sites', 'delete', siteId, '--yes')).code).toBe(1);
     const audit = json(await cliAsSession('audit', '--action', 'deleteSite', '-o', 'json'));
-    expect(audit.entries[0]).toMatchObject({ action: 'deleteSite', objectId: siteId, outcome: 'SUCCESS' });
+    // Newest first: the repeat found no site (a failure, NOT_FOUND), the first delete succeeded.
+    expect(audit.entries.slice(0, 2)).toMatchObject([
+      { action: 'deleteSite', objectId: siteId, outcome: 'FAILURE', errorCode: 'NOT_FOUND' },
+      { action: 'deleteSite', objectId: siteId, outcome: 'SUCCESS' },
+    ]);
   });
 });

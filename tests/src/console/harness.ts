@@ -269,20 +269,8 @@ interface AxeViolation {
   nodes: { target: unknown[]; html: string; failureSummary?: string }[];
 }
 
-/**
- * Runs axe-core inside the page (its source is evaluated over the DevTools protocol, which the
- * page's Content-Security-Policy does not govern; a script tag would be refused) and fails on any
- * serious or critical violation, listing each with the elements concerned.
- */
-export async function checkAccessibility(page: Page, where = page.url()): Promise<void> {
-  axeSource ??= (await import('node:fs')).readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  // Modals and notifications animate in: let them finish, so axe sees what a person would.
-  // (1 s: 300 ms caught a notification half faded in on a loaded machine.)
-  await page.waitForTimeout(1000);
-  const injected = await page.evaluate(() => 'axe' in window);
-  if (!injected) {
-    await page.evaluate(axeSource);
-  }
+/** Serious and critical violations axe finds in the page now, each with the elements concerned. */
+async function seriousViolations(page: Page): Promise<string[]> {
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
     const results = await axe.run(document);
@@ -297,14 +285,57 @@ export async function checkAccessibility(page: Page, where = page.url()): Promis
       })),
     }));
   });
-  const serious = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  const listing = serious.map(
-    (violation) =>
-      `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
-        .slice(0, 5)
-        .map((node) => `${JSON.stringify(node.target)} ${node.html} (${node.failureSummary ?? ''})`)
-        .join(', ')}`,
-  );
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes
+          .slice(0, 5)
+          .map((node) => `${JSON.stringify(node.target)} ${node.html} (${node.failureSummary ?? ''})`)
+          .join(', ')}`,
+    );
+}
+
+/**
+ * Waits (up to 10 s) until no finite CSS transition or animation runs: modals and toasts fading in or
+ * out. Endless ones (a loader's spin) never end and are not waited for.
+ */
+async function settled(page: Page): Promise<void> {
+  await page.waitForTimeout(300);
+  await page
+    .waitForFunction(
+      () =>
+        document
+          .getAnimations()
+          .every(
+            (animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+          ),
+      undefined,
+      { timeout: 10_000, polling: 100 },
+    )
+    .catch(() => undefined);
+}
+
+/**
+ * Runs axe-core inside the page (its source is evaluated over the DevTools protocol, which the
+ * page's Content-Security-Policy does not govern; a script tag would be refused) and fails on any
+ * serious or critical violation, listing each with the elements concerned. Axe runs once nothing
+ * animates; a toast may still start fading out during the run (its half-faded text failed contrast
+ * under a loaded CI), so a finding is confirmed by two more runs a second apart: a real one stays.
+ */
+export async function checkAccessibility(page: Page, where = page.url()): Promise<void> {
+  axeSource ??= (await import('node:fs')).readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await settled(page);
+  const injected = await page.evaluate(() => 'axe' in window);
+  if (!injected) {
+    await page.evaluate(axeSource);
+  }
+  let listing = await seriousViolations(page);
+  for (let confirmation = 0; confirmation < 2 && listing.length > 0; confirmation++) {
+    await page.waitForTimeout(1000);
+    await settled(page);
+    listing = await seriousViolations(page);
+  }
   expect({ where, violations: listing }).toEqual({ where, violations: [] });
 }
 
