@@ -298,7 +298,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 /**
  * Waits (up to 10 s) until no finite CSS transition or animation runs: modals and toasts fading in or
- * out. Endless ones (a loader's spin) never end and are not waited for.
+ * out. Endless ones (a loader's spin) and those driven by scrolling (a table's edge shadows) never
+ * end and are not waited for.
  */
 async function settled(page: Page): Promise<void> {
   await page.waitForTimeout(300);
@@ -308,7 +309,10 @@ async function settled(page: Page): Promise<void> {
         document
           .getAnimations()
           .every(
-            (animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity,
+            (animation) =>
+              animation.playState !== 'running' ||
+              animation.timeline !== document.timeline ||
+              animation.effect?.getTiming().iterations === Infinity,
           ),
       undefined,
       { timeout: 10_000, polling: 100 },
