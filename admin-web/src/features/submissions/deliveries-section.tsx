@@ -2,9 +2,10 @@
 // attempts and why the latest one failed, kept fresh while the page is open; Redeliver for those who
 // manage the site (the Webhooks page's replay, docs/webhooks.md). Its own query, so the rest of the
 // page loads without waiting for it.
-import { Badge, Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
+import { DeliveryStatus } from '../../components/delivery-status';
 import { ErrorAlert } from '../../components/error-alert';
 import { notifyError, notifySuccess } from '../../components/notify';
 import { ScrollTable } from '../../components/scroll-table';
@@ -21,12 +22,6 @@ import { usePolling } from '../../lib/use-polling';
 const POLL_INTERVAL_MS = 5000;
 
 type DeliveryRow = NonNullable<SubmissionDeliveriesQuery['submission']>['deliveries'][number];
-
-const STATUS = {
-  PENDING: { label: 'Pending', color: 'yellow' },
-  SUCCEEDED: { label: 'Delivered', color: 'green' },
-  FAILED: { label: 'Failed', color: 'red' },
-} as const;
 
 function destination(delivery: DeliveryRow): string {
   return delivery.channel === 'webhook' ? `Webhook to ${delivery.target}` : `Notification e-mail to ${delivery.target}`;
@@ -100,14 +95,7 @@ function DeliveryTable({ deliveries, onReplayed }: { deliveries: readonly Delive
               {destination(delivery)}
             </Table.Th>
             <Table.Td>
-              <Badge color={STATUS[delivery.status].color} variant="dot">
-                {STATUS[delivery.status].label}
-              </Badge>
-              {delivery.nextAttemptAt ? (
-                <Text size="xs" c="dimmed">
-                  Next try {formatDateTime(delivery.nextAttemptAt)}
-                </Text>
-              ) : null}
+              <DeliveryStatus status={delivery.status} nextAttemptAt={delivery.nextAttemptAt} />
             </Table.Td>
             <Table.Td>{delivery.attemptCount}</Table.Td>
             <Table.Td>

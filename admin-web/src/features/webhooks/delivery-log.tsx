@@ -1,10 +1,11 @@
 // A delivery log: each event sent to a webhook (or as notification e-mails), its status and every
 // attempt (when, the answer's status, how long, the error, the start of the answer), and Redeliver;
 // until it has loaded, its spinner or its error.
-import { Badge, Button, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
+import { Button, Code, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation, type CombinedError } from 'urql';
+import { DeliveryStatus } from '../../components/delivery-status';
 import { ErrorAlert } from '../../components/error-alert';
 import { ScrollTable } from '../../components/scroll-table';
 import { WholeAddresses } from '../../components/whole-addresses';
@@ -32,12 +33,6 @@ export interface DeliveryRow {
     succeeded: boolean;
   }[];
 }
-
-const STATUS = {
-  PENDING: { label: 'Pending', color: 'yellow' },
-  SUCCEEDED: { label: 'Delivered', color: 'green' },
-  FAILED: { label: 'Failed', color: 'red' },
-} as const;
 
 const EXCERPT_LENGTH = 300;
 
@@ -146,14 +141,7 @@ function DeliveryTable({ caption, deliveries, onRefresh, refreshing, empty }: De
                   </Text>
                 </Table.Th>
                 <Table.Td>
-                  <Badge color={STATUS[delivery.status].color} variant="dot">
-                    {STATUS[delivery.status].label}
-                  </Badge>
-                  {delivery.nextAttemptAt ? (
-                    <Text size="xs" c="dimmed">
-                      Next try {formatDateTime(delivery.nextAttemptAt)}
-                    </Text>
-                  ) : null}
+                  <DeliveryStatus status={delivery.status} nextAttemptAt={delivery.nextAttemptAt} />
                 </Table.Td>
                 {withRecipients ? (
                   <Table.Td style={{ overflowWrap: 'break-word' }}>
