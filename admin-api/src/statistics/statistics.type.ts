@@ -9,8 +9,12 @@ export class DailyCountType {
   count!: number;
 }
 
-@ObjectType('FormSubmissionSeries', { description: "One form's inbox submissions per day." })
-export class FormSubmissionSeriesType {
+/**
+ * The form a figure is about, and its site: the fields each per-form figure starts with. Not a
+ * GraphQL type of its own (nothing returns it): its fields are part of each type that extends it.
+ */
+@ObjectType('FormOfSite')
+class FormOfSiteType {
   @Field(() => ID)
   formId!: string;
 
@@ -22,7 +26,10 @@ export class FormSubmissionSeriesType {
 
   @Field(() => String, { description: "The site's name, HTML-escaped as stored." })
   siteName!: string;
+}
 
+@ObjectType('FormSubmissionSeries', { description: "One form's inbox submissions per day." })
+export class FormSubmissionSeriesType extends FormOfSiteType {
   @Field(() => Int, { description: 'Inbox submissions over the whole period.' })
   total!: number;
 
@@ -31,19 +38,7 @@ export class FormSubmissionSeriesType {
 }
 
 @ObjectType('FormSpamTotal', { description: "One form's spam over the period." })
-export class FormSpamTotalType {
-  @Field(() => ID)
-  formId!: string;
-
-  @Field(() => String, { description: "The form's name, HTML-escaped as stored." })
-  formName!: string;
-
-  @Field(() => ID)
-  siteId!: string;
-
-  @Field(() => String, { description: "The site's name, HTML-escaped as stored." })
-  siteName!: string;
-
+export class FormSpamTotalType extends FormOfSiteType {
   @Field(() => Int, { description: 'Submissions stored as spam over the whole period.' })
   total!: number;
 }
