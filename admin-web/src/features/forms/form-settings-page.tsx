@@ -131,7 +131,7 @@ export function FormSettingsPage() {
   if (!data) {
     return (
       <>
-        <PageHeader title="Form settings" />
+        <PageHeader title="Form settings" help="formSettings" />
         {fetching ? <Loader aria-label="Loading settings" /> : <ErrorAlert error={error} />}
       </>
     );
@@ -139,14 +139,14 @@ export function FormSettingsPage() {
   if (!current || !limits) {
     return (
       <>
-        <PageHeader title="Form settings" />
+        <PageHeader title="Form settings" help="formSettings" />
         <Text role="alert">There is no such form (it may have been deleted).</Text>
       </>
     );
   }
   return (
     <>
-      <PageHeader title="Form settings" />
+      <PageHeader title="Form settings" help="formSettings" />
       <SettingsEditor
         key={current.id}
         current={current}

@@ -32,7 +32,11 @@ export function WebhooksPage() {
 
   return (
     <>
-      <PageHeader title="Webhooks" actions={<NewButton onClick={() => setCreating(true)}>New webhook</NewButton>} />
+      <PageHeader
+        title="Webhooks"
+        help="webhooks"
+        actions={<NewButton onClick={() => setCreating(true)}>New webhook</NewButton>}
+      />
       <Stack gap="lg">
         <Text size="sm" c="dimmed">
           Each new submission is POSTed to every enabled webhook as a signed <Code>submission.created</Code> event,
