@@ -108,6 +108,18 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'mutation($formId: ID!, $ids: [ID!]!) { markSubmissionsRead(formId: $formId, ids: $ids) }',
     variables: { formId: w.formId, ids: [w.submissionId] },
   }),
+  assignSubmissions: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { assignSubmissions(formId: $formId, ids: $ids, assigneeId: null) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
+  markSubmissionsSpam: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { markSubmissionsSpam(formId: $formId, ids: $ids) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
+  deleteSubmissions: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { deleteSubmissions(formId: $formId, ids: $ids) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
   webhooks: (w) => ({ query: 'query($id: ID!) { webhooks(formId: $id) { id } }', variables: { id: w.formId } }),
   webhook: (w) => ({ query: 'query($id: ID!) { webhook(id: $id) { id } }', variables: { id: w.webhookId } }),
   deliveries: (w) => ({

@@ -182,6 +182,10 @@ export const OPERATION_PERMISSIONS = {
     deleteSubmission: { permission: MANAGE, site: { submission: 'id' } },
     setSubmissionStatus: { permission: MANAGE, site: { submission: 'id' } },
     setSubmissionsStatus: { permission: MANAGE, site: { form: 'formId' } },
+    // The bulk actions: ids of another form (another site) are left alone.
+    assignSubmissions: { permission: MANAGE, site: { form: 'formId' } },
+    markSubmissionsSpam: { permission: MANAGE, site: { form: 'formId' } },
+    deleteSubmissions: { permission: MANAGE, site: { form: 'formId' } },
     assignSubmission: { permission: MANAGE, site: { submission: 'id' } },
     addSubmissionNote: { permission: MANAGE, site: { submission: 'id' } },
     // Read and unread are each member's own; ids of another form (another site) are left alone.

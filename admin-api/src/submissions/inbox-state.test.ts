@@ -245,6 +245,76 @@ describe(`a submission's inbox state on ${testDriverName()}`, () => {
     expect(entry.details).toMatchObject({ status: 'archived', result: 2 });
   });
 
+  it('assigns, moves to and out of spam, and deletes a selection of one form, each call audited', async () => {
+    const bulk = await makeForm(admin.services, site);
+    const ids = [await submission({ n: 1 }, bulk), await submission({ n: 2 }, bulk)];
+    const elsewhere = await submission();
+    const ASSIGN_MANY =
+      'mutation($formId: ID!, $ids: [ID!]!, $to: ID) { assignSubmissions(formId: $formId, ids: $ids, assigneeId: $to) }';
+    const SPAM_MANY =
+      'mutation($formId: ID!, $ids: [ID!]!, $spam: Boolean) { markSubmissionsSpam(formId: $formId, ids: $ids, spam: $spam) }';
+    const DELETE_MANY = 'mutation($formId: ID!, $ids: [ID!]!) { deleteSubmissions(formId: $formId, ids: $ids) }';
+    const SPAM_STATE = 'query($id: ID!) { submission(id: $id) { spam spamReason assignee { id } } }';
+    const selection = { formId: bulk.id, ids: [...ids, elsewhere] };
+    const reader = members.reader!.token;
+    const manager = members.manager!.token;
+
+    for (const [query, extra] of [
+      [ASSIGN_MANY, { to: members.reader!.id }],
+      [SPAM_MANY, {}],
+      [DELETE_MANY, {}],
+    ] as const) {
+      expect(codes(await gql(query, { ...selection, ...extra }, reader))).toEqual(['FORBIDDEN']);
+    }
+    // Only someone who can read the site may be assigned.
+    const refused = await gql(ASSIGN_MANY, { ...selection, to: members.elsewhere!.id }, manager);
+    expect({ codes: codes(refused), field: refused.errors?.[0]?.extensions?.field }).toEqual({
+      codes: ['BAD_USER_INPUT'],
+      field: 'assigneeId',
+    });
+
+    expect((await gql(ASSIGN_MANY, { ...selection, to: members.reader!.id }, manager)).data?.assignSubmissions).toBe(2);
+    expect((await gql(SPAM_MANY, selection, manager)).data?.markSubmissionsSpam).toBe(2);
+    for (const id of ids) {
+      expect((await gql(SPAM_STATE, { id })).data?.submission).toEqual({
+        spam: true,
+        spamReason: 'marked',
+        assignee: { id: members.reader!.id },
+      });
+    }
+    expect((await gql(SPAM_STATE, { id: elsewhere })).data?.submission).toEqual({
+      spam: false,
+      spamReason: null,
+      assignee: null,
+    });
+    const inbox = await gql(LIST, { formId: bulk.id });
+    expect(inbox.data?.submissions.totalCount).toBe(0);
+    expect(
+      (await gql(SPAM_MANY, { formId: bulk.id, ids: [ids[0]], spam: false }, manager)).data?.markSubmissionsSpam,
+    ).toBe(1);
+    expect((await gql(SPAM_STATE, { id: ids[0] })).data?.submission.spam).toBe(false);
+
+    expect(
+      codes(await gql(DELETE_MANY, { formId: bulk.id, ids: Array.from({ length: 101 }, () => crypto.randomUUID()) })),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect((await gql(DELETE_MANY, selection, manager)).data?.deleteSubmissions).toBe(2);
+    for (const id of ids) {
+      expect((await gql(SPAM_STATE, { id })).data?.submission).toBeNull();
+    }
+    expect((await gql(SPAM_STATE, { id: elsewhere })).data?.submission).not.toBeNull();
+
+    const entries = await admin.services.db.em
+      .fork()
+      .find(AuditEntrySchema, { objectId: bulk.id, outcome: 'success' }, { orderBy: { seq: 'asc' } });
+    expect(entries.map((entry) => [entry.action, entry.details.result])).toEqual([
+      ['assignSubmissions', 2],
+      ['markSubmissionsSpam', 2],
+      ['markSubmissionsSpam', 1],
+      ['deleteSubmissions', 2],
+    ]);
+    expect(entries.at(-1)!.details.ids).toEqual(expect.arrayContaining(ids));
+  });
+
   it('keeps the notes of a member who is removed, without an author, and unassigns what was theirs', async () => {
     const id = await submission();
     await addMember('leaving', 'member', 'manage');
