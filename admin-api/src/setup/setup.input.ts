@@ -58,7 +58,9 @@ export class SetupFormUpdateInput {
   input!: UpdateFormInput;
 }
 
-@InputType('SetupWebhookCreateInput', { description: 'As `createWebhook(input: { formId, url, description, format })`.' })
+@InputType('SetupWebhookCreateInput', {
+  description: 'As `createWebhook(input: { formId, url, description, format })`.',
+})
 export class SetupWebhookCreateInput {
   @InputField(() => ID, checkedByItsMutation<string | null>(), {
     nullable: true,

@@ -2,7 +2,10 @@ import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '@intake
 import {
   DeliveryStatusEnum,
   type WebhookFormatEnum,
-  type DeliveryAttemptType, type DeliveryType, type WebhookType } from './webhook.type.js';
+  type DeliveryAttemptType,
+  type DeliveryType,
+  type WebhookType,
+} from './webhook.type.js';
 
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 

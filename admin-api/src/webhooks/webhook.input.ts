@@ -23,7 +23,7 @@ export class CreateWebhookInput {
 
   @InputField(() => WebhookFormatEnum, z.enum(WebhookFormatEnum, { error: 'cannot be null' }), {
     nullable: true,
-    description: 'Left out: STANDARD. A chat format needs that platform\'s incoming-webhook URL.',
+    description: "Left out: STANDARD. A chat format needs that platform's incoming-webhook URL.",
   })
   format?: WebhookFormatEnum;
 }

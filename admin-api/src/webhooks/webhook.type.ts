@@ -54,7 +54,8 @@ export class WebhookType {
   description!: string | null;
 
   @Field(() => WebhookFormatEnum, {
-    description: 'STANDARD: the signed event; the others: that chat platform\'s message (the form, the first fields, a console link).',
+    description:
+      "STANDARD: the signed event; the others: that chat platform's message (the form, the first fields, a console link).",
   })
   format!: WebhookFormatEnum;
 

@@ -107,7 +107,9 @@ describe('everyday commands', () => {
     expect(created.webhook.format).toBe('STANDARD');
     const webhookId = created.webhook.id;
     // A chat platform's format, and back; an unknown one is refused before anything is sent.
-    expect(json(await cli('webhooks', 'update', webhookId, '--format', 'DISCORD', '-o', 'json')).format).toBe('DISCORD');
+    expect(json(await cli('webhooks', 'update', webhookId, '--format', 'DISCORD', '-o', 'json')).format).toBe(
+      'DISCORD',
+    );
     expect((await cli('webhooks', 'update', webhookId, '--format', 'IRC')).code).not.toBe(0);
     expect(json(await cli('webhooks', 'update', webhookId, '--format', 'STANDARD', '-o', 'json')).format).toBe(
       'STANDARD',

@@ -73,7 +73,9 @@ const webhook = z
     format: z
       .enum(['STANDARD', 'SLACK', 'MATTERMOST', 'TEAMS', 'DISCORD', 'GOOGLE_CHAT'])
       .optional()
-      .describe("STANDARD: the signed event; the others: that chat platform's message; left out: STANDARD when created"),
+      .describe(
+        "STANDARD: the signed event; the others: that chat platform's message; left out: STANDARD when created",
+      ),
   })
   .describe("A signed HTTP endpoint for the form's events, or a chat platform's incoming webhook");
 

@@ -390,7 +390,12 @@ function validatorOf(platform: ChatPlatform): ValidateFunction {
 function discordEmbedText(body: any): number {
   let total = 0;
   for (const embed of body.embeds ?? []) {
-    const texts = [embed.title, embed.description, embed.footer?.text, ...(embed.fields ?? []).flatMap((f: any) => [f.name, f.value])];
+    const texts = [
+      embed.title,
+      embed.description,
+      embed.footer?.text,
+      ...(embed.fields ?? []).flatMap((f: any) => [f.name, f.value]),
+    ];
     total += texts.filter((text) => typeof text === 'string').reduce((sum, text: string) => sum + [...text].length, 0);
   }
   return total;

@@ -23,7 +23,10 @@ describeConsole('console: chat webhooks', () => {
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    env = await startConsole({ WEBHOOK_ALLOW_PRIVATE: 'true', DELIVERY_POLL_INTERVAL_MS: '100' }, { deliveryWorker: true });
+    env = await startConsole(
+      { WEBHOOK_ALLOW_PRIVATE: 'true', DELIVERY_POLL_INTERVAL_MS: '100' },
+      { deliveryWorker: true },
+    );
     page = await env.newPage();
     await signIn(page, env.url);
     ({ siteId, formId } = await env.createSiteAndForm('Acme Shop', 'Contact'));
@@ -67,6 +70,9 @@ describeConsole('console: chat webhooks', () => {
     await receiver.waitFor(1);
     expect(chatMessageProblems('slack', receiver.received[0]!.json)).toEqual([]);
     expect(receiver.received[0]!.body).toContain('Test message from Intake');
-    await card.getByRole('row', { name: /webhook\.test/ }).getByText('Delivered').waitFor({ timeout: 30000 });
+    await card
+      .getByRole('row', { name: /webhook\.test/ })
+      .getByText('Delivered')
+      .waitFor({ timeout: 30000 });
   });
 });

@@ -79,7 +79,11 @@ async function siteWithForm(siteName: string, formName: string) {
     { s: createSite.id, n: formName },
   );
   const { siteApiView } = await gql('query($s: ID!) { siteApiView(siteId: $s) { token } }', { s: createSite.id });
-  return { siteId: createSite.id as string, form: createForm as { id: string; code: string }, token: siteApiView.token };
+  return {
+    siteId: createSite.id as string,
+    form: createForm as { id: string; code: string },
+    token: siteApiView.token,
+  };
 }
 
 async function addWebhook(formId: string, path: string, format: string): Promise<{ id: string; format: string }> {
@@ -164,7 +168,8 @@ describe(`chat notifications end to end on ${testDriverName()}`, () => {
     // The same message each time (built at send time from the same submission).
     expect(second!.body).toBe(first!.body);
     expect(chatMessageProblems('teams', second!.json)).toEqual([]);
-    const query = 'query($w: ID!) { deliveries(webhookId: $w) { id status attemptCount attempts { succeeded statusCode } } }';
+    const query =
+      'query($w: ID!) { deliveries(webhookId: $w) { id status attemptCount attempts { succeeded statusCode } } }';
     let log = (await gql(query, { w: hook.id })).deliveries;
     for (let round = 0; round < 100 && log[0].status !== 'SUCCEEDED'; round += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -119,9 +119,7 @@ export function WebhookCard({
           <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
             {url}
           </Title>
-          <Text size="sm">
-            Format: {FORMAT_LABELS[webhook.format]}
-          </Text>
+          <Text size="sm">Format: {FORMAT_LABELS[webhook.format]}</Text>
           {webhook.description ? (
             <Text size="sm" c="dimmed">
               {webhook.description}

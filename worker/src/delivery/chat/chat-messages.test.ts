@@ -103,7 +103,11 @@ describe.each(PLATFORMS)('the %s message', (platform) => {
     const notices = [
       ordinary(),
       hostile(),
-      testNotice({ formName: 'Contact', siteName: 'Shop', consoleUrl: 'https://admin.example.test/sites/s1/forms/f1/webhooks' }),
+      testNotice({
+        formName: 'Contact',
+        siteName: 'Shop',
+        consoleUrl: 'https://admin.example.test/sites/s1/forms/f1/webhooks',
+      }),
     ];
     for (const notice of notices) {
       expect(chatMessageProblems(platform, chatMessage(platform, notice))).toEqual([]);

@@ -15,7 +15,11 @@ export function googleChatMessage(notice: ChatNotice): Record<string, unknown> {
   const context = contextLine(notice);
   const widgets: Record<string, unknown>[] = [
     ...notice.fields.map((field) => ({
-      decoratedText: { topLabel: escapeGoogleChat(field.name), text: escapeGoogleChat(field.value) || '<i>(empty)</i>', wrapText: true },
+      decoratedText: {
+        topLabel: escapeGoogleChat(field.name),
+        text: escapeGoogleChat(field.value) || '<i>(empty)</i>',
+        wrapText: true,
+      },
     })),
     ...(more ? [paragraph(`<i>${escapeGoogleChat(more)}</i>`)] : []),
     ...(files ? [paragraph(`<b>Files:</b> ${escapeGoogleChat(files)}`)] : []),

@@ -15,7 +15,12 @@ export function escapeTeams(text: string): string {
   return text.replace(MARKDOWN, (char) => `\\${char}`);
 }
 
-const textBlock = (text: string, extra: Record<string, unknown> = {}) => ({ type: 'TextBlock', text, wrap: true, ...extra });
+const textBlock = (text: string, extra: Record<string, unknown> = {}) => ({
+  type: 'TextBlock',
+  text,
+  wrap: true,
+  ...extra,
+});
 
 export function teamsMessage(notice: ChatNotice): Record<string, unknown> {
   const context = contextLine(notice);
