@@ -140,11 +140,23 @@ describe('each platform’s markup in submitted text is escaped', () => {
     expect(text('slack')).not.toMatch(/<!channel>|<!here>|<@123456>|<script>/);
     expect(text('slack')).toContain('&lt;!channel&gt;');
     expect(body.text).not.toMatch(/[<>]/);
+    // No automatic parsing of mentions or channel names in any mrkdwn text.
+    const mrkdwn: Record<string, unknown>[] = [];
+    JSON.parse(JSON.stringify(body), (_key, value: unknown) => {
+      if (value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'mrkdwn') {
+        mrkdwn.push(value as Record<string, unknown>);
+      }
+      return value;
+    });
+    expect(mrkdwn.length).toBeGreaterThan(0);
+    expect(mrkdwn.every((text) => text.verbatim === true)).toBe(true);
   });
 
   it('Mattermost: Markdown escaped and no @-mention left', () => {
     const body = text('mattermost');
     expect(body).not.toMatch(/@(channel|everyone|here|all)/);
+    // An address stays as typed.
+    expect(JSON.stringify(chatMessage('mattermost', ordinary()))).toContain('ada@example.com');
     expect(body).toContain('\\\\*\\\\*bold\\\\*\\\\*');
     expect(body).not.toContain('[link](https://evil.example)');
   });

@@ -1,12 +1,13 @@
 // Mattermost incoming webhooks: Slack-compatible, kept to `text`, which Mattermost renders as
 // Markdown. Every submitted or named text has its Markdown characters escaped with a backslash, and
-// an `@` is followed by a zero-width space so that no value mentions `@channel`, `@all` or anyone.
+// an `@` that could start a mention is followed by a zero-width space so that no value mentions `@channel`, `@all` or anyone.
 import { contextLine, filesLine, moreFieldsLine, type ChatNotice } from './chat-notice.js';
 
 const MARKDOWN = /[\\`*_{}[\]()#|<>~]/g;
 
 export function escapeMattermost(text: string): string {
-  return text.replace(MARKDOWN, (char) => `\\${char}`).replace(/@/g, '@\u200B');
+  // Only an `@` that can start a mention (not the one inside ada@example.com) is broken.
+  return text.replace(MARKDOWN, (char) => `\\${char}`).replace(/(?<![\p{L}\p{N}_])@/gu, '@\u200B');
 }
 
 export function mattermostMessage(notice: ChatNotice): Record<string, unknown> {

@@ -11,7 +11,9 @@ export function escapeSlack(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-const mrkdwn = (text: string) => ({ type: 'mrkdwn', text });
+// verbatim: Slack leaves the text as written (no automatic links to channel names, no parsed
+// mentions); the one link, to the console, is explicit `<url|label>` markup.
+const mrkdwn = (text: string) => ({ type: 'mrkdwn', text, verbatim: true });
 
 export function slackMessage(notice: ChatNotice): Record<string, unknown> {
   const header = [...notice.headline];
