@@ -88,7 +88,7 @@ describe('everyday commands', () => {
     expect(missing.stderr).toContain('No form 00000000-0000-4000-8000-000000000000');
   });
 
-  it('webhooks: create shows the secret once, update, rotate-secret, test, delete', async () => {
+  it('webhooks: create shows the secret once, update (format too), rotate-secret, test, delete', async () => {
     const created = json(
       await cli(
         'webhooks',
@@ -104,7 +104,16 @@ describe('everyday commands', () => {
       ),
     );
     expect(created.secret).toMatch(/^whsec_/);
+    expect(created.webhook.format).toBe('STANDARD');
     const webhookId = created.webhook.id;
+    // A chat platform's format, and back; an unknown one is refused before anything is sent.
+    expect(json(await cli('webhooks', 'update', webhookId, '--format', 'DISCORD', '-o', 'json')).format).toBe(
+      'DISCORD',
+    );
+    expect((await cli('webhooks', 'update', webhookId, '--format', 'IRC')).code).not.toBe(0);
+    expect(json(await cli('webhooks', 'update', webhookId, '--format', 'STANDARD', '-o', 'json')).format).toBe(
+      'STANDARD',
+    );
     const listed = await cli('webhooks', 'list', '--form', formId);
     expect(listed.stdout).toContain(webhookId);
     expect(listed.stdout).not.toContain(created.secret);
