@@ -6,6 +6,7 @@
 // per address and per form hold, the refused one recorded on the submission's page; bad settings are
 // refused with the field at fault.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { jest } from '@jest/globals';
@@ -293,7 +294,7 @@ describe(`the confirmation to the submitter on ${testDriverName()}`, () => {
     expect(await deliveriesOf(off.id)).toEqual([]);
   });
 
-  it(`sends at most ${PER_ADDRESS} an hour to one address, whatever the form, and records the refusal`, async () => {
+  it(`sends at most ${PER_ADDRESS} an hour to one address, whatever the form, records the refusal, and forgets it on erasure`, async () => {
     const first = await confirmingForm('Address limit A');
     const second = await confirmingForm('Address limit B');
     const ids = [
@@ -312,11 +313,21 @@ describe(`the confirmation to the submitter on ${testDriverName()}`, () => {
     expect(
       inbox.messages.filter((mail) => mail.to.some((to) => to.toLowerCase() === 'victim@example.com')),
     ).toHaveLength(PER_ADDRESS);
-    // The count is kept as a hash, never the address.
-    const rows = await services.db.em
-      .getConnection()
-      .execute<{ scope: string }[]>('select "scope" from "confirmation_counts"');
-    expect(JSON.stringify(rows)).not.toContain('victim');
+    // The count is kept as a hash, never the address; erasing the person's submissions drops it.
+    const scopes = async () =>
+      (
+        await services.db.em.getConnection().execute<{ scope: string }[]>('select "scope" from "confirmation_counts"')
+      ).map((row) => row.scope);
+    const victim = `address:${createHash('sha256').update('victim@example.com').digest('hex')}`;
+    expect(await scopes()).toContain(victim);
+    expect(JSON.stringify(await scopes())).not.toContain('victim@');
+    const { erasureCandidates } = await gql<{ erasureCandidates: { id: string }[] }>(
+      'query($v: String!) { erasureCandidates(value: $v) { id } }',
+      { v: 'victim@example.com' },
+    );
+    expect(erasureCandidates.map((candidate) => candidate.id).sort()).toEqual([...ids].sort());
+    await gql('mutation($ids: [ID!]!) { eraseSubmissions(ids: $ids) { erasedIds } }', { ids });
+    expect(await scopes()).not.toContain(victim);
   });
 
   it(`sends at most ${PER_FORM} an hour for one form`, async () => {
