@@ -1,7 +1,9 @@
 // A form's confirmation e-mail in Chromium (docs/confirmations.md): set in the settings' "Confirmation
 // e-mail" section (on, the address field, subject, message, a safe field) and stored as typed; a
-// message that would repeat a free-text field is refused by the service and nothing is stored.
+// message that would repeat a free-text field is refused by the service and nothing is stored. With
+// the delivery worker running, a submission's page then shows its confirmation among its deliveries.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { startSmtpInbox, type SmtpInbox } from '@intake/shared/test';
 import type { Page } from 'playwright-core';
 import {
   atBothWidths,
@@ -21,6 +23,8 @@ describeConsole('console: the confirmation e-mail of a form', () => {
   let page: Page;
   let siteId: string;
   let formId: string;
+  let formCode: string;
+  let inbox: SmtpInbox;
 
   const stored = async () =>
     (
@@ -30,10 +34,11 @@ describeConsole('console: the confirmation e-mail of a form', () => {
     ).data?.form;
 
   beforeAll(async () => {
-    env = await startConsole();
+    inbox = await startSmtpInbox();
+    env = await startConsole({ DELIVERY_POLL_INTERVAL_MS: '100', SMTP_URL: inbox.url }, { deliveryWorker: true });
     page = await env.newPage();
     await signIn(page, env.url);
-    ({ siteId, formId } = await env.createSiteAndForm('Acme Shop'));
+    ({ siteId, formId, formCode } = await env.createSiteAndForm('Acme Shop'));
     const declared = await env.gql(
       'mutation($id: ID!, $input: UpdateFormInput!) { updateForm(id: $id, input: $input) { id } }',
       {
@@ -53,6 +58,7 @@ describeConsole('console: the confirmation e-mail of a form', () => {
   afterAll(async () => {
     expect(env?.problems ?? []).toEqual([]);
     await env?.close();
+    await inbox?.close();
   });
 
   it('turns confirmations on with a template and a safe field', async () => {
@@ -92,6 +98,21 @@ describeConsole('console: the confirmation e-mail of a form', () => {
     expect(await page.getByRole('checkbox', { name: 'Send a confirmation to the submitter' }).isChecked()).toBe(true);
     await atBothWidths(page, async () => {
       await checkAccessibility(page, 'form settings with a confirmation');
+    });
+  });
+
+  it("shows the confirmation on the submission's page, without the address", async () => {
+    const sent = await env.sendSubmission(siteId, formCode, { email: 'ada@example.org', plan: 'Pro' });
+    expect(sent.status).toBe(201);
+    const { id } = (await sent.json()) as { id: string };
+    await page.goto(`${env.url}/sites/${siteId}/forms/${formId}/submissions/${id}`);
+    const deliveries = page.getByRole('region', { name: 'Deliveries' });
+    const row = deliveries.getByRole('row', { name: 'Confirmation e-mail to the submitter' });
+    await row.getByText('Delivered').waitFor({ timeout: 30000 });
+    expect(await deliveries.innerText()).not.toContain('ada@example.org');
+    expect(inbox.messages.map((mail) => mail.to)).toEqual([['ada@example.org']]);
+    await atBothWidths(page, async () => {
+      await checkAccessibility(page, 'a submission with its confirmation');
     });
   });
 });
