@@ -29,6 +29,7 @@ import { Migration20261127120000_audit_chain_trust } from './Migration2026112712
 import { Migration20261128120000_browser_posting } from './Migration20261128120000_browser_posting.js';
 import { Migration20261129110000_password_resets } from './Migration20261129110000_password_resets.js';
 import { Migration20261129130000_form_caps } from './Migration20261129130000_form_caps.js';
+import { Migration20261130110000_confirmations } from './Migration20261130110000_confirmations.js';
 import { Migration20261129150000_inbox_state } from './Migration20261129150000_inbox_state.js';
 import { Migration20261130100000_webhook_formats } from './Migration20261130100000_webhook_formats.js';
 
@@ -64,4 +65,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261129130000_form_caps', class: Migration20261129130000_form_caps },
   { name: 'Migration20261129150000_inbox_state', class: Migration20261129150000_inbox_state },
   { name: 'Migration20261130100000_webhook_formats', class: Migration20261130100000_webhook_formats },
+  { name: 'Migration20261130110000_confirmations', class: Migration20261130110000_confirmations },
 ];

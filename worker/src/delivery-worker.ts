@@ -33,6 +33,8 @@ import type { Services } from '@intake/shared/services';
 import type { AttemptOutcome } from './delivery/attempt-outcome.js';
 import { chatMessage, submissionNotice, testNotice, type ChatFormat } from './delivery/chat/index.js';
 import { claimDueDeliveries } from './delivery/claim.js';
+import { confirmationEmail } from './delivery/confirmation-email.js';
+import { giveBackConfirmation, takeConfirmation } from './delivery/confirmation-limits.js';
 import { invitationEmail } from './delivery/invitation-email.js';
 import { notificationEmail } from './delivery/notification-email.js';
 import { passwordResetEmail } from './delivery/password-reset-email.js';
@@ -253,6 +255,51 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
     return { outcome: await mailer.send(recipients, email), final: false };
   }
 
+  /**
+   * The confirmation to the submitter (docs/confirmations.md): only while the form still sends them
+   * and the submission is not spam, and only within the hour's limits per address and per form. Over
+   * a limit it fails at once with the reason, never retried into a flood.
+   */
+  async function confirmationAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
+    const [address] = delivery.recipients ?? [];
+    const { form, submission } = delivery;
+    if (!submission || !form || address === undefined) {
+      return finalFailure(address === undefined ? 'no recipient' : 'the submission was deleted');
+    }
+    if (!form.confirmationEnabled) {
+      return finalFailure('confirmations are turned off for the form');
+    }
+    if (submission.spam) {
+      return finalFailure('the submission is marked as spam');
+    }
+    if (!mailer) {
+      return finalFailure('SMTP_URL is not set');
+    }
+    const limits = {
+      perAddress: settings.confirmationsPerAddressPerHour,
+      perForm: settings.confirmationsPerFormPerHour,
+    };
+    const hit = await takeConfirmation(em, address, form.id, limits);
+    if (hit !== null) {
+      return finalFailure(
+        hit === 'address'
+          ? `rate limited: ${limits.perAddress} confirmations to this address in the hour`
+          : `rate limited: ${limits.perForm} confirmations of this form in the hour`,
+      );
+    }
+    const email = confirmationEmail({
+      form,
+      submission,
+      keysUrl: `${publicOrigins(config).gateway}/.well-known/jwks.json`,
+    });
+    const outcome = await mailer.send([address], email);
+    if (!outcome.succeeded) {
+      // Not sent: the retry takes its allowance again.
+      await giveBackConfirmation(em, address, form.id);
+    }
+    return { outcome, final: false };
+  }
+
   async function attemptOne(deliveryId: string, lockToken: string): Promise<void> {
     const em = db.em.fork();
     const delivery = await em.findOne(
@@ -270,7 +317,9 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       attempt =
         delivery.channel === 'webhook'
           ? await webhookAttempt(em, delivery, startedAt)
-          : await emailAttempt(em, delivery);
+          : delivery.channel === 'confirmation'
+            ? await confirmationAttempt(em, delivery)
+            : await emailAttempt(em, delivery);
     } catch (error) {
       // Our own fault (a secret that no longer opens, a query that failed): logged, and retried on
       // the schedule like any failure, so it cannot loop for ever.

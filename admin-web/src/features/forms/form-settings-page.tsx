@@ -14,6 +14,7 @@ import { FormSettingsDocument, UpdateFormSettingsDocument, type FormSettingsFiel
 import { fieldErrors } from '../../lib/api-errors';
 import { BrowserPostingCard } from './settings/browser-posting-card';
 import { CapAndScheduleCard } from './settings/cap-and-schedule-card';
+import { ConfirmationCard } from './settings/confirmation-card';
 import { FileSizeAndEmailsCard } from './settings/file-size-and-emails-card';
 import { FieldsCard } from './settings/fields-card';
 import { FileTypesCard } from './settings/file-types-card';
@@ -53,6 +54,11 @@ const FIELDS = [
   'browserMaxFileSize',
   'browserMaxFiles',
   'browserReservedFields',
+  'confirmationEnabled',
+  'confirmationEmailField',
+  'confirmationSubject',
+  'confirmationTemplate',
+  'confirmationSafeFields',
 ] as const;
 
 interface SettingsEditorProps {
@@ -108,6 +114,7 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
         <CapAndScheduleCard form={form} current={current} />
         <FileTypesCard form={form} limits={limits} />
         <FileSizeAndEmailsCard form={form} limits={limits} />
+        <ConfirmationCard form={form} emailConfigured={limits.emailConfigured} />
         <SpamProtectionCard form={form} current={current} limits={limits} />
         <BrowserPostingCard form={form} limits={limits} />
         <RetentionCard form={form} current={current} limits={limits} />
