@@ -16,13 +16,7 @@ import {
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { useMe } from '../../lib/me';
-
-const STATUSES: { value: SubmissionStatus; label: string }[] = [
-  { value: 'new', label: 'New' },
-  { value: 'open', label: 'Open' },
-  { value: 'done', label: 'Done' },
-  { value: 'archived', label: 'Archived' },
-];
+import { STATUS_LABELS, STATUS_OPTIONS } from './status-labels';
 
 function NoteForm({ submissionId }: { submissionId: string }) {
   const [text, setText] = useState('');
@@ -80,7 +74,7 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
     if (result.error) {
       notifyError(result.error, 'The status was not changed');
     } else {
-      notifySuccess(`Status: ${STATUSES.find((entry) => entry.value === status)?.label ?? status}`);
+      notifySuccess(`Status: ${STATUS_LABELS[status]}`);
     }
   };
   const changeAssignee = async (assigneeId: string | null) => {
@@ -101,14 +95,14 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
         {canManage ? (
           <NativeSelect
             label="Status"
-            data={STATUSES}
+            data={STATUS_OPTIONS}
             value={state.status}
             onChange={(event) => void changeStatus(event.currentTarget.value as SubmissionStatus)}
             maw={240}
           />
         ) : (
           <Text>
-            Status: <strong>{STATUSES.find((entry) => entry.value === state.status)?.label}</strong>
+            Status: <strong>{STATUS_LABELS[state.status]}</strong>
           </Text>
         )}
         <Group gap="sm">
