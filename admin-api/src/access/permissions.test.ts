@@ -88,6 +88,10 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'query($id: ID!) { submissionCounts(formId: $id) { new unread } }',
     variables: { id: w.formId },
   }),
+  submissionAssignees: (w) => ({
+    query: 'query($id: ID!) { submissionAssignees(formId: $id) { id name } }',
+    variables: { id: w.formId },
+  }),
   setSubmissionStatus: (w) => ({
     query: 'mutation($id: ID!) { setSubmissionStatus(id: $id, status: open) { id } }',
     variables: { id: w.submissionId },

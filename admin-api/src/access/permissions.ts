@@ -158,6 +158,8 @@ export const OPERATION_PERMISSIONS = {
     passkeys: { permission: 'account', login: true },
     // The setup dry run: each change it checks needs what its mutation needs (setup/validate-setup.ts).
     validateSetup: { permission: 'account' },
+    // The names a reader already sees on assigned submissions, listed for the assignee choice.
+    submissionAssignees: { permission: READ, site: { form: 'formId' } },
   },
   Mutation: {
     login: { permission: 'public' },

@@ -6,10 +6,11 @@ import { z } from 'zod';
 import type { AdminContext } from '../context.js';
 import { id as idSchema, parseId } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
+import { assignableMembers } from './assignable-members.js';
 import { assignSubmissions, deleteFormSubmissions, markSubmissionsSpam } from './bulk-changes.js';
 import { addSubmissionNote, assignSubmission, setSubmissionsStatus, setSubmissionStatus } from './change-submission.js';
 import { countSubmissionStatuses } from './count-submission-statuses.js';
-import { SubmissionStatusCountsType, SubmissionStatusEnum } from './inbox-state.type.js';
+import { SubmissionMemberType, SubmissionStatusCountsType, SubmissionStatusEnum } from './inbox-state.type.js';
 import { storedNoteText } from './note-text.js';
 import { presentSubmission } from './presenters.js';
 import { markSubmissionsRead } from './submission-reads.js';
@@ -36,6 +37,17 @@ export class InboxStateResolver {
     @Ctx() { em, principal }: AdminContext,
   ): Promise<SubmissionStatusCountsType> {
     return countSubmissionStatuses(em, parseId(formId, 'formId'), principal!.member.id);
+  }
+
+  @Query(() => [SubmissionMemberType], {
+    description:
+      "Who the form's submissions may be assigned to: active owners and admins, and active members with access to its site; by name.",
+  })
+  submissionAssignees(
+    @Arg('formId', () => ID) formId: string,
+    @Ctx() { em }: AdminContext,
+  ): Promise<SubmissionMemberType[]> {
+    return assignableMembers(em, parseId(formId, 'formId'));
   }
 
   @Mutation(() => SubmissionType, { description: 'Sets its status; `archived` hides it from the default view.' })

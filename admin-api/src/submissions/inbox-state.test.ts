@@ -155,6 +155,28 @@ describe(`a submission's inbox state on ${testDriverName()}`, () => {
     expect((await gql(ASSIGN, { id, to: null })).data?.assignSubmission).toEqual({ assignee: null });
   });
 
+  it('lists who may be assigned: owners, admins and members with access to the site, to its readers', async () => {
+    const ASSIGNEES = 'query($formId: ID!) { submissionAssignees(formId: $formId) { id name } }';
+    const listed = await gql<{ submissionAssignees: { id: string; name: string }[] }>(
+      ASSIGNEES,
+      { formId: form.id },
+      members.reader!.token,
+    );
+    expect(listed.errors).toBeUndefined();
+    const ids = listed.data!.submissionAssignees.map((member) => member.id);
+    expect(ids).toEqual(
+      expect.arrayContaining([ownerId, members.reader!.id, members.manager!.id, members.teamadmin!.id]),
+    );
+    expect(ids).not.toContain(members.elsewhere!.id);
+    // Each of them is accepted by assignSubmission; the one left out is refused.
+    const id = await submission();
+    for (const member of ids) {
+      expect((await gql(ASSIGN, { id, to: member })).errors).toBeUndefined();
+    }
+    expect(codes(await gql(ASSIGN, { id, to: members.elsewhere!.id }))).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await gql(ASSIGNEES, { formId: form.id }, members.elsewhere!.token))).toEqual(['NOT_FOUND']);
+  });
+
   it('filters the list by status (archived hidden by default), mine and unread, and counts per status', async () => {
     const inbox = await makeForm(admin.services, site);
     const ids = {

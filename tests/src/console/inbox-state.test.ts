@@ -62,6 +62,29 @@ describeConsole('console: a submission’s status, assignee and notes', () => {
     await atBothWidths(page, () => checkAccessibility(page, 'submission detail with status and notes'));
   });
 
+  it('assigns to a colleague chosen by name among those who can read the site', async () => {
+    const created = await env.gql(
+      'mutation($input: CreateMemberInput!) { createMember(input: $input) { member { id } } }',
+      { input: { email: 'grace@example.com', name: 'Grace', role: 'member', grants: [{ siteId, level: 'read' }] } },
+    );
+    expect(created.errors).toBeUndefined();
+    const response = await env.sendSubmission(siteId, formCode, { name: 'Linus', request: 'A library card' });
+    const { id } = (await response.json()) as { id: string };
+    await page.goto(`${env.url}/sites/${siteId}/forms/${formId}/submissions/${id}`);
+    const section = page.getByRole('region', { name: 'Status and notes' });
+    const assignee = section.getByRole('combobox', { name: 'Assignee' });
+    await assignee.locator('option', { hasText: 'Grace' }).waitFor({ state: 'attached' });
+    await assignee.selectOption({ label: 'Grace' });
+    await page.getByText('Assigned to Grace').waitFor();
+    const rows = await env.sql(
+      `select u.name from submissions s join admin_users u on u.id = s.assignee_id where s.id = ?`,
+      [id],
+    );
+    expect(rows).toEqual([{ name: 'Grace' }]);
+    await assignee.selectOption({ label: 'Nobody' });
+    await page.getByText('Unassigned').waitFor();
+  });
+
   it('counts the inbox by status and filters it by status, mine and unread, archived hidden by default', async () => {
     const library = await env.createSiteAndForm('Library');
     const ids: string[] = [];

@@ -10,6 +10,7 @@ import {
   AssignSubmissionDocument,
   MarkSubmissionReadDocument,
   SetSubmissionStatusDocument,
+  SubmissionAssigneesDocument,
   SubmissionInboxStateDocument,
   type SubmissionStatus,
 } from '../../gql/graphql';
@@ -82,7 +83,10 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
     if (result.error) {
       notifyError(result.error, 'The assignee was not changed');
     } else {
-      notifySuccess(assigneeId === null ? 'Unassigned' : 'Assigned to you');
+      const name = result.data?.assignSubmission.assignee?.name;
+      notifySuccess(
+        assigneeId === null ? 'Unassigned' : assigneeId === me.id ? 'Assigned to you' : `Assigned to ${name}`,
+      );
     }
   };
 
@@ -105,10 +109,18 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
             Status: <strong>{STATUS_LABELS[state.status]}</strong>
           </Text>
         )}
-        <Group gap="sm">
-          <Text>
-            Assignee: <strong>{state.assignee ? state.assignee.name : 'nobody'}</strong>
-          </Text>
+        <Group gap="sm" align="flex-end">
+          {canManage ? (
+            <AssigneeChoice
+              formId={formId}
+              assigneeId={state.assignee?.id ?? null}
+              onChange={(assigneeId) => void changeAssignee(assigneeId)}
+            />
+          ) : (
+            <Text>
+              Assignee: <strong>{state.assignee ? state.assignee.name : 'nobody'}</strong>
+            </Text>
+          )}
           {canManage && state.assignee?.id !== me.id ? (
             <Button size="xs" variant="light" loading={assigning.fetching} onClick={() => changeAssignee(me.id)}>
               Assign to me
@@ -139,5 +151,31 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
         {canManage ? <NoteForm submissionId={submissionId} /> : null}
       </Stack>
     </Paper>
+  );
+}
+
+/** "Assignee": nobody, or anyone who can read the form's site (the API's list), for those who manage it. */
+function AssigneeChoice({
+  formId,
+  assigneeId,
+  onChange,
+}: {
+  formId: string;
+  assigneeId: string | null;
+  onChange: (assigneeId: string | null) => void;
+}) {
+  const [{ data }] = useQuery({ query: SubmissionAssigneesDocument, variables: { formId } });
+  const options = [
+    { value: '', label: 'Nobody' },
+    ...(data?.submissionAssignees ?? []).map((member) => ({ value: member.id, label: member.name })),
+  ];
+  return (
+    <NativeSelect
+      label="Assignee"
+      data={options}
+      value={assigneeId ?? ''}
+      onChange={(event) => onChange(event.currentTarget.value || null)}
+      maw={280}
+    />
   );
 }
