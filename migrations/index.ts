@@ -30,6 +30,7 @@ import { Migration20261128120000_browser_posting } from './Migration202611281200
 import { Migration20261129110000_password_resets } from './Migration20261129110000_password_resets.js';
 import { Migration20261129130000_form_caps } from './Migration20261129130000_form_caps.js';
 import { Migration20261130110000_confirmations } from './Migration20261130110000_confirmations.js';
+import { Migration20261130130000_notify_file_links } from './Migration20261130130000_notify_file_links.js';
 import { Migration20261129150000_inbox_state } from './Migration20261129150000_inbox_state.js';
 import { Migration20261130100000_webhook_formats } from './Migration20261130100000_webhook_formats.js';
 
@@ -66,4 +67,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261129150000_inbox_state', class: Migration20261129150000_inbox_state },
   { name: 'Migration20261130100000_webhook_formats', class: Migration20261130100000_webhook_formats },
   { name: 'Migration20261130110000_confirmations', class: Migration20261130110000_confirmations },
+  { name: 'Migration20261130130000_notify_file_links', class: Migration20261130130000_notify_file_links },
 ];

@@ -1,6 +1,7 @@
 // The delivery worker against real receivers on loopback: a webhook receiver that checks the
 // signature with the standardwebhooks package, fails, hangs and redirects on demand, and a real
 // SMTP server. Retries run on a shortened schedule; leases on short times.
+import { createDownloadLinks } from '@intake/shared/download-links';
 import { jest } from '@jest/globals';
 import {
   enqueueInvitationEmail,
@@ -625,6 +626,31 @@ describe(`delivery worker on ${testDriverName()}`, () => {
       [true, null],
     ]);
     expect(inbox.messages.length).toBe(before + 1);
+  });
+
+  it('lists each file with a download link that expires, when the form asks for it', async () => {
+    const form = await freshForm(['ops@example.test']);
+    await services.db.em.fork().nativeUpdate(FormSchema, { id: form.id }, { notifyFileLinks: true });
+    const before = inbox.messages.length;
+    const submissionId = await submit(form, { name: 'Ada' });
+    await drain(worker(), submissionId);
+    await inbox.waitFor(before + 1);
+    const text = inbox.messages[before]!.text;
+    const [file] = await services.db.em.fork().find(StoredFileSchema, { submission: submissionId });
+    const link = new RegExp(
+      `- cv\\.pdf \\(application/pdf, 1234 bytes, field cv\\)\\n  (https://admin\\.example\\.test/files/${file!.id}\\?\\S+)\\n`,
+    );
+    const url = new URL(link.exec(text)?.[1] ?? 'https://missing.invalid/');
+    // Signed as the admin API checks a webhook payload's links, and valid WEBHOOK_DOWNLOAD_URL_TTL_SECONDS.
+    const links = createDownloadLinks({
+      jwtSecret: services.config.jwtSecret,
+      ttlSeconds: services.config.delivery.downloadUrlTtlSeconds,
+      publicOrigin: () => 'https://admin.example.test',
+    });
+    expect(links.verify(file!.id, url.searchParams.get('expires'), url.searchParams.get('sig'))).toBe(true);
+    const expires = Number(url.searchParams.get('expires')) * 1000 - Date.now();
+    expect(expires).toBeGreaterThan((services.config.delivery.downloadUrlTtlSeconds - 60) * 1000);
+    expect(text).toMatch(/Their links above work until \d{4}-\d\d-\d\dT/);
   });
 
   it('fails a notification e-mail at once without SMTP_URL: it does not sit pending through the schedule', async () => {

@@ -251,6 +251,15 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       files: await filesOf(em, delivery.submission),
       fieldsSchema: delivery.form.fieldsSchema ?? null,
       consoleUrl: formPage(delivery.form, `submissions/${delivery.submission.id}`),
+      // The links a webhook payload carries, valid as long (WEBHOOK_DOWNLOAD_URL_TTL_SECONDS).
+      ...(delivery.form.notifyFileLinks
+        ? {
+            fileLinks: {
+              urlFor: (id) => links.urlFor(id),
+              expiresAt: new Date(Date.now() + settings.downloadUrlTtlSeconds * 1000),
+            },
+          }
+        : {}),
     });
     return { outcome: await mailer.send(recipients, email), final: false };
   }

@@ -103,6 +103,13 @@ export class CreateFormInput extends FormLimitsInput {
     description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission.`,
   })
   notifyEmails?: string[] | null;
+
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description:
+      'List each file in the notification e-mails with a download link valid WEBHOOK_DOWNLOAD_URL_TTL_SECONDS (else names only).',
+  })
+  notifyFileLinks?: boolean;
 }
 
 // Each property carries its own check; the list is checked as a whole by `formFields` (duplicates,
@@ -200,6 +207,13 @@ export class UpdateFormInput extends FormLimitsInput {
     description: `At most ${NOTIFY_EMAILS_MAX} e-mail addresses told of every submission; null or [] for none.`,
   })
   notifyEmails?: string[] | null;
+
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description:
+      'List each file in the notification e-mails with a download link valid WEBHOOK_DOWNLOAD_URL_TTL_SECONDS (else names only).',
+  })
+  notifyFileLinks?: boolean;
 
   // The spam protection settings; absent leaves a setting as it is, null turns it off.
 

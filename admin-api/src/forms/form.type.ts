@@ -168,6 +168,11 @@ export class FormType {
   @Field(() => [String], { description: 'Addresses e-mailed about every new submission (none: empty).' })
   notifyEmails!: string[];
 
+  @Field(() => Boolean, {
+    description: 'Whether notification e-mails list each file with an expiring download link (else names only).',
+  })
+  notifyFileLinks!: boolean;
+
   @Field(() => [String], { description: 'Honeypot fields: any of them non-empty makes a submission spam.' })
   honeypotFields!: string[];
 

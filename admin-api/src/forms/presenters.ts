@@ -28,6 +28,7 @@ export function presentForm(form: Form, config: Pick<Config, 'limits' | 'browser
     usesDefaultMimeTypes: ownTypes === null,
     maxFileSize: Math.min(form.maxFileSize ?? globalMaxFileSize, GRAPHQL_INT_MAX),
     notifyEmails: [...(form.notifyEmails ?? [])],
+    notifyFileLinks: form.notifyFileLinks ?? false,
     honeypotFields: [...(form.honeypotFields ?? [])],
     captchaProvider: (form.captchaProvider ?? null) as CaptchaProviderEnum | null,
     captchaSecretSet: Boolean(form.captchaSealedSecret),

@@ -22,6 +22,8 @@ export const FormSchema = defineEntity({
     maxFileSize: p.integer().nullable(),
     /** Addresses told of every new submission by e-mail; null means none. */
     notifyEmails: p.array().nullable(),
+    /** Whether those e-mails list each file with a download link that expires (else names only). */
+    notifyFileLinks: p.boolean().default(false),
     // Spam protection, every part off while null (docs/spam-protection.md).
     /** Fields a person never fills: any of them non-empty makes the submission spam. */
     honeypotFields: p.array().nullable(),

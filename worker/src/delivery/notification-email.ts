@@ -1,6 +1,7 @@
 // The notification e-mail of a submission: plain text only (no HTML part, so nothing in it can be
 // live markup), listing each field and the names of the attached files, never the files themselves,
-// which the submission's page in the console downloads.
+// which the submission's page in the console downloads; or, when the form allows it, each file with a
+// download link that expires (anyone holding the e-mail can use it until then).
 import { decodeStoredText } from '@intake/shared/stored-text';
 import type { FormJsonSchema } from '@intake/shared/form-shape';
 import type { StoredFile, Submission } from '@intake/shared/entities';
@@ -60,6 +61,8 @@ export interface NotificationInput {
   fieldsSchema: FormJsonSchema | null;
   /** The submission's page in the console, on the admin's public origin. */
   consoleUrl: string;
+  /** When the form lists files with links: each file's signed download link and when they expire. */
+  fileLinks?: { urlFor(fileId: string): string; expiresAt: Date };
 }
 
 // Stored strings are DOMPurify's HTML-safe serialisation: shown as the text they stand for.
@@ -108,11 +111,17 @@ export function notificationEmail(input: NotificationInput): NotificationEmail {
     ...(files.length === 0
       ? ['(none)']
       : [
-          ...files.map(
-            (file) => `- ${oneLine(file.name)} (${file.mimeType}, ${file.size} bytes, field ${oneLine(file.field)})`,
-          ),
+          ...files.flatMap((file) => [
+            `- ${oneLine(file.name)} (${file.mimeType}, ${file.size} bytes, field ${oneLine(file.field)})`,
+            ...(input.fileLinks ? [`  ${input.fileLinks.urlFor(file.id)}`] : []),
+          ]),
           '',
-          "The files are not attached to this e-mail. Download them from the submission's page in the console:",
+          ...(input.fileLinks
+            ? [
+                `The files are not attached to this e-mail. Their links above work until ${input.fileLinks.expiresAt.toISOString()};`,
+                "after that, download them from the submission's page in the console:",
+              ]
+            : ["The files are not attached to this e-mail. Download them from the submission's page in the console:"]),
           input.consoleUrl,
         ]),
     '',

@@ -31,6 +31,7 @@ const FIELDS = [
   'allowedMimeTypes',
   'maxFileSize',
   'notifyEmails',
+  'notifyFileLinks',
   'honeypotFields',
   'captchaProvider',
   'captchaSecret',

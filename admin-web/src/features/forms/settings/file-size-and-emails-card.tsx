@@ -1,5 +1,5 @@
 // How large a file may be, and who is e-mailed about each submission.
-import { Button, Group, NumberInput, Paper, Stack } from '@mantine/core';
+import { Button, Checkbox, Group, NumberInput, Paper, Stack } from '@mantine/core';
 import { EmailNotConfigured } from '../../../components/email-not-configured';
 import { formatBytes } from '../../../lib/format';
 import { LinesTextarea, type SettingsForm } from './settings-section';
@@ -32,6 +32,12 @@ export function FileSizeAndEmailsCard({ form, limits }: { form: SettingsForm; li
           name="notifyEmails"
           label="Notification e-mails"
           description={`Told of every new submission: one address a line, at most ${limits.notifyEmailsMax}. Empty: nobody.`}
+        />
+        <Checkbox
+          label="Link each file in the e-mails"
+          description="A download link per file, valid as long as a webhook's (a day unless the operator set WEBHOOK_DOWNLOAD_URL_TTL_SECONDS): anyone holding the e-mail can use it until then. Off: names only."
+          key={form.key('notifyFileLinks')}
+          {...form.getInputProps('notifyFileLinks', { type: 'checkbox' })}
         />
       </Stack>
     </Paper>

@@ -26,6 +26,7 @@ const STORED: FormSettingsFieldsFragment = {
   usesDefaultMimeTypes: true,
   maxFileSize: 10 * MIB,
   notifyEmails: ['a@example.com', 'b@example.com'],
+  notifyFileLinks: false,
   honeypotFields: ['website'],
   captchaProvider: null,
   captchaSecretSet: false,
@@ -133,6 +134,8 @@ describe('settingsChanges', () => {
       notifyEmails: ['a@example.com', 'a@example.com', 'b@example.com'],
     });
     expect(changes({ notifyEmails: '' }).input).toEqual({ notifyEmails: [] });
+    expect(changes({ notifyFileLinks: true }).input).toEqual({ notifyFileLinks: true });
+    expect(changes({ notifyFileLinks: false }).input).toEqual({});
   });
 
   it('keeps the default file types as null, and refuses none', () => {

@@ -215,6 +215,9 @@ function browserChanges(
   if ((files ?? limits.browserMaxFiles) !== current.browserMaxFiles) {
     input.browserMaxFiles = files === limits.browserMaxFiles ? null : files;
   }
+  if (values.notifyFileLinks !== current.notifyFileLinks) {
+    input.notifyFileLinks = values.notifyFileLinks;
+  }
   if (values.browserReservedFields !== current.browserReservedFields) {
     input.browserReservedFields = values.browserReservedFields;
   }

@@ -67,6 +67,7 @@ export interface SettingsValues {
   allowedMimeTypes: string[];
   maxFileSizeMiB: number | string;
   notifyEmails: string;
+  notifyFileLinks: boolean;
   honeypotFields: string;
   /** '' is no CAPTCHA. */
   captchaProvider: string;
@@ -134,6 +135,7 @@ export function settingsValuesOf(current: FormSettingsFieldsFragment): SettingsV
     allowedMimeTypes: current.allowedMimeTypes,
     maxFileSizeMiB: mibOf(current.maxFileSize),
     notifyEmails: current.notifyEmails.join('\n'),
+    notifyFileLinks: current.notifyFileLinks,
     honeypotFields: current.honeypotFields.map(decodeStoredText).join('\n'),
     captchaProvider: current.captchaProvider ?? '',
     captchaSecret: '',
