@@ -18,6 +18,8 @@ export default defineConfig(({ command }) => ({
     chunkSizeWarningLimit: 1500,
   },
   server: {
-    proxy: { '/graphql': process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000' },
+    proxy: Object.fromEntries(
+      ['/graphql', '/api'].map((path) => [path, process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000']),
+    ),
   },
 }));

@@ -1,8 +1,9 @@
 // GET /api/v1/events — the console's live updates as Server-Sent Events (docs/admin-api.md#live-updates).
 // The caller is who the console's session cookie or a bearer token says (as for /graphql); each
 // event goes only to a caller who may read its site (callerSiteLevel, the permission table's rule
-// for `submission`), checked against their member as it is now: the principal is read again at most
-// every PRINCIPAL_TTL_MS, and a stream whose credential stopped working ends.
+// for `submission`), checked against their member as it is now: the principal is read again every
+// PRINCIPAL_TTL_MS (not per event, which would put a database read between every change and every
+// stream), and a stream whose credential stopped working ends.
 import { PassThrough } from 'node:stream';
 import { AppError, toProblem, type ErrorCode } from '@intake/shared/errors';
 import type { Services } from '@intake/shared/services';
@@ -25,7 +26,7 @@ export interface EventsRouteOptions {
 
 const DEFAULT_HEARTBEAT_MS = 25_000;
 const DEFAULT_MAX_STREAMS_PER_MEMBER = 10;
-const PRINCIPAL_TTL_MS = 5_000;
+const PRINCIPAL_TTL_MS = 10_000;
 // What the browser waits before reconnecting after a lost stream.
 const RETRY_MS = 2_000;
 // A client that reads nothing while this much waits for it is dropped rather than buffered forever.
@@ -103,10 +104,7 @@ export function streamEvents(
     ctx.body = stream;
 
     let current: Principal = principal;
-    let checkedAt = Date.now();
     let ended = false;
-    // Messages wait here while the principal is read again, so they keep their order.
-    let queue = Promise.resolve();
 
     const end = () => {
       if (ended) {
@@ -115,6 +113,7 @@ export function streamEvents(
       ended = true;
       endings.delete(end);
       clearInterval(heartbeat);
+      clearInterval(recheck);
       unsubscribe();
       const left = (openByMember.get(memberId) ?? 1) - 1;
       if (left > 0) {
@@ -134,42 +133,30 @@ export function streamEvents(
       }
       stream.write(text);
     };
-    // The member as they are now; false when the credential no longer works (the stream ends).
-    const refresh = async (force: boolean): Promise<boolean> => {
-      if (!force && Date.now() - checkedAt < PRINCIPAL_TTL_MS) {
-        return true;
-      }
-      const next = await whoIsCalling(authorization, session).catch(() => null);
-      checkedAt = Date.now();
-      if (next === null) {
-        end();
-        return false;
-      }
-      current = next;
-      return true;
-    };
+    // The member as they are now (a grant removed, an account disabled, a session signed out).
+    const recheck = setInterval(() => {
+      void whoIsCalling(authorization, session)
+        .catch(() => null)
+        .then((next) => {
+          if (next === null) {
+            end();
+          } else {
+            current = next;
+          }
+        });
+    }, PRINCIPAL_TTL_MS);
+    recheck.unref();
     const mayRead = (event: SubmissionEvent) => callerSiteLevel(current, event.siteId) !== null;
     const deliver = (message: LiveMessage) => {
-      queue = queue.then(async () => {
-        if (ended || !(await refresh(false))) {
-          return;
-        }
-        if (message.type === 'reset') {
-          write(frame('reset', message.id, {}));
-        } else if (mayRead(message.event)) {
-          write(eventFrame(message.event));
-        }
-      });
+      if (message.type === 'reset') {
+        write(frame('reset', message.id, {}));
+      } else if (mayRead(message.event)) {
+        write(eventFrame(message.event));
+      }
     };
 
     const unsubscribe = events.subscribe(deliver);
-    const heartbeat = setInterval(() => {
-      queue = queue.then(async () => {
-        if (!ended && (await refresh(true))) {
-          write(': keep-alive\n\n');
-        }
-      });
-    }, heartbeatMs);
+    const heartbeat = setInterval(() => write(': keep-alive\n\n'), heartbeatMs);
     heartbeat.unref();
     endings.add(end);
     ctx.req.once('close', end);

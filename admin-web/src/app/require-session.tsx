@@ -11,6 +11,7 @@ import { rememberSignedIn } from '../lib/session-marker';
 import { ErrorAlert } from '../components/error-alert';
 import { MeDocument } from '../gql/graphql';
 import { MeContext } from '../lib/me';
+import { LiveUpdatesProvider } from '../lib/live-updates';
 
 export function RequireSession({ children }: { children: ReactNode }) {
   const [{ data, fetching, error }, reexecute] = useQuery({ query: MeDocument });
@@ -25,7 +26,11 @@ export function RequireSession({ children }: { children: ReactNode }) {
     return <Navigate to={paths.twoFactor} replace />;
   }
   if (data?.me) {
-    return <MeContext.Provider value={data.me}>{children}</MeContext.Provider>;
+    return (
+      <MeContext.Provider value={data.me}>
+        <LiveUpdatesProvider>{children}</LiveUpdatesProvider>
+      </MeContext.Provider>
+    );
   }
   if (error && !hasErrorCode(error, 'UNAUTHENTICATED') && !fetching) {
     return (
