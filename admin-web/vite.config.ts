@@ -19,7 +19,7 @@ export default defineConfig(({ command }) => ({
   },
   server: {
     proxy: Object.fromEntries(
-      ['/graphql', '/api'].map((path) => [path, process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000']),
+      ['/graphql', '/events'].map((path) => [path, process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000']),
     ),
   },
 }));

@@ -1,4 +1,4 @@
-// GET /api/v1/events — the console's live updates as Server-Sent Events (docs/admin-api.md#live-updates).
+// GET /events — the console's live updates as Server-Sent Events (docs/admin-api.md#live-updates).
 // The caller is who the console's session cookie or a bearer token says (as for /graphql); each
 // event goes only to a caller who may read its site (callerSiteLevel, the permission table's rule
 // for `submission`), checked against their member as it is now: the principal is read again every
@@ -15,7 +15,7 @@ import type { AdminKoaContext } from '../koa-context.js';
 import { sessionCookie } from '../sign-in/sessions/session-cookie.js';
 import type { LiveMessage, SubmissionEvent, SubmissionEvents } from './submission-events.js';
 
-export const EVENTS_PATH = '/api/v1/events';
+export const EVENTS_PATH = '/events';
 
 export interface EventsRouteOptions {
   /** A comment line this often keeps proxies and browsers from closing a quiet stream. */

@@ -1,4 +1,4 @@
-// The live updates over real HTTP (GET /api/v1/events): a submission that arrives or changes
+// The live updates over real HTTP (GET /events): a submission that arrives or changes
 // reaches, within a second, the streams of members who may read its site and no one else's; a
 // reconnect with Last-Event-ID resumes what it missed (or is told to refetch); two admin apps on
 // the same database each hear every event.
@@ -43,7 +43,7 @@ interface Stream {
 
 async function openStream(origin: string, token: string, lastEventId?: string): Promise<Stream> {
   const abort = new AbortController();
-  const response = await fetch(`${origin}/api/v1/events`, {
+  const response = await fetch(`${origin}/events`, {
     headers: {
       Authorization: `Bearer ${token}`,
       Accept: 'text/event-stream',
@@ -181,7 +181,7 @@ describe(`live updates over Server-Sent Events on ${testDriverName()}`, () => {
   });
 
   it('refuses a caller without credentials with a problem, not a stream', async () => {
-    const response = await fetch(`${admin.url}/api/v1/events`);
+    const response = await fetch(`${admin.url}/events`);
     expect(response.status).toBe(401);
     expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(await response.json()).toMatchObject({ code: 'unauthenticated' });
@@ -237,6 +237,20 @@ describe(`live updates over Server-Sent Events on ${testDriverName()}`, () => {
     const stranger = await stream(owner, 'ffffffffffff-3');
     const reset = await stranger.next((f) => f.event === 'reset');
     expect(reset.id).toMatch(/^[0-9a-f]{12}-\d+$/);
+  });
+
+  it('stops telling a member of a site once their access to it is taken away', async () => {
+    await addMember('leaver', 'read', site);
+    const leaver = await stream(tokens.leaver!);
+    const { submission: before } = await makeSubmission(admin.services, form);
+    await leaver.next(about(before.id));
+    const em = admin.services.db.em.fork();
+    const member = await em.findOneOrFail(AdminUserSchema, { email: 'leaver@example.com' });
+    await em.nativeDelete(MemberSiteGrantSchema, { member: member.id });
+    // The stream reads its member again every 10 s.
+    await new Promise((resolve) => setTimeout(resolve, 10_500));
+    const { submission: after } = await makeSubmission(admin.services, form);
+    expect(await leaver.quietFor(about(after.id), 500)).toEqual([]);
   });
 
   it('is served by each admin process to its own listeners', async () => {

@@ -1,12 +1,12 @@
 // Live updates (docs/console.md#live-updates): one EventSource per signed-in console on
-// /api/v1/events. The admin service tells which submission arrived or changed (ids only, and only
+// /events. The admin service tells which submission arrived or changed (ids only, and only
 // of sites this member may read); the views showing it refetch. The browser reconnects by itself
 // and sends Last-Event-ID, so a short break loses nothing; `reset` (the service could not resume)
 // refetches every live view. While the stream is down, the views poll as before.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { usePolling } from './use-polling';
 
-export const EVENTS_URL = '/api/v1/events';
+export const EVENTS_URL = '/events';
 
 export interface SubmissionEvent {
   siteId: string;
