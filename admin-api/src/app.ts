@@ -46,6 +46,7 @@ import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
 import { nulArgumentPlugin } from './schema/nul-argument-plugin.js';
 import { formatError } from './errors.js';
+import { sessionCookie } from './sign-in/sessions/session-cookie.js';
 import { EVENTS_PATH, streamEvents } from './live/events-route.js';
 import { createSubmissionEvents } from './live/submission-events.js';
 import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
@@ -58,8 +59,6 @@ export interface AdminAppOptions {
   observedPorts?: () => Omit<Observed, 'requestOrigin'>;
   /** The built console; default `admin-web/dist` of this repository. */
   consoleDir?: string;
-  /** Live updates: the heartbeat of a quiet stream (default 25 s). */
-  liveHeartbeatMs?: number;
 }
 
 export interface AdminApp {
@@ -173,7 +172,9 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   registerDatabasePoolMetrics(metrics.registry, services.db);
 
   const submissionEvents = createSubmissionEvents(services);
-  const events = streamEvents(services, deps.adminTokens, submissionEvents, { heartbeatMs: options.liveHeartbeatMs });
+  const events = streamEvents(services, deps.adminTokens, submissionEvents, {
+    readSession: (ctx) => sessionCookie(ctx, config).read(),
+  });
 
   const router = new Router<AdminState>();
   router.get('/healthz', healthz);

@@ -12,12 +12,13 @@ import { authenticate } from '../access/authenticate.js';
 import { callerSiteLevel } from '../access/permissions.js';
 import type { Principal } from '../access/principal.js';
 import type { AdminKoaContext } from '../koa-context.js';
-import { sessionCookie } from '../sign-in/sessions/session-cookie.js';
 import type { LiveMessage, SubmissionEvent, SubmissionEvents } from './submission-events.js';
 
 export const EVENTS_PATH = '/events';
 
 export interface EventsRouteOptions {
+  /** The console's session cookie of a request (the sign-in area's, passed in by the app). */
+  readSession: (ctx: AdminKoaContext) => string | undefined;
   /** A comment line this often keeps proxies and browsers from closing a quiet stream. */
   heartbeatMs?: number;
   /** Streams one member may hold open on this process at once. */
@@ -52,7 +53,7 @@ export function streamEvents(
   services: Services,
   adminTokens: AdminTokens,
   events: SubmissionEvents,
-  options: EventsRouteOptions = {},
+  options: EventsRouteOptions,
 ) {
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   const maxStreams = options.maxStreamsPerMember ?? DEFAULT_MAX_STREAMS_PER_MEMBER;
@@ -64,7 +65,7 @@ export function streamEvents(
 
   const handle = async (ctx: AdminKoaContext): Promise<void> => {
     const authorization = ctx.get('authorization') || undefined;
-    const session = sessionCookie(ctx, services.config).read();
+    const session = options.readSession(ctx);
     let principal: Principal | null;
     try {
       principal = await whoIsCalling(authorization, session);
