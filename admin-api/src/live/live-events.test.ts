@@ -11,6 +11,7 @@ import {
   type Site,
   type SiteGrantLevel,
 } from '@intake/shared/entities';
+import { createLogger } from '@intake/shared/logger';
 import { hashPassword } from '@intake/shared/password';
 import { testDriverName } from '@intake/shared/test';
 import { startAdmin, type AdminServer } from '../server.js';
@@ -253,6 +254,23 @@ describe(`live updates over Server-Sent Events on ${testDriverName()}`, () => {
     expect(await leaver.quietFor(about(after.id), 500)).toEqual([]);
   });
 
+  it('holds at most 10 streams of one member at once, and frees a place when one closes', async () => {
+    const streams: Stream[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      streams.push(await openStream(admin.url, tokens.reader!));
+    }
+    open.push(...streams);
+    expect(streams.map((opened) => opened.status)).toEqual(Array(10).fill(200));
+    const refused = await fetch(`${admin.url}/events`, { headers: { Authorization: `Bearer ${tokens.reader}` } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    streams[0]!.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const again = await openStream(admin.url, tokens.reader!);
+    open.push(again);
+    expect(again.status).toBe(200);
+  });
+
   it('is served by each admin process to its own listeners', async () => {
     let second: AdminServer | undefined;
     try {
@@ -268,6 +286,28 @@ describe(`live updates over Server-Sent Events on ${testDriverName()}`, () => {
       }
       await second?.close();
     }
+  });
+
+  it('logs a stream the browser closed as an access line, not a warning or an error', async () => {
+    let text = '';
+    const logger = createLogger('debug', {}, { write: (line: string) => void (text += line) });
+    const logged = await startAdmin({ ...admin.services, logger });
+    try {
+      const opened = await stream(owner, undefined, logged.url);
+      const { submission } = await makeSubmission(admin.services, form, { data: { secret: 'not in the log' } });
+      await opened.next(about(submission.id));
+      opened.close();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await logged.close();
+    }
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number; msg: string; route?: string; aborted?: boolean });
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+    expect(lines).toContainEqual(expect.objectContaining({ msg: 'request', route: '/events', aborted: true }));
+    expect(text).not.toContain('not in the log');
   });
 
   it('ends the streams when the server closes, so the drain does not wait for them', async () => {
