@@ -2,7 +2,8 @@
 // /events. The admin service tells which submission arrived or changed (ids only, and only
 // of sites this member may read); the views showing it refetch. The browser reconnects by itself
 // and sends Last-Event-ID, so a short break loses nothing; `reset` (the service could not resume)
-// refetches every live view. While the stream is down, the views poll as before.
+// refetches every live view. While the stream is down, the views poll as before. The tabs of one
+// browser share one stream (see LEADER_LOCK).
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { usePolling } from './use-polling';
 
@@ -27,6 +28,54 @@ const LiveUpdatesContext = createContext<LiveUpdates>({ subscribe: () => () => u
 
 // A stream the service refused (a lost session) is not retried by the browser: try again this late.
 const REOPEN_AFTER_MS = 15_000;
+// One stream per browser, not per tab: over HTTP/1.1 a browser opens at most six connections to
+// one origin, and six console tabs each holding a stream would leave none for their requests. The
+// tab holding this lock keeps the stream and passes what it hears to the others on the channel
+// below; when it closes, another tab takes the lock and opens the stream.
+const LEADER_LOCK = 'intake-live-updates';
+const CHANNEL = 'intake-live-updates';
+
+type Relayed = { type: 'event'; event: SubmissionEvent } | { type: 'reset' } | { type: 'state'; connected: boolean };
+/** A tab that just opened asks the stream's tab whether it is connected. */
+type Hello = { type: 'hello' };
+
+/** Opens the stream and tells `on` what it hears; returns the close. */
+function openStream(on: (message: Relayed) => void): () => void {
+  let source: EventSource | undefined;
+  let reopen: number | undefined;
+  let wasOpen = false;
+  const open = () => {
+    source = new EventSource(EVENTS_URL);
+    source.onopen = () => {
+      on({ type: 'state', connected: true });
+      // After a break the views may be behind what the resume cannot tell (their last poll).
+      if (wasOpen) {
+        on({ type: 'reset' });
+      }
+      wasOpen = true;
+    };
+    source.onerror = () => {
+      on({ type: 'state', connected: false });
+      if (source?.readyState === EventSource.CLOSED) {
+        source.close();
+        reopen = window.setTimeout(open, REOPEN_AFTER_MS);
+      }
+    };
+    source.addEventListener('submission', (message) => {
+      try {
+        on({ type: 'event', event: JSON.parse((message as MessageEvent<string>).data) as SubmissionEvent });
+      } catch {
+        // Not ours to understand: ignored.
+      }
+    });
+    source.addEventListener('reset', () => on({ type: 'reset' }));
+  };
+  open();
+  return () => {
+    window.clearTimeout(reopen);
+    source?.close();
+  };
+}
 
 export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
   const subscribers = useRef(new Set<Subscriber>());
@@ -36,44 +85,65 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
     if (typeof EventSource === 'undefined') {
       return undefined;
     }
-    let source: EventSource | undefined;
-    let reopen: number | undefined;
-    let wasOpen = false;
     const tell = (event: SubmissionEvent | null) => {
       for (const subscriber of subscribers.current) {
         subscriber(event);
       }
     };
-    const open = () => {
-      source = new EventSource(EVENTS_URL);
-      source.onopen = () => {
-        setConnected(true);
-        // After a break the views may be behind what the resume cannot tell (their last poll).
-        if (wasOpen) {
+    // A tab that saw the stream connected before refetches when it connects again (a break, or
+    // another tab taking over the stream): what happened in between was not heard.
+    let sawConnected = false;
+    let isConnected = false;
+    const hear = (message: Relayed) => {
+      if (message.type === 'event') {
+        tell(message.event);
+      } else if (message.type === 'reset') {
+        tell(null);
+      } else {
+        if (message.connected && !isConnected && sawConnected) {
           tell(null);
         }
-        wasOpen = true;
-      };
-      source.onerror = () => {
-        setConnected(false);
-        if (source?.readyState === EventSource.CLOSED) {
-          source.close();
-          reopen = window.setTimeout(open, REOPEN_AFTER_MS);
-        }
-      };
-      source.addEventListener('submission', (message) => {
-        try {
-          tell(JSON.parse((message as MessageEvent<string>).data) as SubmissionEvent);
-        } catch {
-          // Not ours to understand: ignored.
-        }
-      });
-      source.addEventListener('reset', () => tell(null));
+        sawConnected ||= message.connected;
+        isConnected = message.connected;
+        setConnected(message.connected);
+      }
     };
-    open();
+    const shared = typeof BroadcastChannel !== 'undefined' && typeof navigator.locks !== 'undefined';
+    if (!shared) {
+      return openStream(hear);
+    }
+    const channel = new BroadcastChannel(CHANNEL);
+    const leaving = new AbortController();
+    let closeStream: (() => void) | undefined;
+    let streamConnected = false;
+    channel.onmessage = (message: MessageEvent<Relayed | Hello>) => {
+      if (message.data.type !== 'hello') {
+        hear(message.data);
+      } else if (closeStream !== undefined) {
+        channel.postMessage({ type: 'state', connected: streamConnected } satisfies Relayed);
+      }
+    };
+    channel.postMessage({ type: 'hello' } satisfies Hello);
+    navigator.locks
+      .request(LEADER_LOCK, { signal: leaving.signal }, () => {
+        const relay = (message: Relayed) => {
+          if (message.type === 'state') {
+            streamConnected = message.connected;
+          }
+          hear(message);
+          channel.postMessage(message);
+        };
+        // Taking over from a tab that left: no stream until this one connects.
+        relay({ type: 'state', connected: false });
+        closeStream = openStream(relay);
+        // Held until this tab leaves.
+        return new Promise<void>((resolve) => leaving.signal.addEventListener('abort', () => resolve()));
+      })
+      .catch(() => undefined);
     return () => {
-      window.clearTimeout(reopen);
-      source?.close();
+      leaving.abort();
+      closeStream?.();
+      channel.close();
     };
   }, []);
 

@@ -99,4 +99,33 @@ describeConsole('console: live updates between two members', () => {
     const adaStatus = adaSection.getByRole('combobox', { name: 'Status' });
     expect(await msUntilTrue(async () => (await adaStatus.inputValue()) === 'open')).toBeLessThan(1000);
   });
+
+  it('shares one stream among the tabs of a browser, and another tab takes it over when its tab closes', async () => {
+    const streams = new Set<string>();
+    const adaTab = await env.newPage();
+    adaTab.on('request', (request) => {
+      if (request.url().endsWith('/events')) {
+        streams.add(request.url());
+      }
+    });
+    await adaTab.goto(inbox());
+    await expectHeading(adaTab, 'Submissions');
+    await counts(adaTab, /Open 1 · Done 0/).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Ada's first tab holds the stream; this one hears through it.
+    expect(streams.size).toBe(0);
+
+    const bobStatus = bob.getByRole('region', { name: 'Status and notes' }).getByRole('combobox', { name: 'Status' });
+    await bobStatus.selectOption('done');
+    await bob.getByText('Status: Done').waitFor();
+    expect(await msUntil(counts(adaTab, /Open 0 · Done 1/))).toBeLessThan(1000);
+
+    // Ada closes her first tab: this one opens the stream and still follows Bob.
+    await ada.close();
+    await msUntilTrue(async () => streams.size > 0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await bobStatus.selectOption('new');
+    await bob.getByText('Status: New').waitFor();
+    expect(await msUntil(counts(adaTab, /^New 1 · Open 0 · Done 0/))).toBeLessThan(1000);
+  });
 });
