@@ -28,7 +28,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (data?.me) {
     return (
       <MeContext.Provider value={data.me}>
-        <LiveUpdatesProvider>{children}</LiveUpdatesProvider>
+        {/* Held for enrolment, the member may only set up a second factor: no live updates yet. */}
+        <LiveUpdatesProvider enabled={!data.me.twoFactorRequired}>{children}</LiveUpdatesProvider>
       </MeContext.Provider>
     );
   }

@@ -77,12 +77,13 @@ function openStream(on: (message: Relayed) => void): () => void {
   };
 }
 
-export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
+/** `enabled` false: no stream (the views poll), without remounting what is inside. */
+export function LiveUpdatesProvider({ children, enabled = true }: { children: ReactNode; enabled?: boolean }) {
   const subscribers = useRef(new Set<Subscriber>());
   const [connected, setConnected] = useState(false);
 
   useEffect(() => {
-    if (typeof EventSource === 'undefined') {
+    if (!enabled || typeof EventSource === 'undefined') {
       return undefined;
     }
     const tell = (event: SubmissionEvent | null) => {
@@ -110,7 +111,11 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
     };
     const shared = typeof BroadcastChannel !== 'undefined' && typeof navigator.locks !== 'undefined';
     if (!shared) {
-      return openStream(hear);
+      const close = openStream(hear);
+      return () => {
+        close();
+        setConnected(false);
+      };
     }
     const channel = new BroadcastChannel(CHANNEL);
     const leaving = new AbortController();
@@ -144,8 +149,9 @@ export function LiveUpdatesProvider({ children }: { children: ReactNode }) {
       leaving.abort();
       closeStream?.();
       channel.close();
+      setConnected(false);
     };
-  }, []);
+  }, [enabled]);
 
   const value = useMemo<LiveUpdates>(
     () => ({
