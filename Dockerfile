@@ -35,6 +35,8 @@ FROM manifests AS build
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY scripts scripts
+# docs/ and the README: docs/schema.graphql types the console, and both become its Docs pages.
+COPY README.md ./
 COPY docs docs
 COPY contract contract
 COPY migrations migrations

@@ -1,10 +1,11 @@
 // The console is served by the admin service from dist/ (same origin as /graphql). `npm run dev`
 // serves it with hot reload and forwards /graphql to an admin started with `npm start`.
 import react from '@vitejs/plugin-react';
+import { docsPages } from './docs-pages.ts';
 import { defineConfig } from 'vite';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  plugins: [react(), docsPages()],
   // The build's table of files (about 100 lines on every first `npm start`) only at LOG_LEVEL=debug;
   // warnings and errors always. The dev server keeps its address line.
   logLevel: command === 'build' && process.env.LOG_LEVEL !== 'debug' ? 'warn' : 'info',

@@ -29,7 +29,9 @@ import { Migration20261127120000_audit_chain_trust } from './Migration2026112712
 import { Migration20261128120000_browser_posting } from './Migration20261128120000_browser_posting.js';
 import { Migration20261129110000_password_resets } from './Migration20261129110000_password_resets.js';
 import { Migration20261129130000_form_caps } from './Migration20261129130000_form_caps.js';
+import { Migration20261130110000_confirmations } from './Migration20261130110000_confirmations.js';
 import { Migration20261129150000_inbox_state } from './Migration20261129150000_inbox_state.js';
+import { Migration20261130100000_webhook_formats } from './Migration20261130100000_webhook_formats.js';
 import { Migration20261130120000_submission_events } from './Migration20261130120000_submission_events.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
@@ -63,5 +65,7 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261129110000_password_resets', class: Migration20261129110000_password_resets },
   { name: 'Migration20261129130000_form_caps', class: Migration20261129130000_form_caps },
   { name: 'Migration20261129150000_inbox_state', class: Migration20261129150000_inbox_state },
+  { name: 'Migration20261130100000_webhook_formats', class: Migration20261130100000_webhook_formats },
+  { name: 'Migration20261130110000_confirmations', class: Migration20261130110000_confirmations },
   { name: 'Migration20261130120000_submission_events', class: Migration20261130120000_submission_events },
 ];

@@ -68,6 +68,10 @@ const STEPS = {
       'admin-web/public',
       'admin-web/index.html',
       'admin-web/vite.config.ts',
+      'admin-web/docs-pages.ts',
+      // Published as the console's documentation pages (admin-web/docs-pages.ts).
+      'README.md',
+      'docs',
       'admin-web/codegen.ts',
       'admin-web/tsconfig.json',
       'admin-web/package.json',

@@ -13,6 +13,7 @@ import {
   PASSWORD_RESET_REQUESTED,
   passwordResetLinkBox,
   submissionCreatedEvent,
+  WEBHOOK_TEST,
   type WebhookEvent,
 } from '@intake/shared/delivery';
 import { createDownloadLinks, type DownloadLinks } from '@intake/shared/download-links';
@@ -22,6 +23,7 @@ import {
   SiteSchema,
   StoredFileSchema,
   type Delivery,
+  type Form,
   type StoredFile,
   type Submission,
 } from '@intake/shared/entities';
@@ -29,7 +31,10 @@ import type { Em } from '@intake/shared/db';
 import { publicOrigins } from '@intake/shared/public-urls';
 import type { Services } from '@intake/shared/services';
 import type { AttemptOutcome } from './delivery/attempt-outcome.js';
+import { chatMessage, submissionNotice, testNotice, type ChatFormat } from './delivery/chat/index.js';
 import { claimDueDeliveries } from './delivery/claim.js';
+import { confirmationEmail } from './delivery/confirmation-email.js';
+import { giveBackConfirmation, takeConfirmation } from './delivery/confirmation-limits.js';
 import { invitationEmail } from './delivery/invitation-email.js';
 import { notificationEmail } from './delivery/notification-email.js';
 import { passwordResetEmail } from './delivery/password-reset-email.js';
@@ -94,11 +99,41 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
   const filesOf = (em: Em, submission: Submission): Promise<StoredFile[]> =>
     em.find(StoredFileSchema, { submission: submission.id }, { orderBy: { position: 'asc', id: 'asc' } });
 
-  async function webhookAttempt(em: Em, delivery: Delivery, now: Date): Promise<Attempt> {
-    const webhook = delivery.webhook;
-    if (!webhook || !webhook.enabled) {
-      return finalFailure('webhook is disabled');
+  /** A page of the console, on the admin's public origin: what notification e-mails and chat messages link to. */
+  const formPage = (form: Form, page: string): string =>
+    `${adminOrigin()}/sites/${form.site.id}/forms/${form.id}/${page}`;
+
+  /**
+   * The body of a chat webhook (delivery/chat): the platform's own message about the submission, or a
+   * test message; null when the submission is gone.
+   */
+  async function chatBody(em: Em, format: ChatFormat, delivery: Delivery): Promise<string | null> {
+    const form = delivery.form;
+    if (!form) {
+      return null;
     }
+    const site = await em.findOne(SiteSchema, { id: form.site.id });
+    const siteName = site?.name ?? '';
+    if (delivery.eventType === WEBHOOK_TEST) {
+      const notice = testNotice({ formName: form.name, siteName, consoleUrl: formPage(form, 'webhooks') });
+      return JSON.stringify(chatMessage(format, notice));
+    }
+    if (!delivery.submission) {
+      return null;
+    }
+    const notice = submissionNotice({
+      submission: delivery.submission,
+      formName: form.name,
+      siteName,
+      files: await filesOf(em, delivery.submission),
+      fieldsSchema: form.fieldsSchema ?? null,
+      consoleUrl: formPage(form, `submissions/${delivery.submission.id}`),
+    });
+    return JSON.stringify(chatMessage(format, notice));
+  }
+
+  /** The body of a Standard Webhooks event (the `standard` format), built at send time. */
+  async function standardBody(em: Em, delivery: Delivery, now: Date): Promise<string | null> {
     let event: WebhookEvent;
     if (delivery.payload) {
       event = { type: delivery.eventType, timestamp: now.toISOString(), data: delivery.payload };
@@ -113,9 +148,22 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
         now,
       });
     } else {
+      return null;
+    }
+    return JSON.stringify(event);
+  }
+
+  async function webhookAttempt(em: Em, delivery: Delivery, now: Date): Promise<Attempt> {
+    const webhook = delivery.webhook;
+    if (!webhook || !webhook.enabled) {
+      return finalFailure('webhook is disabled');
+    }
+    const format = webhook.format ?? 'standard';
+    const body = format === 'standard' ? await standardBody(em, delivery, now) : await chatBody(em, format, delivery);
+    if (body === null) {
       return finalFailure('the submission was deleted');
     }
-    const body = JSON.stringify(event);
+    // Chat platforms ignore the signature headers; they are sent all the same, harmless and uniform.
     const headers = signWebhook(secrets.open(webhook.sealedSecret), delivery.id, now, body);
     const outcome = await sendWebhook(
       { url: webhook.url, body, headers: { ...headers } },
@@ -202,9 +250,54 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       siteName: site?.name ?? '',
       files: await filesOf(em, delivery.submission),
       fieldsSchema: delivery.form.fieldsSchema ?? null,
-      consoleUrl: `${adminOrigin()}/sites/${delivery.form.site.id}/forms/${delivery.form.id}/submissions/${delivery.submission.id}`,
+      consoleUrl: formPage(delivery.form, `submissions/${delivery.submission.id}`),
     });
     return { outcome: await mailer.send(recipients, email), final: false };
+  }
+
+  /**
+   * The confirmation to the submitter (docs/confirmations.md): only while the form still sends them
+   * and the submission is not spam, and only within the hour's limits per address and per form. Over
+   * a limit it fails at once with the reason, never retried into a flood.
+   */
+  async function confirmationAttempt(em: Em, delivery: Delivery): Promise<Attempt> {
+    const [address] = delivery.recipients ?? [];
+    const { form, submission } = delivery;
+    if (!submission || !form || address === undefined) {
+      return finalFailure(address === undefined ? 'no recipient' : 'the submission was deleted');
+    }
+    if (!form.confirmationEnabled) {
+      return finalFailure('confirmations are turned off for the form');
+    }
+    if (submission.spam) {
+      return finalFailure('the submission is marked as spam');
+    }
+    if (!mailer) {
+      return finalFailure('SMTP_URL is not set');
+    }
+    const limits = {
+      perAddress: settings.confirmationsPerAddressPerHour,
+      perForm: settings.confirmationsPerFormPerHour,
+    };
+    const hit = await takeConfirmation(em, address, form.id, limits);
+    if (hit !== null) {
+      return finalFailure(
+        hit === 'address'
+          ? `rate limited: ${limits.perAddress} confirmations to this address in the hour`
+          : `rate limited: ${limits.perForm} confirmations of this form in the hour`,
+      );
+    }
+    const email = confirmationEmail({
+      form,
+      submission,
+      keysUrl: `${publicOrigins(config).gateway}/.well-known/jwks.json`,
+    });
+    const outcome = await mailer.send([address], email);
+    if (!outcome.succeeded) {
+      // Not sent: the retry takes its allowance again.
+      await giveBackConfirmation(em, address, form.id);
+    }
+    return { outcome, final: false };
   }
 
   async function attemptOne(deliveryId: string, lockToken: string): Promise<void> {
@@ -224,7 +317,9 @@ export function createDeliveryWorker(services: Services, options: DeliveryWorker
       attempt =
         delivery.channel === 'webhook'
           ? await webhookAttempt(em, delivery, startedAt)
-          : await emailAttempt(em, delivery);
+          : delivery.channel === 'confirmation'
+            ? await confirmationAttempt(em, delivery)
+            : await emailAttempt(em, delivery);
     } catch (error) {
       // Our own fault (a secret that no longer opens, a query that failed): logged, and retried on
       // the schedule like any failure, so it cannot loop for ever.

@@ -88,6 +88,10 @@ const CALLS: Record<string, (world: World) => Call> = {
     query: 'query($id: ID!) { submissionCounts(formId: $id) { new unread } }',
     variables: { id: w.formId },
   }),
+  submissionAssignees: (w) => ({
+    query: 'query($id: ID!) { submissionAssignees(formId: $id) { id name } }',
+    variables: { id: w.formId },
+  }),
   setSubmissionStatus: (w) => ({
     query: 'mutation($id: ID!) { setSubmissionStatus(id: $id, status: open) { id } }',
     variables: { id: w.submissionId },
@@ -106,6 +110,18 @@ const CALLS: Record<string, (world: World) => Call> = {
   }),
   markSubmissionsRead: (w) => ({
     query: 'mutation($formId: ID!, $ids: [ID!]!) { markSubmissionsRead(formId: $formId, ids: $ids) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
+  assignSubmissions: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { assignSubmissions(formId: $formId, ids: $ids, assigneeId: null) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
+  markSubmissionsSpam: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { markSubmissionsSpam(formId: $formId, ids: $ids) }',
+    variables: { formId: w.formId, ids: [w.submissionId] },
+  }),
+  deleteSubmissions: (w) => ({
+    query: 'mutation($formId: ID!, $ids: [ID!]!) { deleteSubmissions(formId: $formId, ids: $ids) }',
     variables: { formId: w.formId, ids: [w.submissionId] },
   }),
   webhooks: (w) => ({ query: 'query($id: ID!) { webhooks(formId: $id) { id } }', variables: { id: w.formId } }),

@@ -158,6 +158,8 @@ export const OPERATION_PERMISSIONS = {
     passkeys: { permission: 'account', login: true },
     // The setup dry run: each change it checks needs what its mutation needs (setup/validate-setup.ts).
     validateSetup: { permission: 'account' },
+    // The names a reader already sees on assigned submissions, listed for the assignee choice.
+    submissionAssignees: { permission: READ, site: { form: 'formId' } },
   },
   Mutation: {
     login: { permission: 'public' },
@@ -182,6 +184,10 @@ export const OPERATION_PERMISSIONS = {
     deleteSubmission: { permission: MANAGE, site: { submission: 'id' } },
     setSubmissionStatus: { permission: MANAGE, site: { submission: 'id' } },
     setSubmissionsStatus: { permission: MANAGE, site: { form: 'formId' } },
+    // The bulk actions: ids of another form (another site) are left alone.
+    assignSubmissions: { permission: MANAGE, site: { form: 'formId' } },
+    markSubmissionsSpam: { permission: MANAGE, site: { form: 'formId' } },
+    deleteSubmissions: { permission: MANAGE, site: { form: 'formId' } },
     assignSubmission: { permission: MANAGE, site: { submission: 'id' } },
     addSubmissionNote: { permission: MANAGE, site: { submission: 'id' } },
     // Read and unread are each member's own; ids of another form (another site) are left alone.

@@ -214,7 +214,7 @@ function nounOfAction(action: string): string | null {
 
 /**
  * The object of a mutation and its safe details. In order: a `create…` mutation's result;
- * an `id` argument; another top-level ID argument named `<noun>Id`; the result.
+ * an `id` argument; another top-level ID argument named `<noun>Id` (a required one first); the result.
  */
 export function describeMutation(
   field: GraphQLField<unknown, unknown>,
@@ -226,9 +226,15 @@ export function describeMutation(
   const idArguments = field.args.filter(
     (argument) => getNamedType(argument.type) === GraphQLID && typeof args[argument.name] === 'string',
   );
+  // A required `<noun>Id` before an optional one: `assignSubmissions(formId, ids, assigneeId)` acts
+  // on the form, whoever it assigns to.
+  const nounIds = idArguments.filter(
+    (argument) => argument.name.endsWith('Id') && !isListType(unwrapNonNull(argument.type)),
+  );
   const idArgument =
     idArguments.find((argument) => argument.name === 'id') ??
-    idArguments.find((argument) => argument.name.endsWith('Id') && !isListType(unwrapNonNull(argument.type)));
+    nounIds.find((argument) => isNonNullType(argument.type)) ??
+    nounIds[0];
 
   let objectType: string | null = null;
   let objectId: string | null = null;

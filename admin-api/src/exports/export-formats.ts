@@ -9,7 +9,7 @@ import type { DownloadLinks } from '../lib/download-link.js';
 import { decodeStoredText } from '@intake/shared/stored-text';
 import { neutraliseFormula, OTHER_LOCALE_SEPARATORS } from './csv-cells.js';
 import type { ExportFormat } from './export-link.js';
-import type { ExportedSubmission } from './export-rows.js';
+import type { ExportedNote, ExportedSubmission } from './export-rows.js';
 
 export const CONTENT_TYPES: Record<ExportFormat, string> = {
   CSV: 'text/csv; charset=utf-8',
@@ -25,9 +25,11 @@ export const FILE_EXTENSIONS: Record<ExportFormat, string> = { CSV: 'csv', JSON:
  */
 function presentRow(row: ExportedSubmission, links: DownloadLinks): string {
   const files = row.files.map((file) => ({ ...file, downloadUrl: links.urlFor(file.id) }));
+  const notes = row.notes ? `,"notes":${JSON.stringify(row.notes)}` : '';
   return (
     `{"id":${JSON.stringify(row.id)},"createdAt":"${row.createdAt.toISOString()}",` +
-    `"data":${row.dataJson},"sanitizedFields":${row.sanitizedFieldsJson},"files":${JSON.stringify(files)}}`
+    `"status":${JSON.stringify(row.status)},"assignee":${JSON.stringify(row.assignee)},` +
+    `"data":${row.dataJson},"sanitizedFields":${row.sanitizedFieldsJson},"files":${JSON.stringify(files)}${notes}}`
   );
 }
 
@@ -59,9 +61,10 @@ export async function* ndjsonChunks(
   }
 }
 
-// The columns before and after the fields. A field of the same name is headed `data.<name>`.
-const LEADING_COLUMNS = ['id', 'createdAt'] as const;
-const TRAILING_COLUMNS = ['sanitizedFields', 'files', 'fileLinks'] as const;
+// The columns before and after the fields (`notes` only when asked). A field of the same name is
+// headed `data.<name>`.
+const LEADING_COLUMNS = ['id', 'createdAt', 'status', 'assignee'] as const;
+const TRAILING_COLUMNS = ['notes', 'sanitizedFields', 'files', 'fileLinks'] as const;
 // Several files (or sanitised paths) in one cell, one per line (a spreadsheet shows them stacked).
 const FILE_SEPARATOR = '\n';
 
@@ -70,11 +73,14 @@ export interface CsvColumns {
   headers: string[];
   /** The field name of each field column, in the same order as its header. */
   fields: string[];
+  /** Whether the `notes` column is there. */
+  notes: boolean;
 }
 
-/** The header row for these field names: fixed columns first, then the fields, then the files. */
-export function csvColumns(fieldNames: readonly string[]): CsvColumns {
-  const taken = new Set<string>([...LEADING_COLUMNS, ...TRAILING_COLUMNS]);
+/** The header row for these field names: fixed columns first, then the fields, then notes and files. */
+export function csvColumns(fieldNames: readonly string[], notes = false): CsvColumns {
+  const trailing = TRAILING_COLUMNS.filter((column) => notes || column !== 'notes');
+  const taken = new Set<string>([...LEADING_COLUMNS, ...trailing]);
   const fieldHeaders = fieldNames.map((name) => {
     let header = name;
     while (taken.has(header)) {
@@ -83,7 +89,7 @@ export function csvColumns(fieldNames: readonly string[]): CsvColumns {
     taken.add(header);
     return header;
   });
-  return { headers: [...LEADING_COLUMNS, ...fieldHeaders, ...TRAILING_COLUMNS], fields: [...fieldNames] };
+  return { headers: [...LEADING_COLUMNS, ...fieldHeaders, ...trailing], fields: [...fieldNames], notes };
 }
 
 /**
@@ -114,6 +120,15 @@ function cellOf(json: string | null): string | number | undefined {
   }
 }
 
+/** Each note on its own line, `<time> <author>: <text>`, its text as it was written (decoded once). */
+function notesCell(notes: readonly ExportedNote[]): string {
+  return notes
+    .map(
+      (note) => `${note.createdAt.toISOString()} ${note.author ?? '(removed member)'}: ${decodeStoredText(note.text)}`,
+    )
+    .join(FILE_SEPARATOR);
+}
+
 const CSV_OPTIONS = {
   // RFC 4180: CRLF between records, fields quoted when they hold a comma, quote or line break,
   // and here also `;` or a tab, the list separators of other locales.
@@ -138,7 +153,10 @@ export async function* csvChunks(
     const records = batch.map((row) => [
       row.id,
       row.createdAt.toISOString(),
+      row.status,
+      row.assignee ?? undefined,
       ...row.fieldsJson.map(cellOf),
+      ...(columns.notes ? [notesCell(row.notes ?? [])] : []),
       (JSON.parse(row.sanitizedFieldsJson) as string[]).join(FILE_SEPARATOR),
       row.files.map((file) => decodeStoredText(file.name)).join(FILE_SEPARATOR),
       row.files.map((file) => links.urlFor(file.id)).join(FILE_SEPARATOR),

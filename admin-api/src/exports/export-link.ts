@@ -22,6 +22,8 @@ export interface ExportRequest {
   spam: boolean;
   /** The inbox's filter, checked when the link was made. */
   filter: SubmissionFilter;
+  /** Whether the team's internal notes are in it (only when asked). */
+  notes: boolean;
 }
 
 export interface SignedExportLink {
@@ -99,6 +101,7 @@ function isPayload(value: unknown): value is Payload {
     isUuid(payload.formId) &&
     EXPORT_FORMATS.includes(payload.format as ExportFormat) &&
     typeof payload.spam === 'boolean' &&
+    typeof payload.notes === 'boolean' &&
     isSignedFilter(payload.filter) &&
     Number.isSafeInteger(payload.exp)
   );
@@ -138,8 +141,8 @@ export function createExportLinks(options: ExportLinkOptions): ExportLinks {
       if (!isPayload(payload) || payload.exp < Math.floor(now.getTime() / 1000)) {
         return null;
       }
-      const { formId, format, spam, filter } = payload;
-      return { formId, format, spam, filter: fromSigned(filter) };
+      const { formId, format, spam, filter, notes } = payload;
+      return { formId, format, spam, filter: fromSigned(filter), notes };
     },
   };
 }

@@ -52,6 +52,7 @@ describe('the export process when it cannot connect', () => {
       spam: false,
       filter: { query: null, createdAfter: null, createdBefore: null, hasFiles: null },
       columns: null,
+      notes: false,
       fileLinks: { jwtSecret: 'x'.repeat(32), ttlSeconds: 60, origin: 'http://127.0.0.1' },
     }).then(
       () => null,

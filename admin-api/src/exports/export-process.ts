@@ -29,6 +29,8 @@ export interface ExportJob {
   /** Instants as ISO strings. */
   filter: { query: string | null; createdAfter: string | null; createdBefore: string | null; hasFiles: boolean | null };
   columns: CsvColumns | null;
+  /** Whether the internal notes are in it. */
+  notes: boolean;
   /** For the file links written into the export. */
   fileLinks: { jwtSecret: string; ttlSeconds: number; origin: string };
 }
@@ -88,7 +90,7 @@ async function run(): Promise<void> {
     throw new Error('the admin API closed the export socket');
   });
   gone.catch(() => undefined); // Handled by the races below.
-  for await (const chunk of exportChunks(query, job.format, scope, job.columns, links)) {
+  for await (const chunk of exportChunks(query, job.format, scope, job.columns, links, job.notes)) {
     if (!socket.write(chunk)) {
       await Promise.race([once(socket, 'drain'), gone]);
     }

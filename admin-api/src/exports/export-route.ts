@@ -54,7 +54,7 @@ async function bodyOf(deps: ExportRouteDeps, request: ExportRequest): Promise<Re
   const em = deps.services.db.em.fork();
   const scope = { formId: request.formId, spam: request.spam, filter: request.filter };
   // The column set is read before the first byte goes out, so a failure here is still a status.
-  const columns = request.format === 'CSV' ? csvColumns(await fieldNames(em, scope)) : null;
+  const columns = request.format === 'CSV' ? csvColumns(await fieldNames(em, scope), request.notes) : null;
   const external = deps.exportProcess;
   if (external === null) {
     // The socket pulls the stream after this request's context is gone: its file links are signed in
@@ -64,7 +64,7 @@ async function bodyOf(deps: ExportRouteDeps, request: ExportRequest): Promise<Re
       urlFor: AsyncLocalStorage.bind(deps.exportFileLinks.urlFor),
     };
     // Bytes, not objects: backpressure counts bytes buffered, not batches.
-    return Readable.from(exportChunks(em, request.format, scope, columns, links), {
+    return Readable.from(exportChunks(em, request.format, scope, columns, links, request.notes), {
       objectMode: false,
     });
   }
@@ -82,6 +82,7 @@ async function bodyOf(deps: ExportRouteDeps, request: ExportRequest): Promise<Re
       hasFiles: filter.hasFiles,
     },
     columns,
+    notes: request.notes,
     fileLinks: {
       jwtSecret: external.jwtSecret,
       ttlSeconds: external.fileLinkTtlSeconds,

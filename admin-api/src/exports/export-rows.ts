@@ -35,9 +35,23 @@ export interface ExportScope {
 /** `name` is stored (HTML-escaped), as the API answers it. */
 export type ExportedFile = StoredFileDescription;
 
+/** An internal note as an export carries it: the author's name (or e-mail), null once removed. */
+export interface ExportedNote {
+  author: string | null;
+  createdAt: Date;
+  /** As stored (HTML-escaped), like the fields. */
+  text: string;
+}
+
 export interface ExportedSubmission {
   id: string;
   createdAt: Date;
+  /** The inbox status: new, open, done or archived. */
+  status: string;
+  /** The assignee's name (or e-mail when they have none), null for nobody. */
+  assignee: string | null;
+  /** Oldest first; only when the export was asked for them. */
+  notes?: ExportedNote[];
   /** The stored fields as JSON text (`data` mode), spliced into JSON output without a parse. */
   dataJson: string;
   /** The JSON text of each requested field, null where absent (`fields` mode). */
@@ -55,6 +69,8 @@ export interface ReadOptions {
    * are a garbage rate that grows the heap far past one batch.
    */
   fields?: readonly string[];
+  /** Read each submission's internal notes too. */
+  notes?: boolean;
   batchSize?: number;
   /** Called after each batch is read (tests watch reading stop when a client goes away). */
   onBatch?: (rows: number) => void;
@@ -69,6 +85,8 @@ interface SubmissionRow {
   created_at: Date | string;
   // The exact stored timestamp (microseconds), so the keyset never skips or repeats a row.
   position: string;
+  status: string;
+  assignee: string | null;
   data?: string;
   sanitized_fields: string;
   [field: `f${number}`]: string | null;
@@ -136,6 +154,30 @@ async function filesOf(run: RunSql, submissionIds: string[]): Promise<Map<string
   return grouped;
 }
 
+interface NoteRow {
+  submission_id: string;
+  author: string | null;
+  text: string;
+  created_at: Date | string;
+}
+
+async function notesOf(run: RunSql, submissionIds: string[]): Promise<Map<string, ExportedNote[]>> {
+  const grouped = new Map<string, ExportedNote[]>();
+  const placeholders = submissionIds.map(() => '?').join(', ');
+  const rows = await run<NoteRow>(
+    `select n."submission_id", coalesce(nullif(u."name", ''), u."email") as "author", n."text", n."created_at" ` +
+      `from "submission_notes" n left join "admin_users" u on u."id" = n."author_id" ` +
+      `where n."submission_id" in (${placeholders}) order by n."submission_id", n."created_at", n."id"`,
+    submissionIds,
+  );
+  for (const row of rows) {
+    const list = grouped.get(row.submission_id) ?? [];
+    list.push({ author: row.author, createdAt: new Date(row.created_at), text: row.text });
+    grouped.set(row.submission_id, list);
+  }
+  return grouped;
+}
+
 /** The scope's submissions with their files, newest first, one batch at a time. */
 export async function* readSubmissionBatches(
   source: SqlSource,
@@ -161,7 +203,9 @@ export async function* readSubmissionBatches(
         ? { sql: '', params: [] }
         : { sql: ` and (s."created_at", s."id") < (?::timestamptz, ?::uuid)`, params: [after.position, after.id] };
     const rows: SubmissionRow[] = await run<SubmissionRow>(
-      `select s."id", s."created_at", ${selected.sql}, s."sanitized_fields"::text as "sanitized_fields", ` +
+      `select s."id", s."created_at", s."status", ` +
+        `(select coalesce(nullif(u."name", ''), u."email") from "admin_users" u where u."id" = s."assignee_id") as "assignee", ` +
+        `${selected.sql}, s."sanitized_fields"::text as "sanitized_fields", ` +
         `to_char(s."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as "position" ` +
         `from "submissions" s where ${where.sql}${keyset.sql} ` +
         `order by s."created_at" desc, s."id" desc limit ?`,
@@ -171,13 +215,15 @@ export async function* readSubmissionBatches(
     if (rows.length === 0) {
       return;
     }
-    const files = await filesOf(
-      run,
-      rows.map((row) => row.id),
-    );
+    const ids = rows.map((row) => row.id);
+    const files = await filesOf(run, ids);
+    const notes = options.notes ? await notesOf(run, ids) : null;
     yield rows.map((row) => ({
       id: row.id,
       createdAt: new Date(row.created_at),
+      status: row.status,
+      assignee: row.assignee,
+      ...(notes ? { notes: notes.get(row.id) ?? [] } : {}),
       dataJson: row.data ?? '{}',
       fieldsJson: fields === undefined ? [] : fields.map((_, index) => row[`f${index}`] ?? null),
       sanitizedFieldsJson: row.sanitized_fields,

@@ -22,6 +22,12 @@ export class SubmissionExportResolver {
     @Arg('format', () => SubmissionExportFormatEnum) format: SubmissionExportFormatEnum,
     @InputArg('filter', SubmissionFilterInput, { nullable: true }) filterInput: SubmissionFilterInput | null,
     @Arg('spam', () => Boolean, { nullable: true, defaultValue: false }) spam: boolean | null | undefined,
+    @Arg('notes', () => Boolean, {
+      nullable: true,
+      defaultValue: false,
+      description: "true: each submission's internal notes too (author, time, text); they stay out otherwise.",
+    })
+    notes: boolean | null | undefined,
     @Ctx() { em, deps }: AdminContext,
   ): Promise<SubmissionExportType> {
     const id = parseId(formId, 'formId');
@@ -31,6 +37,7 @@ export class SubmissionExportResolver {
       format,
       spam: spam === true,
       filter,
+      notes: notes === true,
     });
     return { url: link.url, expiresAt: link.expiresAt.toISOString() };
   }

@@ -281,13 +281,15 @@ describe(`submission exports on ${testDriverName()}`, () => {
     expect(header).toEqual([
       'id',
       'createdAt',
+      'status',
+      'assignee',
       ...keys.map((key) => (key === 'id' ? 'data.id' : neutralised(key))),
       'sanitizedFields',
       'files',
       'fileLinks',
     ]);
     expect(body).toHaveLength(ROWS);
-    const nestedColumns = new Set(['address', 'tags'].map((key) => 2 + keys.indexOf(key)));
+    const nestedColumns = new Set(['address', 'tags'].map((key) => 4 + keys.indexOf(key)));
     const fileLink = new RegExp(`^${admin.url}/files/[0-9a-f-]{36}\\?expires=\\d+&sig=[A-Za-z0-9_-]{43}$`);
     // Links compared by shape (they carry their own expiry), the rest cell by cell.
     const actual = body.map((record) =>
@@ -302,6 +304,8 @@ describe(`submission exports on ${testDriverName()}`, () => {
     const wanted = expected.map((row) => [
       row.id,
       row.createdAt.toISOString(),
+      'new',
+      '',
       ...keys.map((key) => expectedCell(row.sent[key])),
       '',
       row.files.length === 0 ? '' : neutralised(row.files.map((file) => file.sentName).join('\n')),
@@ -369,9 +373,9 @@ describe(`submission exports on ${testDriverName()}`, () => {
     const [header, row, ...rest] = parse(text, { bom: true }) as string[][];
     expect(rest).toHaveLength(0);
     const keys = Object.keys(cases).sort((a, b) => (a < b ? -1 : 1));
-    // id, createdAt, the fields, then sanitizedFields, files and fileLinks.
-    expect(header!.slice(2, -3)).toEqual(keys.map((key) => (key === ' =total' ? "' =total" : key)));
-    expect(Object.fromEntries(keys.map((key, index) => [key, row![2 + index]]))).toEqual(
+    // id, createdAt, status, assignee, the fields, then sanitizedFields, files and fileLinks.
+    expect(header!.slice(4, -3)).toEqual(keys.map((key) => (key === ' =total' ? "' =total" : key)));
+    expect(Object.fromEntries(keys.map((key, index) => [key, row![4 + index]]))).toEqual(
       Object.fromEntries(keys.map((key) => [key, cases[key]![1]])),
     );
 
@@ -409,7 +413,7 @@ describe(`submission exports on ${testDriverName()}`, () => {
           return ['=', '+', '-', '@'].includes(first) || beforeBreak ? piece.slice(1) : piece;
         })
         .join('');
-    expect(Object.fromEntries(keys.map((key, index) => [key, readBack(row![2 + index]!)]))).toEqual(
+    expect(Object.fromEntries(keys.map((key, index) => [key, readBack(row![4 + index]!)]))).toEqual(
       Object.fromEntries(keys.map((key) => [key, String(sent[key])])),
     );
   });
@@ -479,8 +483,17 @@ describe(`submission exports on ${testDriverName()}`, () => {
   it('exports the Spam view apart from the inbox', async () => {
     const records: string[][] = parse(await (await download(form.id, 'CSV', true)).text(), { bom: true });
     expect(records).toHaveLength(2);
-    expect(records[0]).toEqual(['id', 'createdAt', 'name', 'sanitizedFields', 'files', 'fileLinks']);
-    expect(records[1]![2]).toBe('spam');
+    expect(records[0]).toEqual([
+      'id',
+      'createdAt',
+      'status',
+      'assignee',
+      'name',
+      'sanitizedFields',
+      'files',
+      'fileLinks',
+    ]);
+    expect(records[1]![4]).toBe('spam');
   });
 
   it("heads a CSV's field columns in the form's declared order, then the others", async () => {
@@ -503,6 +516,8 @@ describe(`submission exports on ${testDriverName()}`, () => {
     expect(header).toEqual([
       'id',
       'createdAt',
+      'status',
+      'assignee',
       'name',
       'email',
       'about',
@@ -518,7 +533,7 @@ describe(`submission exports on ${testDriverName()}`, () => {
     const empty = await makeForm(admin.services, site, { name: 'Empty' });
     // fetch's text() drops a byte order mark: read the bytes.
     const csv = Buffer.from(await (await download(empty.id, 'CSV')).arrayBuffer()).toString('utf8');
-    expect(csv).toBe('\uFEFFid,createdAt,sanitizedFields,files,fileLinks\r\n');
+    expect(csv).toBe('\uFEFFid,createdAt,status,assignee,sanitizedFields,files,fileLinks\r\n');
     expect(await (await download(empty.id, 'JSON')).json()).toEqual([]);
     expect(await (await download(empty.id, 'NDJSON')).text()).toBe('');
   });
@@ -551,11 +566,17 @@ describe(`submission exports on ${testDriverName()}`, () => {
       publicOrigin: () => admin.url,
     });
     const expired = links.sign(
-      { formId: form.id, format: 'CSV', spam: false, filter: NO_SUBMISSION_FILTER },
+      { formId: form.id, format: 'CSV', spam: false, filter: NO_SUBMISSION_FILTER, notes: false },
       new Date(Date.now() - 301_000),
     );
     expect((await fetch(expired.url)).status).toBe(404);
-    const fresh = links.sign({ formId: form.id, format: 'CSV', spam: false, filter: NO_SUBMISSION_FILTER });
+    const fresh = links.sign({
+      formId: form.id,
+      format: 'CSV',
+      spam: false,
+      filter: NO_SUBMISSION_FILTER,
+      notes: false,
+    });
     expect((await fetch(fresh.url, { method: 'HEAD' })).status).toBe(200);
 
     // A form deleted after the link was made.

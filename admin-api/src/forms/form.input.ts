@@ -35,7 +35,15 @@ import {
   scheduleTime,
   submissionCap,
   SUBMISSION_CAP_MAX,
+  confirmationSafeFields,
+  confirmationSubject,
+  confirmationTemplate,
 } from '@intake/shared/input-fields';
+import {
+  CONFIRMATION_SAFE_FIELDS_MAX,
+  CONFIRMATION_SUBJECT_MAX_LENGTH,
+  CONFIRMATION_TEMPLATE_MAX_LENGTH,
+} from '@intake/shared/delivery';
 import { formFieldShape, formFields } from './form-fields.js';
 import { BrowserChallengeEnum, CaptchaProviderEnum, FieldTypeEnum, UnknownFieldsEnum } from './form.type.js';
 
@@ -344,4 +352,38 @@ export class UpdateFormInput extends FormLimitsInput {
     description: 'Understand _next, _subject, _replyto, _gotcha and their equivalents (docs/static-sites.md).',
   })
   browserReservedFields?: boolean;
+
+  // The confirmation to the submitter (docs/confirmations.md), checked as a whole by applyConfirmation.
+
+  @InputField(() => Boolean, notNull, {
+    nullable: true,
+    description: 'Send a confirmation to the address in confirmationEmailField (not for spam).',
+  })
+  confirmationEnabled?: boolean;
+
+  @InputField(() => String, formFieldShape.name.nullable(), {
+    nullable: true,
+    description: 'The declared EMAIL field whose address gets the confirmation.',
+  })
+  confirmationEmailField?: string | null;
+
+  @InputField(() => String, confirmationSubject, {
+    nullable: true,
+    description: `One line of 1..${CONFIRMATION_SUBJECT_MAX_LENGTH} characters with placeholders; null: the default.`,
+  })
+  confirmationSubject?: string | null;
+
+  @InputField(() => String, confirmationTemplate, {
+    nullable: true,
+    description:
+      `Plain text of 1..${CONFIRMATION_TEMPLATE_MAX_LENGTH} characters; placeholders {{form}}, {{time}}, ` +
+      '{{submission}} and {{field:NAME}} of a field in confirmationSafeFields only; null: the default.',
+  })
+  confirmationTemplate?: string | null;
+
+  @InputField(() => [String], confirmationSafeFields, {
+    nullable: true,
+    description: `At most ${CONFIRMATION_SAFE_FIELDS_MAX} declared CHOICE, BOOLEAN or NUMBER fields the confirmation may repeat; null or [] for none.`,
+  })
+  confirmationSafeFields?: string[] | null;
 }

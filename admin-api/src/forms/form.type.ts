@@ -269,6 +269,21 @@ export class FormType {
   @Field(() => String, { nullable: true, description: 'ISO 8601: submissions are refused from then on; null: never.' })
   closesAt!: string | null;
 
+  @Field(() => Boolean, { description: 'Whether a confirmation goes to the address in confirmationEmailField.' })
+  confirmationEnabled!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'The declared EMAIL field whose address gets the confirmation.' })
+  confirmationEmailField!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The confirmation's subject template; null: the default." })
+  confirmationSubject!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The confirmation's message template; null: the default." })
+  confirmationTemplate!: string | null;
+
+  @Field(() => [String], { description: 'Declared CHOICE, BOOLEAN or NUMBER fields the confirmation may repeat.' })
+  confirmationSafeFields!: string[];
+
   @Field(() => String, { description: 'ISO 8601.' })
   createdAt!: string;
 

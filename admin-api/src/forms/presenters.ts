@@ -57,6 +57,11 @@ export function presentForm(form: Form, config: Pick<Config, 'limits' | 'browser
     capAddressField: form.capAddressField ?? null,
     opensAt: form.opensAt ? form.opensAt.toISOString() : null,
     closesAt: form.closesAt ? form.closesAt.toISOString() : null,
+    confirmationEnabled: form.confirmationEnabled ?? false,
+    confirmationEmailField: form.confirmationEmailField ?? null,
+    confirmationSubject: form.confirmationSubject ?? null,
+    confirmationTemplate: form.confirmationTemplate ?? null,
+    confirmationSafeFields: [...(form.confirmationSafeFields ?? [])],
     createdAt: form.createdAt.toISOString(),
     updatedAt: form.updatedAt.toISOString(),
   };

@@ -5,6 +5,7 @@ import type { UpdateFormInput } from './form.input.js';
 import { requireLiveForm } from '../lib/live-finders.js';
 import { badUserInput } from '../errors.js';
 import { applyCaptchaSettings } from './captcha-settings.js';
+import { applyConfirmation, withoutConfirmation } from './form-confirmation.js';
 import { applyFormLimits, withoutLimits } from './form-limits.js';
 
 /**
@@ -14,7 +15,7 @@ import { applyFormLimits, withoutLimits } from './form-limits.js';
 export function changeForm(em: Em, tokenEncryptionKey: Buffer, form: Form, input: UpdateFormInput): void {
   const { captchaProvider, captchaSecret, captchaResponseField, fields, unknownFields, confirmChallengeOff, ...rest } =
     input;
-  const settings = withoutLimits(rest);
+  const settings = withoutConfirmation(withoutLimits(rest));
   // Off lets any script post without work: never by accident, and kept in the audit entry.
   if (settings.browserChallenge === 'off' && form.browserChallenge !== 'off' && confirmChallengeOff !== true) {
     throw badUserInput(
@@ -23,6 +24,7 @@ export function changeForm(em: Em, tokenEncryptionKey: Buffer, form: Form, input
     );
   }
   applyFormLimits(form, input, fields);
+  applyConfirmation(form, input, fields);
   applyCaptchaSettings(form, { captchaProvider, captchaSecret, captchaResponseField }, tokenEncryptionKey);
   if (fields !== undefined) {
     // Stored as the JSON Schema the gateway compiles (shared/src/form-shape).

@@ -100,7 +100,7 @@ describeOnPostgres('the admin API while PostgreSQL refuses service', () => {
     }
     const served = await fetch(url);
     expect(served.status).toBe(200);
-    expect(await served.text()).toBe('id,createdAt,sanitizedFields,files,fileLinks\r\n');
+    expect(await served.text()).toBe('id,createdAt,status,assignee,sanitizedFields,files,fileLinks\r\n');
   });
 
   it('SERVICE_UNAVAILABLE when an administrator terminates the backend mid-query (57P01)', async () => {

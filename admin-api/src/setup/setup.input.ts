@@ -6,6 +6,7 @@ import { InputField } from '../validation/input-type.js';
 import { UpdateFormInput } from '../forms/form.input.js';
 import { CreateSiteInput, UpdateSiteInput } from '../sites/site.input.js';
 import { UpdateWebhookInput } from '../webhooks/webhook.input.js';
+import { WebhookFormatEnum } from '../webhooks/webhook.type.js';
 
 /**
  * Every field here is taken as GraphQL typed it: validate-setup.ts checks each change with its
@@ -57,7 +58,9 @@ export class SetupFormUpdateInput {
   input!: UpdateFormInput;
 }
 
-@InputType('SetupWebhookCreateInput', { description: 'As `createWebhook(input: { formId, url, description })`.' })
+@InputType('SetupWebhookCreateInput', {
+  description: 'As `createWebhook(input: { formId, url, description, format })`.',
+})
 export class SetupWebhookCreateInput {
   @InputField(() => ID, checkedByItsMutation<string | null>(), {
     nullable: true,
@@ -76,6 +79,9 @@ export class SetupWebhookCreateInput {
 
   @InputField(() => String, checkedByItsMutation<string | null>(), { nullable: true })
   description?: string | null;
+
+  @InputField(() => WebhookFormatEnum, checkedByItsMutation<WebhookFormatEnum | null>(), { nullable: true })
+  format?: WebhookFormatEnum | null;
 }
 
 @InputType('SetupWebhookUpdateInput', { description: 'As `updateWebhook(id, input)`.' })

@@ -123,8 +123,12 @@ function checks(here: number): Record<(typeof KINDS)[number], Check> {
       changeForm(dryRun.em, dryRun.context.deps.services.config.tokenEncryptionKey, form, parsed);
       return { form };
     },
-    async createWebhook(dryRun, { formId, formChange, url, description }) {
-      const fields = { url, ...(description === undefined ? {} : { description }) };
+    async createWebhook(dryRun, { formId, formChange, url, description, format }) {
+      const fields = {
+        url,
+        ...(description === undefined ? {} : { description }),
+        ...(format === undefined ? {} : { format }),
+      };
       let form: Form | undefined;
       let input: Omit<CreateWebhookInput, 'formId'>;
       if (isGiven(formId)) {

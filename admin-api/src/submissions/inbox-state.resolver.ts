@@ -6,9 +6,11 @@ import { z } from 'zod';
 import type { AdminContext } from '../context.js';
 import { id as idSchema, parseId } from '../validation/fields.js';
 import { parseInput } from '../validation/parse-input.js';
+import { assignableMembers } from './assignable-members.js';
+import { assignSubmissions, deleteFormSubmissions, markSubmissionsSpam } from './bulk-changes.js';
 import { addSubmissionNote, assignSubmission, setSubmissionsStatus, setSubmissionStatus } from './change-submission.js';
 import { countSubmissionStatuses } from './count-submission-statuses.js';
-import { SubmissionStatusCountsType, SubmissionStatusEnum } from './inbox-state.type.js';
+import { SubmissionMemberType, SubmissionStatusCountsType, SubmissionStatusEnum } from './inbox-state.type.js';
 import { storedNoteText } from './note-text.js';
 import { presentSubmission } from './presenters.js';
 import { markSubmissionsRead } from './submission-reads.js';
@@ -35,6 +37,17 @@ export class InboxStateResolver {
     @Ctx() { em, principal }: AdminContext,
   ): Promise<SubmissionStatusCountsType> {
     return countSubmissionStatuses(em, parseId(formId, 'formId'), principal!.member.id);
+  }
+
+  @Query(() => [SubmissionMemberType], {
+    description:
+      "Who the form's submissions may be assigned to: active owners and admins, and active members with access to its site; by name.",
+  })
+  submissionAssignees(
+    @Arg('formId', () => ID) formId: string,
+    @Ctx() { em }: AdminContext,
+  ): Promise<SubmissionMemberType[]> {
+    return assignableMembers(em, parseId(formId, 'formId'));
   }
 
   @Mutation(() => SubmissionType, { description: 'Sets its status; `archived` hides it from the default view.' })
@@ -92,6 +105,49 @@ export class InboxStateResolver {
     const submissionId = parseId(id, 'id');
     const found = await addSubmissionNote(em, submissionId, principal!.member.id, storedNoteText(text, 'text'));
     return presentSubmission(found.submission, found.files, deps.downloadLinks);
+  }
+
+  @Mutation(() => Int, {
+    description:
+      `Assigns submissions of one form to a member who can read its site, or to nobody with a null \`assigneeId\`; ` +
+      `at most ${BULK_SELECTION_MAX} ids, those of another form left alone. Answers how many of the ids are submissions of that form.`,
+  })
+  assignSubmissions(
+    @Arg('formId', () => ID) formId: string,
+    @Arg('ids', () => [ID]) ids: string[],
+    @Arg('assigneeId', () => ID, { nullable: true }) assigneeId: string | null | undefined,
+    @Ctx() { em }: AdminContext,
+  ): Promise<number> {
+    const assignee = assigneeId === null || assigneeId === undefined ? null : parseId(assigneeId, 'assigneeId');
+    return assignSubmissions(em, parseId(formId, 'formId'), parseInput(selection, ids, 'ids'), assignee);
+  }
+
+  @Mutation(() => Int, {
+    description:
+      'Moves submissions of one form to spam (reason `marked`; deliveries already queued or sent stay as they are), ' +
+      'or with `spam: false` out of it, each as `markNotSpam` does (its deliveries queued then); ' +
+      `at most ${BULK_SELECTION_MAX} ids, those of another form left alone. Answers how many of the ids are submissions of that form.`,
+  })
+  markSubmissionsSpam(
+    @Arg('formId', () => ID) formId: string,
+    @Arg('ids', () => [ID]) ids: string[],
+    @Arg('spam', () => Boolean, { defaultValue: true }) spam: boolean,
+    @Ctx() { em }: AdminContext,
+  ): Promise<number> {
+    return markSubmissionsSpam(em, parseId(formId, 'formId'), parseInput(selection, ids, 'ids'), spam);
+  }
+
+  @Mutation(() => Int, {
+    description:
+      `Deletes submissions of one form with their files and deliveries; at most ${BULK_SELECTION_MAX} ids, those of ` +
+      'another form left alone. Answers how many were deleted.',
+  })
+  deleteSubmissions(
+    @Arg('formId', () => ID) formId: string,
+    @Arg('ids', () => [ID]) ids: string[],
+    @Ctx() { deps }: AdminContext,
+  ): Promise<number> {
+    return deleteFormSubmissions(deps.services, parseId(formId, 'formId'), parseInput(selection, ids, 'ids'));
   }
 
   @Mutation(() => Int, {

@@ -155,6 +155,28 @@ describe(`a submission's inbox state on ${testDriverName()}`, () => {
     expect((await gql(ASSIGN, { id, to: null })).data?.assignSubmission).toEqual({ assignee: null });
   });
 
+  it('lists who may be assigned: owners, admins and members with access to the site, to its readers', async () => {
+    const ASSIGNEES = 'query($formId: ID!) { submissionAssignees(formId: $formId) { id name } }';
+    const listed = await gql<{ submissionAssignees: { id: string; name: string }[] }>(
+      ASSIGNEES,
+      { formId: form.id },
+      members.reader!.token,
+    );
+    expect(listed.errors).toBeUndefined();
+    const ids = listed.data!.submissionAssignees.map((member) => member.id);
+    expect(ids).toEqual(
+      expect.arrayContaining([ownerId, members.reader!.id, members.manager!.id, members.teamadmin!.id]),
+    );
+    expect(ids).not.toContain(members.elsewhere!.id);
+    // Each of them is accepted by assignSubmission; the one left out is refused.
+    const id = await submission();
+    for (const member of ids) {
+      expect((await gql(ASSIGN, { id, to: member })).errors).toBeUndefined();
+    }
+    expect(codes(await gql(ASSIGN, { id, to: members.elsewhere!.id }))).toEqual(['BAD_USER_INPUT']);
+    expect(codes(await gql(ASSIGNEES, { formId: form.id }, members.elsewhere!.token))).toEqual(['NOT_FOUND']);
+  });
+
   it('filters the list by status (archived hidden by default), mine and unread, and counts per status', async () => {
     const inbox = await makeForm(admin.services, site);
     const ids = {
@@ -243,6 +265,76 @@ describe(`a submission's inbox state on ${testDriverName()}`, () => {
       .findOneOrFail(AuditEntrySchema, { action: 'setSubmissionsStatus', outcome: 'success' });
     expect(entry).toMatchObject({ objectType: 'Form', objectId: bulk.id });
     expect(entry.details).toMatchObject({ status: 'archived', result: 2 });
+  });
+
+  it('assigns, moves to and out of spam, and deletes a selection of one form, each call audited', async () => {
+    const bulk = await makeForm(admin.services, site);
+    const ids = [await submission({ n: 1 }, bulk), await submission({ n: 2 }, bulk)];
+    const elsewhere = await submission();
+    const ASSIGN_MANY =
+      'mutation($formId: ID!, $ids: [ID!]!, $to: ID) { assignSubmissions(formId: $formId, ids: $ids, assigneeId: $to) }';
+    const SPAM_MANY =
+      'mutation($formId: ID!, $ids: [ID!]!, $spam: Boolean) { markSubmissionsSpam(formId: $formId, ids: $ids, spam: $spam) }';
+    const DELETE_MANY = 'mutation($formId: ID!, $ids: [ID!]!) { deleteSubmissions(formId: $formId, ids: $ids) }';
+    const SPAM_STATE = 'query($id: ID!) { submission(id: $id) { spam spamReason assignee { id } } }';
+    const selection = { formId: bulk.id, ids: [...ids, elsewhere] };
+    const reader = members.reader!.token;
+    const manager = members.manager!.token;
+
+    for (const [query, extra] of [
+      [ASSIGN_MANY, { to: members.reader!.id }],
+      [SPAM_MANY, {}],
+      [DELETE_MANY, {}],
+    ] as const) {
+      expect(codes(await gql(query, { ...selection, ...extra }, reader))).toEqual(['FORBIDDEN']);
+    }
+    // Only someone who can read the site may be assigned.
+    const refused = await gql(ASSIGN_MANY, { ...selection, to: members.elsewhere!.id }, manager);
+    expect({ codes: codes(refused), field: refused.errors?.[0]?.extensions?.field }).toEqual({
+      codes: ['BAD_USER_INPUT'],
+      field: 'assigneeId',
+    });
+
+    expect((await gql(ASSIGN_MANY, { ...selection, to: members.reader!.id }, manager)).data?.assignSubmissions).toBe(2);
+    expect((await gql(SPAM_MANY, selection, manager)).data?.markSubmissionsSpam).toBe(2);
+    for (const id of ids) {
+      expect((await gql(SPAM_STATE, { id })).data?.submission).toEqual({
+        spam: true,
+        spamReason: 'marked',
+        assignee: { id: members.reader!.id },
+      });
+    }
+    expect((await gql(SPAM_STATE, { id: elsewhere })).data?.submission).toEqual({
+      spam: false,
+      spamReason: null,
+      assignee: null,
+    });
+    const inbox = await gql(LIST, { formId: bulk.id });
+    expect(inbox.data?.submissions.totalCount).toBe(0);
+    expect(
+      (await gql(SPAM_MANY, { formId: bulk.id, ids: [ids[0]], spam: false }, manager)).data?.markSubmissionsSpam,
+    ).toBe(1);
+    expect((await gql(SPAM_STATE, { id: ids[0] })).data?.submission.spam).toBe(false);
+
+    expect(
+      codes(await gql(DELETE_MANY, { formId: bulk.id, ids: Array.from({ length: 101 }, () => crypto.randomUUID()) })),
+    ).toEqual(['BAD_USER_INPUT']);
+    expect((await gql(DELETE_MANY, selection, manager)).data?.deleteSubmissions).toBe(2);
+    for (const id of ids) {
+      expect((await gql(SPAM_STATE, { id })).data?.submission).toBeNull();
+    }
+    expect((await gql(SPAM_STATE, { id: elsewhere })).data?.submission).not.toBeNull();
+
+    const entries = await admin.services.db.em
+      .fork()
+      .find(AuditEntrySchema, { objectId: bulk.id, outcome: 'success' }, { orderBy: { seq: 'asc' } });
+    expect(entries.map((entry) => [entry.action, entry.details?.result])).toEqual([
+      ['assignSubmissions', 2],
+      ['markSubmissionsSpam', 2],
+      ['markSubmissionsSpam', 1],
+      ['deleteSubmissions', 2],
+    ]);
+    expect(entries.at(-1)!.details?.ids).toEqual(expect.arrayContaining(ids));
   });
 
   it('keeps the notes of a member who is removed, without an author, and unassigns what was theirs', async () => {

@@ -2,6 +2,7 @@
 // table of which deliveries a submission gets (DELIVERY_CASES), which the gateway's write paths run
 // too, played here for its good cases, on the real database.
 import {
+  CASE_DATA,
   DELIVERY_CASES,
   arrangeDeliveryCase,
   createTestServices,
@@ -26,7 +27,10 @@ describe('markNotSpam writes the deliveries of a good submission', () => {
   it.each(DELIVERY_CASES.filter((deliveryCase) => !deliveryCase.spam))('$name', async (deliveryCase) => {
     const { site } = await makeSite(services);
     const arranged = await arrangeDeliveryCase(services, site, deliveryCase);
-    const { submission } = await makeSubmission(services, arranged.form, { spam: true });
+    const { submission } = await makeSubmission(services, arranged.form, {
+      spam: true,
+      data: { ...(deliveryCase.data ?? CASE_DATA) },
+    });
     expect(await outboxOf(services, submission.id, arranged)).toEqual([]);
 
     const marked = await markNotSpam(services.db.em.fork(), submission.id);

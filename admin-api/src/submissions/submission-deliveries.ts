@@ -1,4 +1,4 @@
-// What became of a submission: its deliveries (webhooks, notification e-mails) as the people who
+// What became of a submission: its deliveries (webhooks, notification e-mails, the confirmation) as the people who
 // read the submission may see them. Unlike the delivery log of the Webhooks page (site managers
 // only) this shows no full URL, no address and no answer body: a URL's path or query may carry a
 // receiver's secret, and an answer may echo the submitted values.
@@ -17,6 +17,9 @@ import type { SubmissionDeliveryType } from './submission-delivery.type.js';
 function targetOf(delivery: Delivery): string {
   if (delivery.channel === 'webhook') {
     return delivery.webhook ? webhookHost(delivery.webhook.url) : 'webhook';
+  }
+  if (delivery.channel === 'confirmation') {
+    return 'the submitter';
   }
   const count = delivery.recipients?.length ?? 0;
   return `${count} ${count === 1 ? 'recipient' : 'recipients'}`;

@@ -10,11 +10,14 @@ export class SubmissionDeliveryType {
   @Field(() => ID, { description: 'The delivery: `redeliver(deliveryId)` replays it.' })
   id!: string;
 
-  @Field(() => String, { description: '`webhook` or `email`.' })
+  @Field(() => String, {
+    description: '`webhook`, `email` (notification e-mails) or `confirmation` (to the submitter).',
+  })
   channel!: string;
 
   @Field(() => String, {
-    description: "Where it went: a webhook URL's host (`hooks.example.com`), or `3 recipients` for e-mail.",
+    description:
+      "Where it went: a webhook URL's host (`hooks.example.com`), `3 recipients` for e-mail, `the submitter` for a confirmation.",
   })
   target!: string;
 

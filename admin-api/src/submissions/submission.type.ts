@@ -86,7 +86,8 @@ export class SubmissionType {
 
   @Field(() => String, {
     nullable: true,
-    description: 'Why it is spam: honeypot, captcha_unavailable, links or blocked_word; null when not spam.',
+    description:
+      'Why it is spam: honeypot, captcha_unavailable, links, blocked_word, or marked (by a member); null when not spam.',
   })
   spamReason!: string | null;
 

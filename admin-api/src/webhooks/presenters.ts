@@ -1,5 +1,11 @@
 import type { Delivery, DeliveryAttempt, DeliveryStatus, Webhook } from '@intake/shared/entities';
-import { DeliveryStatusEnum, type DeliveryAttemptType, type DeliveryType, type WebhookType } from './webhook.type.js';
+import {
+  DeliveryStatusEnum,
+  type WebhookFormatEnum,
+  type DeliveryAttemptType,
+  type DeliveryType,
+  type WebhookType,
+} from './webhook.type.js';
 
 const iso = (date: Date | null | undefined): string | null => (date ? date.toISOString() : null);
 
@@ -9,6 +15,8 @@ export function presentWebhook(webhook: Webhook): WebhookType {
     formId: webhook.form.id,
     url: webhook.url,
     description: webhook.description ?? null,
+    // The stored values are the enum's values (webhook.type.ts).
+    format: (webhook.format ?? 'standard') as WebhookFormatEnum,
     enabled: webhook.enabled,
     disabledAt: iso(webhook.disabledAt),
     disabledReason: webhook.disabledReason ?? null,

@@ -4,6 +4,7 @@ import { description } from '@intake/shared/input-fields';
 import { webhookUrl } from './delivery-fields.js';
 import { id } from '../validation/fields.js';
 import { InputField } from '../validation/input-type.js';
+import { WebhookFormatEnum } from './webhook.type.js';
 
 // WEBHOOK_ALLOW_PRIVATE decides which URLs are acceptable (delivery-fields.ts).
 
@@ -19,6 +20,12 @@ export class CreateWebhookInput {
 
   @InputField(() => String, description, { nullable: true })
   description?: string | null;
+
+  @InputField(() => WebhookFormatEnum, z.enum(WebhookFormatEnum, { error: 'cannot be null' }), {
+    nullable: true,
+    description: "Left out: STANDARD. A chat format needs that platform's incoming-webhook URL.",
+  })
+  format?: WebhookFormatEnum;
 }
 
 @InputType('UpdateWebhookInput', { description: 'Absent fields stay as they are.' })
@@ -30,6 +37,11 @@ export class UpdateWebhookInput {
 
   @InputField(() => String, description, { nullable: true, description: 'Null or empty removes it.' })
   description?: string | null;
+
+  @InputField(() => WebhookFormatEnum, z.enum(WebhookFormatEnum, { error: 'cannot be null' }), {
+    nullable: true,
+  })
+  format?: WebhookFormatEnum;
 
   @InputField(() => Boolean, z.boolean({ error: 'cannot be null' }), {
     nullable: true,

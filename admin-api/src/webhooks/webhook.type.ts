@@ -16,6 +16,29 @@ registerEnumType(DeliveryStatusEnum, {
   },
 });
 
+// The values of WEBHOOK_FORMATS (@intake/shared/entities).
+export enum WebhookFormatEnum {
+  STANDARD = 'standard',
+  SLACK = 'slack',
+  MATTERMOST = 'mattermost',
+  TEAMS = 'teams',
+  DISCORD = 'discord',
+  GOOGLE_CHAT = 'google_chat',
+}
+
+registerEnumType(WebhookFormatEnum, {
+  name: 'WebhookFormat',
+  description: "What a webhook's requests hold (docs/webhooks.md#chat-notifications).",
+  valuesConfig: {
+    STANDARD: { description: 'The signed Standard Webhooks event with the whole submission.' },
+    SLACK: { description: 'A Slack incoming-webhook message.' },
+    MATTERMOST: { description: 'A Mattermost incoming-webhook message.' },
+    TEAMS: { description: 'A Microsoft Teams Workflows message with an Adaptive Card.' },
+    DISCORD: { description: 'A Discord webhook message.' },
+    GOOGLE_CHAT: { description: 'A Google Chat incoming-webhook card message.' },
+  },
+});
+
 @ObjectType('Webhook', { description: 'An HTTP endpoint that receives the signed events of a form.' })
 export class WebhookType {
   @Field(() => ID)
@@ -29,6 +52,12 @@ export class WebhookType {
 
   @Field(() => String, { nullable: true })
   description!: string | null;
+
+  @Field(() => WebhookFormatEnum, {
+    description:
+      "STANDARD: the signed event; the others: that chat platform's message (the form, the first fields, a console link).",
+  })
+  format!: WebhookFormatEnum;
 
   @Field(() => Boolean, { description: 'False when disabled by an administrator or after failing for days.' })
   enabled!: boolean;

@@ -88,7 +88,7 @@ describe('everyday commands', () => {
     expect(missing.stderr).toContain('No form 00000000-0000-4000-8000-000000000000');
   });
 
-  it('webhooks: create shows the secret once, update, rotate-secret, test, delete', async () => {
+  it('webhooks: create shows the secret once, update (format too), rotate-secret, test, delete', async () => {
     const created = json(
       await cli(
         'webhooks',
@@ -104,7 +104,16 @@ describe('everyday commands', () => {
       ),
     );
     expect(created.secret).toMatch(/^whsec_/);
+    expect(created.webhook.format).toBe('STANDARD');
     const webhookId = created.webhook.id;
+    // A chat platform's format, and back; an unknown one is refused before anything is sent.
+    expect(json(await cli('webhooks', 'update', webhookId, '--format', 'DISCORD', '-o', 'json')).format).toBe(
+      'DISCORD',
+    );
+    expect((await cli('webhooks', 'update', webhookId, '--format', 'IRC')).code).not.toBe(0);
+    expect(json(await cli('webhooks', 'update', webhookId, '--format', 'STANDARD', '-o', 'json')).format).toBe(
+      'STANDARD',
+    );
     const listed = await cli('webhooks', 'list', '--form', formId);
     expect(listed.stdout).toContain(webhookId);
     expect(listed.stdout).not.toContain(created.secret);
@@ -220,6 +229,39 @@ describe('everyday commands', () => {
       expect(csv.code).toBe(0);
       expect(csv.stdout).toContain('ada@example.com');
       expect(csv.stdout.trim().split('\n')).toHaveLength(2);
+    });
+
+    it('works the inbox: status, assignee and notes, the inbox filters, and notes in an export', async () => {
+      const [, , newest] = ids as [string, string, string];
+      expect(json(await cli('submissions', 'status', newest, 'done', '-o', 'json'))).toEqual({
+        id: newest,
+        status: 'done',
+      });
+      expect((await cli('submissions', 'assign', newest, 'me')).stdout).toMatch(/is assigned to \S+/);
+      expect((await cli('submissions', 'note', newest, 'Called back on Tuesday')).code).toBe(0);
+      expect((await cli('submissions', 'status', newest, 'closed')).code).toBe(64);
+
+      const listed = async (...filters: string[]) =>
+        json(await cli('submissions', 'list', '--form', formId, ...filters, '-o', 'json')).submissions.map(
+          (submission: any) => [submission.id, submission.status, submission.assignee === null],
+        );
+      expect(await listed('--status', 'done')).toEqual([[newest, 'done', false]]);
+      expect(await listed('--mine')).toEqual([[newest, 'done', false]]);
+      expect(await listed('--status', 'new', 'open')).toEqual([[ids[0], 'new', true]]);
+      const table = await cli('submissions', 'list', '--form', formId);
+      expect(table.stdout).toMatch(/STATUS/i);
+
+      const shown = json(await cli('submissions', 'show', newest, '-o', 'json'));
+      expect(shown.notes.map((note: any) => note.text)).toEqual(['Called back on Tuesday']);
+      const plain = await cli('export', '--form', formId, '--format', 'ndjson');
+      expect(JSON.parse(plain.stdout.split('\n')[0]!)).not.toHaveProperty('notes');
+      const noted = await cli('export', '--form', formId, '--format', 'ndjson', '--notes');
+      const first = JSON.parse(noted.stdout.split('\n')[0]!);
+      expect([first.id, first.status, first.notes.map((note: any) => note.text)]).toEqual([
+        newest,
+        'done',
+        ['Called back on Tuesday'],
+      ]);
     });
 
     it('erasure: preview lists, erase asks (--yes here) and erases', async () => {

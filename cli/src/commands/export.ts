@@ -16,6 +16,7 @@ interface ExportOptions extends FilterOptions {
   form: string;
   format: 'csv' | 'json' | 'ndjson';
   out?: string;
+  notes?: boolean;
 }
 
 function size(bytes: number): string {
@@ -43,7 +44,8 @@ export function registerExport(program: Command): void {
       .description("Download a form's submissions (the filters of submissions list apply)")
       .requiredOption('--form <id>')
       .addOption(new Option('--format <format>').choices(['csv', 'json', 'ndjson']).default('csv'))
-      .option('--out <file>', 'write to this file (default: stdout)'),
+      .option('--out <file>', 'write to this file (default: stdout)')
+      .option('--notes', "the team's internal notes too (status and assignee are always in it)"),
   ).action(async (_options, command: Command) => {
     const { client, out } = await contextOf(command);
     const options = optionsOf<ExportOptions>(command);
@@ -53,6 +55,7 @@ export function registerExport(program: Command): void {
       format: options.format.toUpperCase() as SubmissionExportFormat,
       filter,
       spam: Boolean(options.spam),
+      notes: Boolean(options.notes),
     });
     const response = await fetch(createSubmissionExport.url);
     if (!response.ok || !response.body) {

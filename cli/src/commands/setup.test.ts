@@ -299,6 +299,53 @@ describe('intake plan and apply', () => {
     expect(again.code).toBe(0);
   });
 
+  it('creates a chat webhook and changes a format from the file; an unknown format is refused by path', async () => {
+    await edit((document) => {
+      const hooks = document.sites[0].forms[0].webhooks;
+      hooks[0].format = 'SLACK';
+      hooks.push({ url: 'https://chat.example.com/teams', format: 'TEAMS' });
+    });
+    const plan = json(await cli(['plan', '-f', file, '-o', 'json'], NEW_SECRET));
+    expect(plan.changes).toEqual([
+      {
+        action: 'update',
+        kind: 'webhook',
+        address: 'webhook "Example shop" / "Contact" / https://crm.example.com/hooks/intake',
+        fields: [{ field: 'format', from: 'STANDARD', to: 'SLACK' }],
+      },
+      {
+        action: 'create',
+        kind: 'webhook',
+        address: 'webhook "Example shop" / "Contact" / https://chat.example.com/teams',
+        fields: [
+          { field: 'url', to: 'https://chat.example.com/teams' },
+          { field: 'format', to: 'TEAMS' },
+        ],
+      },
+    ]);
+    expect((await cli(['apply', '-f', file, '--yes'], NEW_SECRET)).code).toBe(0);
+    const site = (await siteNamed('Example shop'))!;
+    const [contact] = await formsOf(site.id);
+    const { webhooks } = await gql('query($formId: ID!) { webhooks(formId: $formId) { url format } }', {
+      formId: contact!.id,
+    });
+    expect(webhooks).toEqual([
+      { url: 'https://crm.example.com/hooks/intake', format: 'SLACK' },
+      { url: 'https://chat.example.com/teams', format: 'TEAMS' },
+    ]);
+    expect((await cli(['plan', '-f', file, '--detailed-exitcode'], NEW_SECRET)).code).toBe(0);
+
+    await edit((document) => {
+      document.sites[0].forms[0].webhooks[1].format = 'IRC';
+    });
+    const refused = await cli(['plan', '-f', file], NEW_SECRET);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('sites.0.forms.0.webhooks.1.format');
+    await edit((document) => {
+      document.sites[0].forms[0].webhooks[1].format = 'TEAMS';
+    });
+  });
+
   it('prunes the webhooks and grants of the lists the file declares, and only those', async () => {
     await edit((document) => {
       document.sites[0].forms[0].webhooks = [];
@@ -306,6 +353,7 @@ describe('intake plan and apply', () => {
     });
     const applied = json(await cli(['apply', '-f', file, '--yes', '--prune', '-o', 'json'], NEW_SECRET));
     expect(applied.changes.map((change: any) => `${change.action} ${change.kind}`)).toEqual([
+      'delete webhook',
       'delete webhook',
       'delete grant',
     ]);

@@ -15,7 +15,12 @@ import { contextOf, optionsOf } from '../context.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { Output } from '../output.js';
 
-const COLUMNS = ['id', 'url', 'enabled', 'description', 'failingSince'];
+const COLUMNS = ['id', 'url', 'format', 'enabled', 'description', 'failingSince'];
+
+// What a webhook's requests hold: the signed event, or a chat platform's message (docs/webhooks.md).
+const FORMATS = ['STANDARD', 'SLACK', 'MATTERMOST', 'TEAMS', 'DISCORD', 'GOOGLE_CHAT'] as const;
+type Format = (typeof FORMATS)[number];
+const formatOption = () => new Option('--format <format>', 'the signed event or a chat platform').choices(FORMATS);
 
 /** The signing secret is shown by the commands that make one (create, rotate-secret): once. */
 function printWithSecret(out: Output, result: { secret: string; webhook: Webhook }) {
@@ -52,11 +57,12 @@ export function registerWebhooks(program: Command): void {
     .requiredOption('--form <id>')
     .requiredOption('--url <url>')
     .option('--description <text>')
+    .addOption(formatOption().default('STANDARD'))
     .action(async (_options, command: Command) => {
       const { client, out } = await contextOf(command);
-      const options = optionsOf<{ form: string; url: string; description?: string }>(command);
+      const options = optionsOf<{ form: string; url: string; description?: string; format: Format }>(command);
       const { createWebhook } = await client.request(CreateWebhookDocument, {
-        input: { formId: options.form, url: options.url, description: options.description },
+        input: { formId: options.form, url: options.url, description: options.description, format: options.format },
       });
       printWithSecret(out, createWebhook);
     });
@@ -65,14 +71,22 @@ export function registerWebhooks(program: Command): void {
     .command('update <id>')
     .option('--url <url>')
     .option('--description <text>', 'empty removes it')
+    .addOption(formatOption())
     .addOption(new Option('--enable', 'enable (also clears a disable after failures)').conflicts('disable'))
     .option('--disable')
     .action(async (id: string, _options, command: Command) => {
       const { client, out } = await contextOf(command);
-      const options = optionsOf<{ url?: string; description?: string; enable?: boolean; disable?: boolean }>(command);
+      const options = optionsOf<{
+        url?: string;
+        description?: string;
+        format?: Format;
+        enable?: boolean;
+        disable?: boolean;
+      }>(command);
       const input = {
         url: options.url,
         description: options.description,
+        format: options.format,
         enabled: options.enable ? true : options.disable ? false : undefined,
       };
       out.record((await client.request(UpdateWebhookDocument, { id, input })).updateWebhook);

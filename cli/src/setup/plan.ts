@@ -22,6 +22,7 @@ import {
   UpdateWebhookDocument,
   WebhooksDocument,
   type SetupChangeInput,
+  type WebhookFormat,
 } from '../gql/graphql.js';
 import type { SecretFingerprints } from '../config/secret-fingerprints.js';
 import { UsageError } from '../errors.js';
@@ -277,6 +278,7 @@ class Planner {
           fields: [
             { field: 'url', to: hook.url },
             ...(hook.description ? [{ field: 'description', to: hook.description }] : []),
+            ...(hook.format ? [{ field: 'format', to: hook.format }] : []),
             ...(hook.enabled === undefined ? [] : [{ field: 'enabled', to: hook.enabled }]),
           ],
           run: async (state) => {
@@ -285,6 +287,7 @@ class Planner {
                 formId: formRef.id!,
                 url: hook.url,
                 ...(hook.description ? { description: hook.description } : {}),
+                ...(hook.format ? { format: hook.format } : {}),
               },
             });
             if (hook.enabled === false) {
@@ -306,16 +309,21 @@ class Planner {
               ...(formRef.id ? { formId: formRef.id } : { formChange: indexOf(formRef.made!) }),
               url: hook.url,
               ...(hook.description ? { description: hook.description } : {}),
+              ...(hook.format ? { format: hook.format } : {}),
             },
           }),
         });
         continue;
       }
       const fields: FieldChange[] = [];
-      const input: { description?: string | null; enabled?: boolean } = {};
+      const input: { description?: string | null; format?: WebhookFormat; enabled?: boolean } = {};
       if (hook.description !== undefined && (hook.description || null) !== (current.description || null)) {
         fields.push({ field: 'description', from: current.description, to: hook.description });
         input.description = hook.description;
+      }
+      if (hook.format !== undefined && hook.format !== current.format) {
+        fields.push({ field: 'format', from: current.format, to: hook.format });
+        input.format = hook.format;
       }
       if (hook.enabled !== undefined && hook.enabled !== current.enabled) {
         fields.push({ field: 'enabled', from: current.enabled, to: hook.enabled });

@@ -70,8 +70,14 @@ const webhook = z
     url: z.string().url().describe('http:// or https://; the webhook is matched by this URL within its form'),
     description: z.string().max(DESCRIPTION_MAX_LENGTH).nullable().optional(),
     enabled: z.boolean().optional(),
+    format: z
+      .enum(['STANDARD', 'SLACK', 'MATTERMOST', 'TEAMS', 'DISCORD', 'GOOGLE_CHAT'])
+      .optional()
+      .describe(
+        "STANDARD: the signed event; the others: that chat platform's message; left out: STANDARD when created",
+      ),
   })
-  .describe("A signed HTTP endpoint for the form's events (the API generates its signing secret)");
+  .describe("A signed HTTP endpoint for the form's events, or a chat platform's incoming webhook");
 
 // A declared field as updateForm takes it (docs/form-fields.md). The rules between properties
 // (choices only on CHOICE, no maxLength on NUMBER) are the API's, so its words reach the user.

@@ -225,7 +225,7 @@ export async function insertGroupIfAccepting(
       webhook_id: delivery.channel === 'webhook' ? delivery.webhookId : null,
       submission_id: row.id,
       event_type: SUBMISSION_CREATED,
-      recipients: delivery.channel === 'email' ? delivery.recipients : null,
+      recipients: delivery.channel === 'webhook' ? null : delivery.recipients,
       created_at: row.createdAt.toISOString(),
     })),
   );

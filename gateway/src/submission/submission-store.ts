@@ -198,7 +198,7 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
   }
   const { form, site } = record;
   // The path follows what a good submission would get, spam's too (see above).
-  const wouldDeliver = submissionDeliveries(form, webhookIds, false).length > 0;
+  const wouldDeliver = submissionDeliveries(form, webhookIds, false, record.data).length > 0;
   const row: SingleStatementSubmission = {
     id: record.id,
     createdAt: record.createdAt,
@@ -210,7 +210,7 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
     receipt: record.receipt,
     files: record.files,
   };
-  const deliveries = submissionDeliveries(form, webhookIds, record.spamReason !== undefined);
+  const deliveries = submissionDeliveries(form, webhookIds, record.spamReason !== undefined, record.data);
   const settled = await writeGrouped({ row, site, deliveries, wouldDeliver });
   if (settled !== WRITE_ALONE) {
     return outcomeOf(record, settled.inserted, fork);

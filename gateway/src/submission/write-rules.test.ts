@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { FormSchema, SiteSchema, SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import {
+  CASE_DATA,
   DELIVERY_CASES,
   arrangeDeliveryCase,
   createTestServices,
@@ -92,6 +93,7 @@ describe.each(WRITE_PATHS)('which deliveries a submission gets, written by %s', 
     const record = submissionRecord(site, arranged.form, {
       webhookIds: arranged.webhookIds,
       spamReason: deliveryCase.spam ? 'honeypot' : undefined,
+      data: { ...(deliveryCase.data ?? CASE_DATA) },
     });
     const written = await write(record);
     expect(written.outcome).toBe('stored');

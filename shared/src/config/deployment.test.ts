@@ -446,6 +446,13 @@ describe('Dockerfile', () => {
     );
   });
 
+  it("copies into the build stage what the console's build reads beside its workspace", () => {
+    // docs/schema.graphql types the console; the README and docs/ become its Docs pages
+    // (admin-web/docs-pages.ts): without them the image's build fails.
+    const copied = stages[1]!.filter((line) => /^COPY\s(?!--from)/.test(line)).map((line) => line.split(/\s+/)[1]);
+    expect(copied).toEqual(expect.arrayContaining(['README.md', 'docs']));
+  });
+
   it('takes the compiled output of every workspace that a shipped one depends on', () => {
     const workspaces = (JSON.parse(readRoot('package.json')) as { workspaces: string[] }).workspaces;
     const manifests = new Map(

@@ -211,6 +211,8 @@ export function parseConfig(raw: RawEnvironment): Config {
       leaseMs: env.DELIVERY_LEASE_MS,
       smtpUrl: env.SMTP_URL,
       smtpFrom: env.SMTP_FROM,
+      confirmationsPerAddressPerHour: env.CONFIRMATION_MAX_PER_ADDRESS_PER_HOUR,
+      confirmationsPerFormPerHour: env.CONFIRMATION_MAX_PER_FORM_PER_HOUR,
     },
     oidc:
       env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID

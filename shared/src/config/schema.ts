@@ -184,6 +184,10 @@ export const environmentSchema = z.object({
   }),
   /** Sender of notification e-mails. */
   SMTP_FROM: z.string().min(3).default('Intake <intake@localhost>'),
+  /** Confirmations sent to one address per hour, across every form of the instance. */
+  CONFIRMATION_MAX_PER_ADDRESS_PER_HOUR: positiveInt.default(3),
+  /** Confirmations sent for one form per hour. */
+  CONFIRMATION_MAX_PER_FORM_PER_HOUR: positiveInt.default(100),
   /**
    * Single sign-on (docs/single-sign-on.md): the OpenID provider's issuer; unset turns it off. https://,
    * or http:// on a loopback address only (a provider on the same machine, as in the tests).

@@ -21,6 +21,9 @@ export interface DeliveryConfig {
   leaseMs: number;
   smtpUrl: string | undefined;
   smtpFrom: string;
+  /** Rate limits of confirmations to the submitter (docs/confirmations.md#rate-limits). */
+  confirmationsPerAddressPerHour: number;
+  confirmationsPerFormPerHour: number;
 }
 
 /** Where and how fast the gateway checks a visitor's CAPTCHA answer. */

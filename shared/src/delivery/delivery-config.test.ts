@@ -19,6 +19,8 @@ describe('delivery configuration', () => {
       leaseMs: 60_000,
       smtpUrl: undefined,
       smtpFrom: 'Intake <intake@localhost>',
+      confirmationsPerAddressPerHour: 3,
+      confirmationsPerFormPerHour: 100,
     });
   });
 
@@ -32,6 +34,8 @@ describe('delivery configuration', () => {
       DELIVERY_LEASE_MS: '4000',
       SMTP_URL: 'smtps://user:pass@mail.example.com:465',
       SMTP_FROM: 'Forms <forms@example.com>',
+      CONFIRMATION_MAX_PER_ADDRESS_PER_HOUR: '1',
+      CONFIRMATION_MAX_PER_FORM_PER_HOUR: '20',
     }).delivery;
     expect(delivery).toEqual({
       allowPrivateAddresses: true,
@@ -41,6 +45,8 @@ describe('delivery configuration', () => {
       leaseMs: 4000,
       smtpUrl: 'smtps://user:pass@mail.example.com:465',
       smtpFrom: 'Forms <forms@example.com>',
+      confirmationsPerAddressPerHour: 1,
+      confirmationsPerFormPerHour: 20,
     });
   });
 

@@ -12,21 +12,30 @@ import {
   type Form,
   type Submission,
 } from '../entities/index.js';
+import { confirmationRecipient, type ConfirmationSettings } from './confirmation.js';
 import { SUBMISSION_CREATED, WEBHOOK_TEST } from './event.js';
 
-/** An outbox row a new submission gets: one of its form's enabled webhooks, or its notification e-mails. */
-export type SubmissionDelivery = { channel: 'webhook'; webhookId: string } | { channel: 'email'; recipients: string[] };
+/**
+ * An outbox row a new submission gets: one of its form's enabled webhooks, its notification e-mails,
+ * or the confirmation to the person who submitted.
+ */
+export type SubmissionDelivery =
+  | { channel: 'webhook'; webhookId: string }
+  | { channel: 'email'; recipients: string[] }
+  | { channel: 'confirmation'; recipients: [string] };
 
 /**
  * Which deliveries a new submission gets, the one rule every path that writes them follows (the
  * gateway's transaction and its group statement, the admin API's "Not spam"): one per enabled
- * webhook of the form, one for its notification e-mails (all addresses in one message), and none
+ * webhook of the form, one for its notification e-mails (all addresses in one message), one
+ * confirmation when the form sends them and its address field holds one plain address, and none
  * for spam, until an administrator marks it "Not spam".
  */
 export function submissionDeliveries(
-  form: Pick<Form, 'notifyEmails'>,
+  form: Pick<Form, 'notifyEmails'> & ConfirmationSettings,
   webhookIds: readonly string[],
   spam: boolean,
+  data: Record<string, unknown>,
 ): SubmissionDelivery[] {
   if (spam) {
     return [];
@@ -35,6 +44,10 @@ export function submissionDeliveries(
   const recipients = form.notifyEmails ?? [];
   if (recipients.length > 0) {
     deliveries.push({ channel: 'email', recipients: [...recipients] });
+  }
+  const submitter = confirmationRecipient(form, data);
+  if (submitter !== undefined) {
+    deliveries.push({ channel: 'confirmation', recipients: [submitter] });
   }
   return deliveries;
 }
@@ -57,7 +70,7 @@ export async function enqueueSubmissionDeliveries(
     eventType: SUBMISSION_CREATED,
     nextAttemptAt: new Date(),
   };
-  for (const delivery of submissionDeliveries(form, webhooks, submission.spam)) {
+  for (const delivery of submissionDeliveries(form, webhooks, submission.spam, submission.data)) {
     if (delivery.channel === 'webhook') {
       em.create(DeliverySchema, {
         ...common,
@@ -65,7 +78,7 @@ export async function enqueueSubmissionDeliveries(
         webhook: em.getReference(WebhookSchema, delivery.webhookId),
       });
     } else {
-      em.create(DeliverySchema, { ...common, channel: 'email', recipients: delivery.recipients });
+      em.create(DeliverySchema, { ...common, channel: delivery.channel, recipients: [...delivery.recipients] });
     }
   }
 }

@@ -5,7 +5,8 @@ import { SubmissionSchema } from './submission.js';
 import { createdAtProperty, idProperty, updatedAtProperty } from './timestamps.js';
 import { WebhookSchema } from './webhook.js';
 
-export const DELIVERY_CHANNELS = ['webhook', 'email'] as const;
+/** `confirmation`: the e-mail to the person who submitted (docs/confirmations.md). */
+export const DELIVERY_CHANNELS = ['webhook', 'email', 'confirmation'] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;

@@ -76,6 +76,15 @@ export const FormSchema = defineEntity({
     /** Submissions are refused before this time and from `closesAt` on. */
     opensAt: p.datetime().nullable(),
     closesAt: p.datetime().nullable(),
+    // The confirmation to the submitter (docs/confirmations.md), off unless `confirmationEnabled`.
+    confirmationEnabled: p.boolean().default(false),
+    /** The declared EMAIL field whose address gets the confirmation. */
+    confirmationEmailField: p.string().length(100).nullable(),
+    /** Subject and message templates; null: the defaults. Placeholders only, never a visitor's free text. */
+    confirmationSubject: p.string().length(200).nullable(),
+    confirmationTemplate: p.text().nullable(),
+    /** Declared CHOICE, BOOLEAN or NUMBER fields whose values the templates may repeat. */
+    confirmationSafeFields: p.array().nullable(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
     deletedAt: p.datetime().nullable(),

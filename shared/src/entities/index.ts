@@ -4,6 +4,7 @@ import { AdminUserSchema } from './admin-user.js';
 import { ApiTokenSchema } from './api-token.js';
 import { AuditChainHeadSchema, AuditCheckpointSchema } from './audit-chain.js';
 import { AuditEntrySchema } from './audit-entry.js';
+import { ConfirmationCountSchema } from './confirmation-count.js';
 import { DeliveryAttemptSchema } from './delivery-attempt.js';
 import { DeliverySchema } from './delivery.js';
 import { FormSubmissionCountSchema } from './form-submission-count.js';
@@ -29,6 +30,7 @@ export * from './admin-user.js';
 export * from './api-token.js';
 export * from './audit-chain.js';
 export * from './audit-entry.js';
+export * from './confirmation-count.js';
 export * from './delivery-attempt.js';
 export * from './delivery.js';
 export * from './form-submission-count.js';
@@ -78,4 +80,5 @@ export const ENTITIES: Options['entities'] = [
   FormSubmissionCountSchema,
   SubmissionNoteSchema,
   SubmissionReadSchema,
+  ConfirmationCountSchema,
 ];

@@ -1,6 +1,7 @@
 // The field declarations of the admin API's inputs: the zod checks of names, spam protection,
 // notifications and browser posting. Their bounds are @intake/contract's, re-exported here with them; the command line's
 // setup file and the console read the same bounds from the contract.
+export { confirmationSafeFields, confirmationSubject, confirmationTemplate } from './confirmation.js';
 export { description, notifyEmails } from './delivery.js';
 export { scheduleTime, submissionCap } from './form-limits.js';
 export { blockedWords, captchaSecret, honeypotFields, minScore, optionalCount, responseField } from './spam.js';

@@ -4,6 +4,7 @@
 // submissions in SQL, streamed by the database, not loaded here: erasure is occasional, and an
 // index over every nested value would cost every intake.
 import type { Em } from '../db/orm.js';
+import { confirmationAddressScope, plainAddress } from '../delivery/confirmation.js';
 import type { Services } from '../services/index.js';
 import { deleteSubmissions } from './delete-submissions.js';
 import { erasureCondition, type ErasureMatch } from './erasure-match.js';
@@ -121,6 +122,32 @@ async function forgetAddressCounts(em: Em, counts: readonly AddressCount[]): Pro
   }
 }
 
+/**
+ * The confirmation counts (confirmation_counts) of the addresses these submissions named: the
+ * addresses their confirmations went to, and the one in their form's confirmation field.
+ */
+async function confirmationScopesOf(em: Em, ids: readonly string[]): Promise<string[]> {
+  const rows = await em.execute<{ address: unknown }[]>(
+    `select to_jsonb(d."recipients"[1]) as "address" from "deliveries" d
+      where d."submission_id" in (?) and d."channel" = 'confirmation'
+     union
+     select s."data"->f."confirmation_email_field" as "address"
+       from "submissions" s join "forms" f on f."id" = s."form_id"
+      where s."id" in (?) and f."confirmation_email_field" is not null`,
+    [ids, ids],
+    'all',
+  );
+  const addresses = rows.map((row) => plainAddress(row.address)).filter((address) => address !== undefined);
+  return [...new Set(addresses.map(confirmationAddressScope))];
+}
+
+/** Forgets those counts: they would tell that the address was sent a confirmation this hour. */
+async function forgetConfirmationCounts(em: Em, scopes: readonly string[]): Promise<void> {
+  if (scopes.length > 0) {
+    await em.execute(`delete from "confirmation_counts" where "scope" in (?)`, [scopes], 'run');
+  }
+}
+
 /** Erases these submissions with their files, deliveries and delivery attempts, in batches. */
 export async function eraseSubmissions(
   services: Pick<Services, 'db' | 'storage' | 'logger'>,
@@ -131,8 +158,10 @@ export async function eraseSubmissions(
   for (let start = 0; start < unique.length; start += ERASURE_BATCH) {
     const batch = unique.slice(start, start + ERASURE_BATCH);
     const counts = await addressCountsOf(services.db.em.fork(), batch);
+    const confirmations = await confirmationScopesOf(services.db.em.fork(), batch);
     const deleted = await deleteSubmissions(services, batch, 'erased submissions');
     await forgetAddressCounts(services.db.em.fork(), counts);
+    await forgetConfirmationCounts(services.db.em.fork(), confirmations);
     const erased = new Set(deleted.submissionIds);
     result.erasedIds.push(...batch.filter((id) => erased.has(id)));
     result.notFoundIds.push(...batch.filter((id) => !erased.has(id)));

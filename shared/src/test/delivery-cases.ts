@@ -10,7 +10,11 @@ import { makeWebhook } from './delivery.js';
 import { makeForm } from './factories.js';
 
 /** An outbox row as the table states it: a webhook's by its label. */
-export type CaseDelivery = { channel: 'webhook'; webhook: string } | { channel: 'email'; recipients: string[] };
+export type CaseDelivery =
+  { channel: 'webhook'; webhook: string } | { channel: 'email' | 'confirmation'; recipients: string[] };
+
+/** What a case's submission holds unless the case says otherwise. */
+export const CASE_DATA: Readonly<Record<string, unknown>> = { name: 'Ada' };
 
 export interface DeliveryCase {
   name: string;
@@ -19,6 +23,10 @@ export interface DeliveryCase {
   notifyEmails: string[] | null;
   /** The submission's spam verdict. */
   spam: boolean;
+  /** The field whose address gets a confirmation (confirmations on); absent: off. */
+  confirmationField?: string;
+  /** The submission's data; absent: CASE_DATA. */
+  data?: Record<string, unknown>;
   deliveries: CaseDelivery[];
 }
 
@@ -72,6 +80,54 @@ export const DELIVERY_CASES: readonly DeliveryCase[] = [
     deliveries: [],
   },
   { name: 'spam to a form without deliveries', webhooks: [], notifyEmails: null, spam: true, deliveries: [] },
+  {
+    name: "a confirmation to the address in the form's field",
+    webhooks: [],
+    notifyEmails: null,
+    spam: false,
+    confirmationField: 'email',
+    data: { name: 'Ada', email: 'ada@example.test' },
+    deliveries: [{ channel: 'confirmation', recipients: ['ada@example.test'] }],
+  },
+  {
+    name: 'a webhook, e-mails and a confirmation',
+    webhooks: [{ label: 'a' }],
+    notifyEmails: ['ops@example.test'],
+    spam: false,
+    confirmationField: 'email',
+    data: { email: 'ada@example.test' },
+    deliveries: [
+      { channel: 'confirmation', recipients: ['ada@example.test'] },
+      { channel: 'email', recipients: ['ops@example.test'] },
+      { channel: 'webhook', webhook: 'a' },
+    ],
+  },
+  {
+    name: 'a confirmation field holding no plain address',
+    webhooks: [],
+    notifyEmails: null,
+    spam: false,
+    confirmationField: 'email',
+    data: { email: 'Ada &lt;ada@example.test&gt;, eve@example.test' },
+    deliveries: [],
+  },
+  {
+    name: 'confirmations on, the field absent',
+    webhooks: [],
+    notifyEmails: null,
+    spam: false,
+    confirmationField: 'email',
+    deliveries: [],
+  },
+  {
+    name: 'spam to a form with confirmations',
+    webhooks: [],
+    notifyEmails: ['ops@example.test'],
+    spam: true,
+    confirmationField: 'email',
+    data: { email: 'ada@example.test' },
+    deliveries: [],
+  },
 ];
 
 export interface ArrangedDeliveryCase {
@@ -91,7 +147,15 @@ export async function arrangeDeliveryCase(
 ): Promise<ArrangedDeliveryCase> {
   const made = await makeForm(services, site);
   const em = services.db.em.fork();
-  await em.nativeUpdate(FormSchema, { id: made.id }, { notifyEmails: deliveryCase.notifyEmails });
+  await em.nativeUpdate(
+    FormSchema,
+    { id: made.id },
+    {
+      notifyEmails: deliveryCase.notifyEmails,
+      confirmationEnabled: deliveryCase.confirmationField !== undefined,
+      confirmationEmailField: deliveryCase.confirmationField ?? null,
+    },
+  );
   const form = await em.findOneOrFail(FormSchema, made.id);
   const labels = new Map<string, string>();
   for (const { label, enabled } of deliveryCase.webhooks) {

@@ -17,3 +17,4 @@ export * from './audit-signing.js';
 export * from './chromium.js';
 export * from './audit-export.js';
 export { CHEAP_PASSWORD_HASH_PARAMS } from './cheap-password-hashes.js';
+export * from './chat-schemas.js';

@@ -105,17 +105,30 @@ describeConsole('console: exporting a form’s submissions', () => {
     const bytes = await readFile(await download.path());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...records] = parse(bytes, { bom: true }) as string[][];
-    expect(header).toEqual(['id', 'createdAt', 'amount', 'message', 'name', 'sanitizedFields', 'files', 'fileLinks']);
+    expect(header).toEqual([
+      'id',
+      'createdAt',
+      'status',
+      'assignee',
+      'amount',
+      'message',
+      'name',
+      'sanitizedFields',
+      'files',
+      'fileLinks',
+    ]);
 
     const rows = await stored();
     expect(records).toHaveLength(rows.length);
     const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
     const cell = (value: unknown) => (typeof value === 'string' ? neutralised(decodeStoredText(value)) : '');
-    // Column 5 is sanitizedFields (sanitised-fields.test.ts covers it); 6 and 7 the files.
-    expect(records.map((record) => [...record.slice(0, 5), record[6]])).toEqual(
+    // Column 7 is sanitizedFields (sanitised-fields.test.ts covers it); 8 and 9 the files.
+    expect(records.map((record) => [...record.slice(0, 7), record[8]])).toEqual(
       rows.map((row) => [
         row.id,
         row.createdAt,
+        'new',
+        '',
         cell(row.data.amount),
         cell(row.data.message),
         cell(row.data.name),
@@ -123,15 +136,38 @@ describeConsole('console: exporting a form’s submissions', () => {
       ]),
     );
     // What a spreadsheet user reads: the text as sent, formulas inert.
-    const byName = new Map(records.map((record) => [record[4], record]));
-    expect(byName.get('Tom & Jerry')!.slice(2, 4)).toEqual(["'=1+1", 'a, "quoted"\nsecond line']);
-    expect(byName.get('Zoë Ünïcode')!.slice(2, 4)).toEqual(["'-3", "'@SUM(A1:A2)"]);
+    const byName = new Map(records.map((record) => [record[6], record]));
+    expect(byName.get('Tom & Jerry')!.slice(4, 6)).toEqual(["'=1+1", 'a, "quoted"\nsecond line']);
+    expect(byName.get('Zoë Ünïcode')!.slice(4, 6)).toEqual(["'-3", "'@SUM(A1:A2)"]);
     const withFile = byName.get('Ada')!;
-    expect(withFile[6]).toBe('cv & letter.pdf');
-    expect(withFile[7]).toMatch(new RegExp(`^${env.url}/files/`));
-    const file = await fetch(withFile[7]!);
+    expect(withFile[8]).toBe('cv & letter.pdf');
+    expect(withFile[9]).toMatch(new RegExp(`^${env.url}/files/`));
+    const file = await fetch(withFile[9]!);
     expect(file.status).toBe(200);
     expect(Buffer.from(await file.arrayBuffer()).equals(Buffer.from(pdf()))).toBe(true);
+  });
+
+  it('adds the internal notes when the dialog is asked to', async () => {
+    const [first] = await stored();
+    const noted = await env.gql('mutation($id: ID!) { addSubmissionNote(id: $id, text: "Call back Tuesday") { id } }', {
+      id: first!.id,
+    });
+    expect(noted.errors).toBeUndefined();
+    await page.goto(inboxUrl());
+    await expectHeading(page, 'Submissions');
+    await page.getByRole('button', { name: 'Export' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Export submissions' });
+    await dialog.getByRole('radio', { name: 'NDJSON', exact: true }).check();
+    await dialog.getByRole('checkbox', { name: 'Include internal notes' }).check();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    const byId = new Map(
+      lines.map((line) => JSON.parse(line) as { id: string; notes: { text: string }[] }).map((row) => [row.id, row]),
+    );
+    expect(byId.get(first!.id)!.notes.map((note) => note.text)).toEqual(['Call back Tuesday']);
   });
 
   it('exports what the list shows with its search filter', async () => {

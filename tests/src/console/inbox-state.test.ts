@@ -1,6 +1,7 @@
 // A submission's page shows its status, assignee and internal notes (issue #36): a manager changes
 // the status, assigns it to themselves and adds a note, shown as text once decoded, markup removed;
-// the values reach the API, and opening the page marks the submission read.
+// the values reach the API, and opening the page marks the submission read. The inbox's counts and
+// filters, and its bulk actions on a selection.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import {
@@ -61,6 +62,29 @@ describeConsole('console: a submission’s status, assignee and notes', () => {
     await atBothWidths(page, () => checkAccessibility(page, 'submission detail with status and notes'));
   });
 
+  it('assigns to a colleague chosen by name among those who can read the site', async () => {
+    const created = await env.gql(
+      'mutation($input: CreateMemberInput!) { createMember(input: $input) { member { id } } }',
+      { input: { email: 'grace@example.com', name: 'Grace', role: 'member', grants: [{ siteId, level: 'read' }] } },
+    );
+    expect(created.errors).toBeUndefined();
+    const response = await env.sendSubmission(siteId, formCode, { name: 'Linus', request: 'A library card' });
+    const { id } = (await response.json()) as { id: string };
+    await page.goto(`${env.url}/sites/${siteId}/forms/${formId}/submissions/${id}`);
+    const section = page.getByRole('region', { name: 'Status and notes' });
+    const assignee = section.getByRole('combobox', { name: 'Assignee' });
+    await assignee.locator('option', { hasText: 'Grace' }).waitFor({ state: 'attached' });
+    await assignee.selectOption({ label: 'Grace' });
+    await page.getByText('Assigned to Grace').waitFor();
+    const rows = await env.sql(
+      `select u.name from submissions s join admin_users u on u.id = s.assignee_id where s.id = ?`,
+      [id],
+    );
+    expect(rows).toEqual([{ name: 'Grace' }]);
+    await assignee.selectOption({ label: 'Nobody' });
+    await page.getByText('Unassigned').waitFor();
+  });
+
   it('counts the inbox by status and filters it by status, mine and unread, archived hidden by default', async () => {
     const library = await env.createSiteAndForm('Library');
     const ids: string[] = [];
@@ -99,5 +123,101 @@ describeConsole('console: a submission’s status, assignee and notes', () => {
     await page.getByRole('row', { name: /Mine/ }).waitFor();
 
     await atBothWidths(page, () => checkAccessibility(page, 'inbox filtered by its state'));
+  });
+
+  it('acts on a selection at once, after one confirmation: status, assignee, spam and delete', async () => {
+    const desk = await env.createSiteAndForm('Front desk');
+    for (const name of ['First', 'Second', 'Third']) {
+      expect((await env.sendSubmission(desk.siteId, desk.formCode, { name })).status).toBe(201);
+    }
+    await page.goto(`${env.url}/sites/${desk.siteId}/forms/${desk.formId}`);
+    await expectHeading(page, 'Submissions');
+    const counts = page.getByTestId('status-counts');
+    await counts.getByText('New 3 · Open 0 · Done 0 · Archived 0 · Unread 3').waitFor();
+    const toolbar = page.getByRole('toolbar', { name: 'Selected submissions' });
+    expect(await toolbar.count()).toBe(0);
+
+    // Two rows by their own checkboxes: the toolbar counts them.
+    const rowBox = (name: string) =>
+      page.getByRole('row', { name: new RegExp(name) }).getByRole('checkbox', { name: /^Select the submission of / });
+    await rowBox('First').check();
+    await rowBox('Second').check();
+    await toolbar.getByText('2 submissions selected').waitFor();
+    await atBothWidths(page, () => checkAccessibility(page, 'inbox with a selection'));
+
+    await toolbar.getByRole('button', { name: 'Set status' }).click();
+    await page.getByRole('menuitem', { name: 'Done' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Set 2 submissions to Done?' });
+    await confirm.getByRole('button', { name: 'Set to Done' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await counts.getByText('New 1 · Open 0 · Done 2 · Archived 0 · Unread 3').waitFor();
+    // The action clears the selection.
+    await toolbar.waitFor({ state: 'detached' });
+
+    // Every row on the page, then assigned to me, then marked read.
+    await page.getByRole('checkbox', { name: 'Select every submission on this page' }).check();
+    await toolbar.getByText('3 submissions selected').waitFor();
+    await toolbar.getByRole('button', { name: 'Assign to me' }).click();
+    await page
+      .getByRole('dialog', { name: 'Assign 3 submissions to you?' })
+      .getByRole('button', { name: 'Assign to me' })
+      .click();
+    await toolbar.waitFor({ state: 'detached' });
+    await page.getByRole('checkbox', { name: 'Select every submission on this page' }).check();
+    await toolbar.getByRole('button', { name: 'Mark read' }).click();
+    await page
+      .getByRole('dialog', { name: 'Mark 3 submissions read?' })
+      .getByRole('button', { name: 'Mark read' })
+      .click();
+    await counts.getByText('New 1 · Open 0 · Done 2 · Archived 0 · Unread 0').waitFor();
+
+    // Cancel leaves everything as it was.
+    await rowBox('Third').check();
+    await toolbar.getByRole('button', { name: 'Delete' }).click();
+    const deletion = page.getByRole('dialog', { name: 'Delete 1 submission?' });
+    await deletion.getByRole('button', { name: 'Cancel' }).click();
+    await deletion.waitFor({ state: 'hidden' });
+    await toolbar.getByRole('button', { name: 'Mark as spam' }).click();
+    await page
+      .getByRole('dialog', { name: 'Mark 1 submission as spam?' })
+      .getByRole('button', { name: 'Mark as spam' })
+      .click();
+    await page
+      .getByTestId('submission-count')
+      .getByText(/^2 submissions/)
+      .waitFor();
+
+    await rowBox('First').check();
+    await toolbar.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete 1 submission?' })
+      .getByRole('button', { name: 'Delete 1 submission' })
+      .click();
+    await page
+      .getByTestId('submission-count')
+      .getByText(/^1 submission\b/)
+      .waitFor();
+
+    const rows = await env.sql(
+      `select s.data->>'name' as name, s.status, s.spam, s.spam_reason, s.assignee_id is not null as assigned
+         from submissions s where s.form_id = ? order by s.data->>'name'`,
+      [desk.formId],
+    );
+    expect(rows).toEqual([
+      { name: 'Second', status: 'done', spam: false, spam_reason: null, assigned: true },
+      { name: 'Third', status: 'new', spam: true, spam_reason: 'marked', assigned: true },
+    ]);
+    const audited = await env.sql(
+      `select action, (details->>'result')::int as result from audit_log
+        where object_id = ? and outcome = 'success' and action <> 'createForm' order by seq`,
+      [desk.formId],
+    );
+    expect(audited).toEqual([
+      { action: 'setSubmissionsStatus', result: 2 },
+      { action: 'assignSubmissions', result: 3 },
+      { action: 'markSubmissionsRead', result: 3 },
+      { action: 'markSubmissionsSpam', result: 1 },
+      { action: 'deleteSubmissions', result: 1 },
+    ]);
   });
 });

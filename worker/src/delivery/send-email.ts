@@ -1,4 +1,4 @@
-// Notification e-mails over SMTP (nodemailer, SMTP_URL). Plain text only. The outcome is recorded
+// Notification e-mails and confirmations over SMTP (nodemailer, SMTP_URL). Plain text only. The outcome is recorded
 // like a webhook attempt: the server's reply as the response, a refusal or a network error as the
 // reason for a retry.
 import { performance } from 'node:perf_hooks';
@@ -8,8 +8,15 @@ import type { Transporter } from 'nodemailer';
 import { logText, type AttemptOutcome } from './attempt-outcome.js';
 import type { NotificationEmail } from './notification-email.js';
 
+/** An e-mail the worker sends: a notification, or one with headers and attachments of its own (a confirmation). */
+export interface OutgoingEmail extends NotificationEmail {
+  /** Extra headers, by name (never built from submitted text). */
+  headers?: Readonly<Record<string, string>>;
+  attachments?: readonly { filename: string; content: string; contentType: string }[];
+}
+
 export interface Mailer {
-  send(to: readonly string[], email: NotificationEmail): Promise<AttemptOutcome>;
+  send(to: readonly string[], email: OutgoingEmail): Promise<AttemptOutcome>;
   close(): void;
 }
 
@@ -34,7 +41,11 @@ export function createMailer(smtpUrl: string, from: string): Mailer {
         const message = { from, to: [...to], subject: email.subject, text: email.text };
         // An address object, so nodemailer writes the address as it is instead of parsing it as a list.
         const replyTo = email.replyTo ? { replyTo: { name: '', address: email.replyTo } } : {};
-        const info = (await transport.sendMail({ ...message, ...replyTo })) as {
+        const extras = {
+          ...(email.headers ? { headers: { ...email.headers } } : {}),
+          ...(email.attachments?.length ? { attachments: email.attachments.map((file) => ({ ...file })) } : {}),
+        };
+        const info = (await transport.sendMail({ ...message, ...replyTo, ...extras })) as {
           response?: string;
           rejected?: unknown[];
         };

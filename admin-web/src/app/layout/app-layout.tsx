@@ -16,6 +16,7 @@ import {
 import { useEffect } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { SignOutButton } from '../../features/auth/sign-out-button';
+import { docsUrl } from '../../lib/docs';
 import { paths } from '../../lib/paths';
 import { useMe, type TeamPermission } from '../../lib/me';
 import classes from './app-layout.module.css';
@@ -81,7 +82,16 @@ export function AppLayout() {
               Intake console
             </Title>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="md" wrap="nowrap">
+            <Anchor
+              href={docsUrl('index')}
+              target="_blank"
+              rel="noopener"
+              size="sm"
+              aria-label="Docs: Intake documentation (opens in a new tab)"
+            >
+              Docs
+            </Anchor>
             <Anchor
               component={Link}
               to={paths.account}

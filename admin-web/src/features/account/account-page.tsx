@@ -93,7 +93,7 @@ export function AccountPage({ tokens }: { tokens: ReactNode }) {
 
   return (
     <>
-      <PageHeader title="Your account" />
+      <PageHeader title="Your account" help="account" />
       <Stack gap="lg" maw={1100}>
         {error && !data ? <ErrorAlert error={error} title="Your account could not be loaded" /> : null}
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">

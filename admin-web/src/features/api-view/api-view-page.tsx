@@ -252,7 +252,7 @@ export function ApiViewPage() {
 
   return (
     <>
-      <PageHeader title="API" />
+      <PageHeader title="API" help="apiView" />
       <QueryStatus data={data} error={error} fetching={fetching} subject="the API view" />
       {view ? (
         <Stack gap="lg">

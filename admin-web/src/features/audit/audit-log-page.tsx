@@ -157,6 +157,7 @@ export function AuditLogPage() {
     <>
       <PageHeader
         title="Audit log"
+        help="auditLog"
         actions={
           <>
             {chain.buttons}

@@ -203,7 +203,7 @@ export function TwoFactorPage({ addPasskey }: { addPasskey: ReactNode }) {
   const me = data?.me;
   return (
     <>
-      <PageHeader title="Two-factor sign-in" />
+      <PageHeader title="Two-factor sign-in" help="twoFactor" />
       {me?.twoFactorRequired ? (
         <Alert color="blue" title="Your team requires two-factor sign-in" mb="md" maw={640} role="status">
           Set it up, or add a passkey, to go on: until then, this is the only page open to you.

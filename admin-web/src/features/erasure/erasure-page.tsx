@@ -104,7 +104,7 @@ export function ErasurePage() {
 
   return (
     <>
-      <PageHeader title="Erase personal data" />
+      <PageHeader title="Erase personal data" help="erasure" />
       <Stack maw={960}>
         <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />}>
           Find every submission, across all sites and forms (deleted ones and spam included), in which a value equals

@@ -14,6 +14,7 @@ import { FormSettingsDocument, UpdateFormSettingsDocument, type FormSettingsFiel
 import { fieldErrors } from '../../lib/api-errors';
 import { BrowserPostingCard } from './settings/browser-posting-card';
 import { CapAndScheduleCard } from './settings/cap-and-schedule-card';
+import { ConfirmationCard } from './settings/confirmation-card';
 import { FileSizeAndEmailsCard } from './settings/file-size-and-emails-card';
 import { FieldsCard } from './settings/fields-card';
 import { FileTypesCard } from './settings/file-types-card';
@@ -53,6 +54,11 @@ const FIELDS = [
   'browserMaxFileSize',
   'browserMaxFiles',
   'browserReservedFields',
+  'confirmationEnabled',
+  'confirmationEmailField',
+  'confirmationSubject',
+  'confirmationTemplate',
+  'confirmationSafeFields',
 ] as const;
 
 interface SettingsEditorProps {
@@ -108,6 +114,7 @@ function SettingsEditor({ current, limits, onSaved }: SettingsEditorProps) {
         <CapAndScheduleCard form={form} current={current} />
         <FileTypesCard form={form} limits={limits} />
         <FileSizeAndEmailsCard form={form} limits={limits} />
+        <ConfirmationCard form={form} emailConfigured={limits.emailConfigured} />
         <SpamProtectionCard form={form} current={current} limits={limits} />
         <BrowserPostingCard form={form} limits={limits} />
         <RetentionCard form={form} current={current} limits={limits} />
@@ -131,7 +138,7 @@ export function FormSettingsPage() {
   if (!data) {
     return (
       <>
-        <PageHeader title="Form settings" />
+        <PageHeader title="Form settings" help="formSettings" />
         {fetching ? <Loader aria-label="Loading settings" /> : <ErrorAlert error={error} />}
       </>
     );
@@ -139,14 +146,14 @@ export function FormSettingsPage() {
   if (!current || !limits) {
     return (
       <>
-        <PageHeader title="Form settings" />
+        <PageHeader title="Form settings" help="formSettings" />
         <Text role="alert">There is no such form (it may have been deleted).</Text>
       </>
     );
   }
   return (
     <>
-      <PageHeader title="Form settings" />
+      <PageHeader title="Form settings" help="formSettings" />
       <SettingsEditor
         key={current.id}
         current={current}

@@ -117,6 +117,7 @@ export function FormsPage() {
     <>
       <PageHeader
         title="Forms"
+        help="forms"
         actions={canManage ? <NewButton onClick={() => setCreating(true)}>New form</NewButton> : undefined}
       />
       <ListTable

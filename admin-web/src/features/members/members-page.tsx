@@ -338,7 +338,11 @@ export function MembersPage() {
 
   return (
     <>
-      <PageHeader title="Members" actions={<NewButton onClick={() => setInviting(true)}>Invite member</NewButton>} />
+      <PageHeader
+        title="Members"
+        help="members"
+        actions={<NewButton onClick={() => setInviting(true)}>Invite member</NewButton>}
+      />
       <Text c="dimmed" mb="md" maw={760}>
         Everyone who signs in to this console. Owners and admins reach every site; a member only the sites granted to
         them, each to read or to manage. Disabling someone ends their sessions and API tokens at once.

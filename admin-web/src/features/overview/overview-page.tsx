@@ -32,7 +32,7 @@ export function OverviewPage() {
 
   return (
     <>
-      <PageHeader title="Overview" />
+      <PageHeader title="Overview" help="overview" />
       <Group justify="space-between" align="center" mb="md" gap="sm">
         <Text c="dimmed" size="sm">
           Per day in UTC, today included.

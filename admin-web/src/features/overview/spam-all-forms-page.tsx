@@ -20,7 +20,7 @@ export function SpamAllFormsPage() {
   const [{ data, error, fetching }] = useQuery({ query: SpamAllFormsDocument, variables: { days: Number(period) } });
   return (
     <>
-      <PageHeader title="Spam, all forms" />
+      <PageHeader title="Spam, all forms" help="spam" />
       <Group justify="space-between" align="center" mb="md" gap="sm">
         <Text c="dimmed" size="sm">
           Forms with submissions stored as spam, most first. Open a form&apos;s spam to read it or mark it not spam.

@@ -77,6 +77,7 @@ export function SitesPage() {
     <>
       <PageHeader
         title="Sites"
+        help="sites"
         actions={canCreate ? <NewButton onClick={() => setEditing({ site: null })}>New site</NewButton> : undefined}
       />
       <ListTable

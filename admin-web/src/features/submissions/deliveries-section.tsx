@@ -24,6 +24,9 @@ const POLL_INTERVAL_MS = 5000;
 type DeliveryRow = NonNullable<SubmissionDeliveriesQuery['submission']>['deliveries'][number];
 
 function destination(delivery: DeliveryRow): string {
+  if (delivery.channel === 'confirmation') {
+    return 'Confirmation e-mail to the submitter';
+  }
   return delivery.channel === 'webhook' ? `Webhook to ${delivery.target}` : `Notification e-mail to ${delivery.target}`;
 }
 

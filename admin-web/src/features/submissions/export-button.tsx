@@ -1,7 +1,7 @@
 // "Export" on a form's inbox (and Spam view): a dialog with the format, then the browser downloads
 // the file from the short-lived signed link the API answers. The link is same-origin and answers an
 // attachment, so navigating to it starts a download and leaves the console where it is.
-import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useMutation } from 'urql';
@@ -41,10 +41,11 @@ export interface ExportButtonProps {
 export function ExportButton({ formId, filter = null, spam = false }: ExportButtonProps) {
   const [opened, setOpened] = useState(false);
   const [format, setFormat] = useState<SubmissionExportFormat>('CSV');
+  const [notes, setNotes] = useState(false);
   const [creation, createExport] = useMutation(CreateSubmissionExportDocument);
 
   const download = async () => {
-    const result = await createExport({ formId, format, filter, spam });
+    const result = await createExport({ formId, format, filter, spam, notes });
     const url = result.data?.createSubmissionExport.url;
     if (result.error || !url) {
       notifyError(result.error, 'The export could not be started');
@@ -72,6 +73,12 @@ export function ExportButton({ formId, filter = null, spam = false }: ExportButt
               ))}
             </Stack>
           </Radio.Group>
+          <Checkbox
+            label="Include internal notes"
+            description="The team's notes on each submission, with author and time. Status and assignee are always in it."
+            checked={notes}
+            onChange={(event) => setNotes(event.currentTarget.checked)}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setOpened(false)}>
               Cancel

@@ -10,6 +10,7 @@ import {
   AssignSubmissionDocument,
   MarkSubmissionReadDocument,
   SetSubmissionStatusDocument,
+  SubmissionAssigneesDocument,
   SubmissionInboxStateDocument,
   type SubmissionStatus,
 } from '../../gql/graphql';
@@ -17,16 +18,10 @@ import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
 import { useLiveRefresh } from '../../lib/live-updates';
 import { useMe } from '../../lib/me';
+import { STATUS_LABELS, STATUS_OPTIONS } from './status-labels';
 
 // Only while live updates are down (live-updates.tsx).
 const FALLBACK_POLL_MS = 5000;
-
-const STATUSES: { value: SubmissionStatus; label: string }[] = [
-  { value: 'new', label: 'New' },
-  { value: 'open', label: 'Open' },
-  { value: 'done', label: 'Done' },
-  { value: 'archived', label: 'Archived' },
-];
 
 function NoteForm({ submissionId }: { submissionId: string }) {
   const [text, setText] = useState('');
@@ -86,7 +81,7 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
     if (result.error) {
       notifyError(result.error, 'The status was not changed');
     } else {
-      notifySuccess(`Status: ${STATUSES.find((entry) => entry.value === status)?.label ?? status}`);
+      notifySuccess(`Status: ${STATUS_LABELS[status]}`);
     }
   };
   const changeAssignee = async (assigneeId: string | null) => {
@@ -94,7 +89,10 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
     if (result.error) {
       notifyError(result.error, 'The assignee was not changed');
     } else {
-      notifySuccess(assigneeId === null ? 'Unassigned' : 'Assigned to you');
+      const name = result.data?.assignSubmission.assignee?.name;
+      notifySuccess(
+        assigneeId === null ? 'Unassigned' : assigneeId === me.id ? 'Assigned to you' : `Assigned to ${name}`,
+      );
     }
   };
 
@@ -107,20 +105,28 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
         {canManage ? (
           <NativeSelect
             label="Status"
-            data={STATUSES}
+            data={STATUS_OPTIONS}
             value={state.status}
             onChange={(event) => void changeStatus(event.currentTarget.value as SubmissionStatus)}
             maw={240}
           />
         ) : (
           <Text>
-            Status: <strong>{STATUSES.find((entry) => entry.value === state.status)?.label}</strong>
+            Status: <strong>{STATUS_LABELS[state.status]}</strong>
           </Text>
         )}
-        <Group gap="sm">
-          <Text>
-            Assignee: <strong>{state.assignee ? state.assignee.name : 'nobody'}</strong>
-          </Text>
+        <Group gap="sm" align="flex-end">
+          {canManage ? (
+            <AssigneeChoice
+              formId={formId}
+              assigneeId={state.assignee?.id ?? null}
+              onChange={(assigneeId) => void changeAssignee(assigneeId)}
+            />
+          ) : (
+            <Text>
+              Assignee: <strong>{state.assignee ? state.assignee.name : 'nobody'}</strong>
+            </Text>
+          )}
           {canManage && state.assignee?.id !== me.id ? (
             <Button size="xs" variant="light" loading={assigning.fetching} onClick={() => changeAssignee(me.id)}>
               Assign to me
@@ -151,5 +157,31 @@ export function InboxStateSection({ submissionId, formId }: { submissionId: stri
         {canManage ? <NoteForm submissionId={submissionId} /> : null}
       </Stack>
     </Paper>
+  );
+}
+
+/** "Assignee": nobody, or anyone who can read the form's site (the API's list), for those who manage it. */
+function AssigneeChoice({
+  formId,
+  assigneeId,
+  onChange,
+}: {
+  formId: string;
+  assigneeId: string | null;
+  onChange: (assigneeId: string | null) => void;
+}) {
+  const [{ data }] = useQuery({ query: SubmissionAssigneesDocument, variables: { formId } });
+  const options = [
+    { value: '', label: 'Nobody' },
+    ...(data?.submissionAssignees ?? []).map((member) => ({ value: member.id, label: member.name })),
+  ];
+  return (
+    <NativeSelect
+      label="Assignee"
+      data={options}
+      value={assigneeId ?? ''}
+      onChange={(event) => onChange(event.currentTarget.value || null)}
+      maw={280}
+    />
   );
 }

@@ -15,6 +15,8 @@ import { SubmissionListHeader } from './submission-list-header';
 import { SubmissionTable } from './submission-rows';
 import { useLivePageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
+import { BulkActions } from './bulk-actions';
+import { useRowSelection } from './use-row-selection';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 5000;
@@ -24,6 +26,7 @@ const REASONS: Record<string, string> = {
   captcha_unavailable: 'CAPTCHA provider unreachable',
   links: 'Too many links',
   blocked_word: 'Blocked word',
+  marked: 'Marked as spam by a member',
 };
 
 /** The reason in words; an unknown one (a newer server) as it is. */
@@ -79,7 +82,12 @@ function SpamList({ formId }: { formId: string }) {
   };
 
   const connection = data?.submissions;
-  const rows = connection?.edges.map((edge) => edge.node) ?? [];
+  const rows = useMemo(() => connection?.edges.map((edge) => edge.node) ?? [], [connection]);
+  const selection = useRowSelection(useMemo(() => rows.map((row) => row.id), [rows]));
+  const afterBulkAction = () => {
+    selection.clear();
+    refresh();
+  };
   const keys = columnKeys(
     rows.map((row) => row.data as Record<string, unknown>),
     3,
@@ -100,9 +108,13 @@ function SpamList({ formId }: { formId: string }) {
             {spamCount(count.total)}
             {rows.length > 0 ? `, newest first (page ${pageNumber})` : ''}
           </Text>
+          {selection.ids.length > 0 && canManage ? (
+            <BulkActions formId={formId} ids={selection.ids} spam onDone={afterBulkAction} />
+          ) : null}
           <SubmissionTable
             rows={rows}
             keys={keys}
+            selection={canManage ? selection : undefined}
             empty={
               rows.length > 0
                 ? null

@@ -89,6 +89,7 @@ export function SubmissionDetailPage() {
     <>
       <PageHeader
         title="Submission"
+        help="submission"
         actions={
           submission && canDelete ? (
             <Button

@@ -12,13 +12,11 @@ import {
   type SubmissionStatusParam,
 } from '../../lib/submission-filter-params';
 import classes from './submission-filters.module.css';
+import { STATUS_OPTIONS } from './status-labels';
 
-const STATUS_OPTIONS: { value: SubmissionStatusParam; label: string }[] = [
+const STATUS_FILTER_OPTIONS: { value: SubmissionStatusParam; label: string }[] = [
   { value: '', label: 'All but archived' },
-  { value: 'new', label: 'New' },
-  { value: 'open', label: 'Open' },
-  { value: 'done', label: 'Done' },
-  { value: 'archived', label: 'Archived' },
+  ...STATUS_OPTIONS,
 ];
 
 /** True when `query` is typed but too short to send: the box says so, and the list waits. */
@@ -100,7 +98,7 @@ export function SubmissionFilters({
         />
         <NativeSelect
           label="Status"
-          data={STATUS_OPTIONS}
+          data={STATUS_FILTER_OPTIONS}
           value={filter.status}
           onChange={(event) => onChange({ ...filter, status: event.currentTarget.value as SubmissionStatusParam })}
           className={classes.date}

@@ -13,6 +13,7 @@ export function SubmissionListHeader({ title, onRefresh, ...exported }: Submissi
   return (
     <PageHeader
       title={title}
+      help="submissions"
       actions={
         <>
           <RefreshButton onClick={onRefresh} />

@@ -1,6 +1,8 @@
 // The paged table the inbox and the Spam view share: when it came, one column per data key, its
 // files and its actions, ending with Delete (which asks first). Each view adds its own cells and buttons.
-import { Table } from '@mantine/core';
+// With a selection, each row's header cell starts with its checkbox (the key column stays first, so
+// it stays in place on a phone) and the Received header with "select every row on this page".
+import { Checkbox, Group, Table } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { PagedTable } from '../../components/paged-table';
 import type { NewerOlderPagerProps } from '../../components/newer-older-pager';
@@ -11,18 +13,38 @@ import { useCanManageSite } from '../../components/site-access';
 import { useDeleteSubmission } from './use-delete-submission';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { compactValue } from '../../lib/submission-values';
+import { formatDateTime } from '../../lib/format';
+import type { RowSelection } from './use-row-selection';
 
 interface ListedSubmission {
   id: string;
+  createdAt: string;
   data: unknown;
   files: { name: string }[];
 }
 
 /** Received, then `afterReceived`, one column per data key, Files and Actions. */
-function SubmissionColumns({ keys, afterReceived }: { keys: string[]; afterReceived?: ReactNode }) {
+function SubmissionColumns({
+  keys,
+  afterReceived,
+  selectAll,
+}: {
+  keys: string[];
+  afterReceived?: ReactNode;
+  selectAll?: ReactNode;
+}) {
   return (
     <>
-      <Table.Th scope="col">Received</Table.Th>
+      <Table.Th scope="col">
+        {selectAll ? (
+          <Group gap="xs" wrap="nowrap">
+            {selectAll}
+            Received
+          </Group>
+        ) : (
+          'Received'
+        )}
+      </Table.Th>
       {afterReceived}
       {keys.map((key) => (
         <Table.Th scope="col" key={key}>
@@ -84,6 +106,8 @@ interface SubmissionTableProps<Row extends ListedSubmission> {
   actions: (row: Row) => ReactNode;
   /** After a row's submission was deleted (confirmed and notified). */
   onDeleted: () => void;
+  /** Checkboxes for the bulk actions. */
+  selection?: RowSelection;
 }
 
 export function SubmissionTable<Row extends ListedSubmission>({
@@ -93,10 +117,36 @@ export function SubmissionTable<Row extends ListedSubmission>({
   received,
   actions,
   onDeleted,
+  selection,
   ...table
 }: SubmissionTableProps<Row>) {
   const deletion = useDeleteSubmission(onDeleted);
   const canDelete = useCanManageSite();
+  const allSelected = selection !== undefined && rows.length > 0 && selection.ids.length === rows.length;
+  const selectAll =
+    selection && rows.length > 0 ? (
+      <Checkbox
+        size="xs"
+        aria-label="Select every submission on this page"
+        checked={allSelected}
+        indeterminate={selection.ids.length > 0 && !allSelected}
+        onChange={(event) => selection.setAll(event.currentTarget.checked)}
+      />
+    ) : undefined;
+  const withCheckbox = (row: Row, content: ReactNode) =>
+    selection ? (
+      <Group gap="xs" wrap="nowrap">
+        <Checkbox
+          size="xs"
+          aria-label={`Select the submission of ${formatDateTime(row.createdAt)}`}
+          checked={selection.isSelected(row.id)}
+          onChange={(event) => selection.toggle(row.id, event.currentTarget.checked)}
+        />
+        {content}
+      </Group>
+    ) : (
+      content
+    );
   return (
     <>
       <PagedTable
@@ -105,6 +155,7 @@ export function SubmissionTable<Row extends ListedSubmission>({
         columns={
           <SubmissionColumns
             keys={keys}
+            selectAll={selectAll}
             afterReceived={extraColumn ? <Table.Th scope="col">{extraColumn.header}</Table.Th> : undefined}
           />
         }
@@ -114,7 +165,7 @@ export function SubmissionTable<Row extends ListedSubmission>({
             key={row.id}
             submission={row}
             keys={keys}
-            received={received(row)}
+            received={withCheckbox(row, received(row))}
             afterReceived={extraColumn ? <Table.Td>{extraColumn.cell(row)}</Table.Td> : undefined}
             actions={actions(row)}
             onDelete={canDelete ? () => deletion.ask({ id: row.id, fileCount: row.files.length }) : undefined}

@@ -25,6 +25,8 @@ import { useLivePageAndCount, useSubmissionCount } from './use-submission-count'
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
 import { StatusCounts } from './status-counts';
+import { BulkActions } from './bulk-actions';
+import { useRowSelection } from './use-row-selection';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;
@@ -116,7 +118,13 @@ function Inbox({
     refresh();
   };
 
-  const rows = connection?.edges.map((edge) => edge.node) ?? [];
+  const rows = useMemo(() => connection?.edges.map((edge) => edge.node) ?? [], [connection]);
+  const selection = useRowSelection(useMemo(() => rows.map((row) => row.id), [rows]));
+  const afterBulkAction = () => {
+    selection.clear();
+    baseline.current = null;
+    refresh();
+  };
   // A form that declares its fields shows them, in their order; otherwise the first keys the rows hold.
   const declared = data?.form?.fields.map((field) => field.name) ?? [];
   const keys = declared.length > 0 ? declared : columnKeys(rows.map((row) => row.data as Record<string, unknown>));
@@ -148,9 +156,13 @@ function Inbox({
               ) : null}
             </Group>
           </Group>
+          {selection.ids.length > 0 ? (
+            <BulkActions formId={formId} ids={selection.ids} onDone={afterBulkAction} />
+          ) : null}
           <SubmissionTable
             rows={rows}
             keys={keys}
+            selection={selection}
             empty={
               rows.length > 0 ? null : filtered ? (
                 'No submissions match these filters.'

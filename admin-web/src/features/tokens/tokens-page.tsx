@@ -22,7 +22,11 @@ export function TokensPage() {
 
   return (
     <>
-      <PageHeader title="API tokens" actions={<NewButton onClick={actions.create}>New token</NewButton>} />
+      <PageHeader
+        title="API tokens"
+        help="apiTokens"
+        actions={<NewButton onClick={actions.create}>New token</NewButton>}
+      />
       <Text c="dimmed" mb="md" maw={760}>
         Tokens let your own programs use the admin API at /graphql with the header Authorization: Bearer followed by the
         token. Each acts as you, never with more than you may do now, within its level and sites, until it ends; delete

@@ -1,4 +1,4 @@
-// One webhook: its URL and description, its health, its actions (send a test, enable or disable,
+// One webhook: its URL, format and description, its health, its actions (send a test, enable or disable,
 // rotate the signing secret, delete; the last two ask first) and its delivery log.
 import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useId, useState } from 'react';
@@ -11,13 +11,16 @@ import {
   RotateWebhookSecretDocument,
   SendTestWebhookDocument,
   SetWebhookEnabledDocument,
+  type WebhookFormat,
 } from '../../gql/graphql';
+import { FORMAT_LABELS } from './webhook-format';
 import { Health, type WebhookHealthFields } from './webhook-health';
 import { WebhookLog } from './webhook-log';
 
 export interface WebhookRow extends WebhookHealthFields {
   id: string;
   url: string;
+  format: WebhookFormat;
   description?: string | null;
 }
 
@@ -116,6 +119,7 @@ export function WebhookCard({
           <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
             {url}
           </Title>
+          <Text size="sm">Format: {FORMAT_LABELS[webhook.format]}</Text>
           {webhook.description ? (
             <Text size="sm" c="dimmed">
               {webhook.description}

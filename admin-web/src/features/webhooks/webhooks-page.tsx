@@ -32,11 +32,16 @@ export function WebhooksPage() {
 
   return (
     <>
-      <PageHeader title="Webhooks" actions={<NewButton onClick={() => setCreating(true)}>New webhook</NewButton>} />
+      <PageHeader
+        title="Webhooks"
+        help="webhooks"
+        actions={<NewButton onClick={() => setCreating(true)}>New webhook</NewButton>}
+      />
       <Stack gap="lg">
         <Text size="sm" c="dimmed">
-          Each new submission is POSTed to every enabled webhook as a signed <Code>submission.created</Code> event,
-          retried for days when the receiver fails.
+          Each new submission is POSTed to every enabled webhook as a signed <Code>submission.created</Code> event, or
+          as a chat platform&apos;s message for a Slack, Mattermost, Teams, Discord or Google Chat webhook, retried for
+          days when the receiver fails.
         </Text>
         <QueryStatus data={data} error={error} fetching={fetching} subject="webhooks" />
         {data && data.webhooks.length === 0 ? (
@@ -58,7 +63,9 @@ export function WebhooksPage() {
         onClose={() => setCreating(false)}
         onCreated={(url, value) => {
           setCreating(false);
-          setSecret({ url, secret: value });
+          if (value !== null) {
+            setSecret({ url, secret: value });
+          }
           reload();
         }}
       />

@@ -70,6 +70,11 @@ const STORED: FormSettingsFieldsFragment = {
   closesAt: '2030-01-01T12:00:30.000Z',
   cappedSubmissions: null,
   closedReason: null,
+  confirmationEnabled: false,
+  confirmationEmailField: null,
+  confirmationSubject: null,
+  confirmationTemplate: null,
+  confirmationSafeFields: [],
 };
 
 function changes(edit: Partial<SettingsValues>, stored: FormSettingsFieldsFragment = STORED) {
@@ -269,6 +274,31 @@ describe('cap and schedule changes', () => {
     expect(errors).toEqual({
       capAddressField: 'Choose the e-mail field whose addresses are counted',
       closesAt: 'Choose a closing time after the opening time',
+    });
+  });
+});
+
+describe('confirmation changes', () => {
+  it('sends the settings that changed, empty texts as the defaults', () => {
+    const { input, errors } = changes({
+      confirmationEnabled: true,
+      confirmationEmailField: 'email',
+      confirmationSubject: '  Thanks for {{form}} ',
+      confirmationTemplate: ' ',
+      confirmationSafeFields: ['plan'],
+    });
+    expect(errors).toEqual({});
+    expect(input).toEqual({
+      confirmationEnabled: true,
+      confirmationEmailField: 'email',
+      confirmationSubject: 'Thanks for {{form}}',
+      confirmationSafeFields: ['plan'],
+    });
+  });
+
+  it('asks for the address field before confirmations are sent', () => {
+    expect(changes({ confirmationEnabled: true }).errors).toEqual({
+      confirmationEmailField: 'Choose the e-mail field whose address gets the confirmation',
     });
   });
 });

@@ -258,6 +258,38 @@ function capAndScheduleChanges(
   return input;
 }
 
+// The confirmation e-mail's settings that changed (docs/confirmations.md); the service checks the
+// placeholders and the fields against the declared ones.
+function confirmationChanges(
+  values: SettingsValues,
+  current: FormSettingsFieldsFragment,
+  errors: Record<string, string>,
+): UpdateFormInput {
+  const input: UpdateFormInput = {};
+  if (values.confirmationEnabled !== current.confirmationEnabled) {
+    input.confirmationEnabled = values.confirmationEnabled;
+  }
+  const field = values.confirmationEmailField;
+  if (values.confirmationEnabled && field === '') {
+    errors.confirmationEmailField = 'Choose the e-mail field whose address gets the confirmation';
+  }
+  if ((field === '' ? null : field) !== (current.confirmationEmailField ?? null)) {
+    input.confirmationEmailField = field === '' ? null : field;
+  }
+  const subject = values.confirmationSubject.trim();
+  if ((subject === '' ? null : subject) !== (current.confirmationSubject ?? null)) {
+    input.confirmationSubject = subject === '' ? null : subject;
+  }
+  const template = values.confirmationTemplate.trim() === '' ? null : values.confirmationTemplate;
+  if (template !== (current.confirmationTemplate ?? null)) {
+    input.confirmationTemplate = template;
+  }
+  if (!sameSet(values.confirmationSafeFields, current.confirmationSafeFields)) {
+    input.confirmationSafeFields = values.confirmationSafeFields;
+  }
+  return input;
+}
+
 /** The settings in `values` that differ from `current`, and what must be fixed before a save. */
 export function settingsChanges(
   values: SettingsValues,
@@ -304,6 +336,7 @@ export function settingsChanges(
   Object.assign(input, declaredFieldChanges(values, current, errors));
   Object.assign(input, browserChanges(values, current, limits, errors));
   Object.assign(input, capAndScheduleChanges(values, current, errors));
+  Object.assign(input, confirmationChanges(values, current, errors));
   const retentionDays = optionalNumber(values.retentionDays);
   if (retentionDays !== (current.retentionDays ?? null)) {
     input.retentionDays = retentionDays;

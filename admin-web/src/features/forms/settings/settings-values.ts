@@ -99,6 +99,13 @@ export interface SettingsValues {
   /** As a `datetime-local` input holds it, in the browser's time zone; '' is none. */
   opensAt: string;
   closesAt: string;
+  confirmationEnabled: boolean;
+  /** '' is none. */
+  confirmationEmailField: string;
+  /** '' is the default. */
+  confirmationSubject: string;
+  confirmationTemplate: string;
+  confirmationSafeFields: string[];
 }
 
 /** The texts of the visitor's pages, in the order the card shows them, with their labels. */
@@ -163,6 +170,12 @@ export function settingsValuesOf(current: FormSettingsFieldsFragment): SettingsV
     capAddressField: current.capAddressField ?? '',
     opensAt: localDateTimeOf(current.opensAt ?? null),
     closesAt: localDateTimeOf(current.closesAt ?? null),
+    confirmationEnabled: current.confirmationEnabled,
+    confirmationEmailField: current.confirmationEmailField ?? '',
+    // The templates are the administrator's own text, stored as typed.
+    confirmationSubject: current.confirmationSubject ?? '',
+    confirmationTemplate: current.confirmationTemplate ?? '',
+    confirmationSafeFields: [...current.confirmationSafeFields],
   };
 }
 
