@@ -19,6 +19,8 @@ export default defineConfig(({ command }) => ({
     chunkSizeWarningLimit: 1500,
   },
   server: {
-    proxy: { '/graphql': process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000' },
+    proxy: Object.fromEntries(
+      ['/graphql', '/events'].map((path) => [path, process.env.INTAKE_ADMIN_URL ?? 'http://127.0.0.1:4000']),
+    ),
   },
 }));

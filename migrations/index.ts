@@ -33,6 +33,7 @@ import { Migration20261130110000_confirmations } from './Migration20261130110000
 import { Migration20261130130000_notify_file_links } from './Migration20261130130000_notify_file_links.js';
 import { Migration20261129150000_inbox_state } from './Migration20261129150000_inbox_state.js';
 import { Migration20261130100000_webhook_formats } from './Migration20261130100000_webhook_formats.js';
+import { Migration20261130120000_submission_events } from './Migration20261130120000_submission_events.js';
 
 type MigrationClass = new (...args: ConstructorParameters<typeof Migration>) => Migration;
 
@@ -67,5 +68,6 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261129150000_inbox_state', class: Migration20261129150000_inbox_state },
   { name: 'Migration20261130100000_webhook_formats', class: Migration20261130100000_webhook_formats },
   { name: 'Migration20261130110000_confirmations', class: Migration20261130110000_confirmations },
+  { name: 'Migration20261130120000_submission_events', class: Migration20261130120000_submission_events },
   { name: 'Migration20261130130000_notify_file_links', class: Migration20261130130000_notify_file_links },
 ];

@@ -46,6 +46,9 @@ import { buildAdminSchema } from './schema/build-schema.js';
 import { errorLoggingPlugin } from './schema/error-logging-plugin.js';
 import { nulArgumentPlugin } from './schema/nul-argument-plugin.js';
 import { formatError } from './errors.js';
+import { sessionCookie } from './sign-in/sessions/session-cookie.js';
+import { EVENTS_PATH, streamEvents } from './live/events-route.js';
+import { createSubmissionEvents } from './live/submission-events.js';
 import { aliasLimitRule, costLimitRule, depthLimitRule, rootFieldLimitRule } from './schema/limits.js';
 
 export interface AdminAppOptions {
@@ -62,7 +65,9 @@ export interface AdminApp {
   app: Koa<AdminState>;
   /** This app's registry (one per app instance) and its HTTP histogram. */
   metrics: ServiceMetrics;
-  /** Stops Apollo and closes Redis (call after the HTTP server stopped accepting requests). */
+  /** Ends the open live-update streams, which would otherwise hold a shutdown's drain to its end. */
+  endStreams(): void;
+  /** Stops Apollo, the live-update feed and Redis (call after the HTTP server stopped accepting requests). */
   stop(): Promise<void>;
 }
 
@@ -166,6 +171,11 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   const metrics = createServiceMetrics('admin');
   registerDatabasePoolMetrics(metrics.registry, services.db);
 
+  const submissionEvents = createSubmissionEvents(services);
+  const events = streamEvents(services, deps.adminTokens, submissionEvents, {
+    readSession: (ctx) => sessionCookie(ctx, config).read(),
+  });
+
   const router = new Router<AdminState>();
   router.get('/healthz', healthz);
   router.get('/readyz', readyz(services));
@@ -177,6 +187,7 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   router.get('/exports/:token', downloadExport(deps));
   router.get('/auth/oidc/start', startSso(services, deps.sso));
   router.get('/auth/oidc/callback', finishSso(deps));
+  router.get(EVENTS_PATH, events.handle);
   router.post('/graphql', jsonBody(), koaMiddleware(apollo, { context: createContextFunction(deps) }));
 
   app.use(requestId);
@@ -191,7 +202,10 @@ export async function buildAdminApp(services: Services, options: AdminAppOptions
   return {
     app,
     metrics,
+    endStreams: () => events.endAll(),
     stop: async () => {
+      events.endAll();
+      await submissionEvents.close();
       await apollo.stop();
       await redis?.close();
     },

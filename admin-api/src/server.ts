@@ -32,7 +32,7 @@ export async function startAdmin(services: Services, options: StartAdminOptions 
     observed.gatewayPort = gatewayPort;
   }
   const observedPorts = () => ({ ...observed });
-  const { app, stop } = await buildAdminApp(services, { observedPorts });
+  const { app, stop, endStreams } = await buildAdminApp(services, { observedPorts });
   let running: Awaited<ReturnType<typeof listen>>;
   try {
     running = await listen(app.callback(), {
@@ -60,7 +60,10 @@ export async function startAdmin(services: Services, options: StartAdminOptions 
     url: running.url,
     origins,
     close() {
-      closing ??= running.close().then(stop);
+      if (closing === undefined) {
+        endStreams();
+        closing = running.close().then(stop);
+      }
       return closing;
     },
   };

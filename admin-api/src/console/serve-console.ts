@@ -30,7 +30,7 @@ export const CONSOLE_CSP = [
 /** The route label of the console's files and pages: logged at debug, not as `unmatched` at info. */
 export const CONSOLE_ROUTE = 'console';
 
-const API_PATHS = /^\/(graphql|files|healthz|readyz|metrics)(\/|$)/;
+const API_PATHS = /^\/(graphql|files|healthz|readyz|metrics|events)(\/|$)/;
 // Vite names built assets by content hash: a changed file gets a new name, so they may be cached.
 const HASHED_ASSETS = /^\/assets\//;
 

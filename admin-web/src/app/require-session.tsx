@@ -11,6 +11,7 @@ import { rememberSignedIn } from '../lib/session-marker';
 import { ErrorAlert } from '../components/error-alert';
 import { MeDocument } from '../gql/graphql';
 import { MeContext } from '../lib/me';
+import { LiveUpdatesProvider } from '../lib/live-updates';
 
 export function RequireSession({ children }: { children: ReactNode }) {
   const [{ data, fetching, error }, reexecute] = useQuery({ query: MeDocument });
@@ -25,7 +26,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
     return <Navigate to={paths.twoFactor} replace />;
   }
   if (data?.me) {
-    return <MeContext.Provider value={data.me}>{children}</MeContext.Provider>;
+    return (
+      <MeContext.Provider value={data.me}>
+        {/* Held for enrolment, the member may only set up a second factor: no live updates yet. */}
+        <LiveUpdatesProvider enabled={!data.me.twoFactorRequired}>{children}</LiveUpdatesProvider>
+      </MeContext.Provider>
+    );
   }
   if (error && !hasErrorCode(error, 'UNAUTHENTICATED') && !fetching) {
     return (

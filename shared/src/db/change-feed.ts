@@ -69,29 +69,71 @@ interface PgPool {
   options: object;
 }
 
+/** One NOTIFY channel and how its listening connection and its log lines name it. */
+export interface NotifyChannel {
+  name: string;
+  /** The listening connection's `application_name` (PostgreSQL). */
+  applicationName: string;
+  /** How log lines name the feed: `site change feed`. */
+  label: string;
+}
+
+export const SITE_CHANGES: NotifyChannel = {
+  name: SITE_CHANGES_CHANNEL,
+  applicationName: SITE_CHANGES_APPLICATION_NAME,
+  label: 'site change feed',
+};
+
+/** What a feed tells: each notification's payload, and whether they flow. */
+export interface ChannelListener {
+  onNotification(payload: string): void;
+  onLive(): void;
+  onBlind(): void;
+}
+
 /** Starts listening; the listener hears `onLive` once changes are being received. */
 export function watchSiteChanges(
   db: Database,
   listener: SiteChangeListener,
   options: SiteChangeFeedOptions,
 ): SiteChangeFeed {
-  const connection = db.em.getConnection();
-  if (connection instanceof PostgreSqlConnection) {
-    return watchPostgres(connection, listener, options);
-  }
-  if (connection instanceof PgliteConnection) {
-    return watchPglite(connection, listener, options);
-  }
-  throw new Error('watchSiteChanges: unsupported database driver');
+  return watchChannel(
+    db,
+    SITE_CHANGES,
+    {
+      onNotification: (siteId) => listener.onChange(siteId),
+      onLive: () => listener.onLive(),
+      onBlind: () => listener.onBlind(),
+    },
+    options,
+  );
 }
 
-function isChange(channel: string, payload: string | undefined): payload is string {
-  return channel === SITE_CHANGES_CHANNEL && typeof payload === 'string' && payload !== '';
+/** Listens on one channel, as described at the top of this file for the site changes. */
+export function watchChannel(
+  db: Database,
+  channel: NotifyChannel,
+  listener: ChannelListener,
+  options: SiteChangeFeedOptions,
+): SiteChangeFeed {
+  const connection = db.em.getConnection();
+  if (connection instanceof PostgreSqlConnection) {
+    return watchPostgres(connection, channel, listener, options);
+  }
+  if (connection instanceof PgliteConnection) {
+    return watchPglite(connection, channel, listener, options);
+  }
+  throw new Error('watchChannel: unsupported database driver');
+}
+
+function isPayload(payload: string | undefined): payload is string {
+  return typeof payload === 'string' && payload !== '';
 }
 
 function watchPostgres(
   connection: PostgreSqlConnection,
-  listener: SiteChangeListener,
+  channel: NotifyChannel,
+  listener: ChannelListener,
   options: SiteChangeFeedOptions,
 ): SiteChangeFeed {
   const retryMs = options.retryMs ?? 1000;
@@ -110,7 +152,7 @@ function watchPostgres(
     listener.onBlind();
     void current.end().catch(() => undefined);
     if (!closed) {
-      options.logger.warn({ reason }, 'site change feed lost; lookups go to the database until it is back');
+      options.logger.warn({ reason, feed: channel.label }, `${channel.label} lost; waiting for it to be back`);
       retry = setTimeout(() => void connect(), retryMs);
     }
   };
@@ -143,17 +185,17 @@ function watchPostgres(
     try {
       const pool = (await connection.getNativeClient()) as unknown as PgPool;
       // The pool's own client class and settings: the same server, credentials and TLS.
-      current = new pool.Client({ ...pool.options, application_name: SITE_CHANGES_APPLICATION_NAME });
+      current = new pool.Client({ ...pool.options, application_name: channel.applicationName });
       const candidate = current;
       candidate.on('notification', (message) => {
-        if (client === candidate && isChange(message.channel, message.payload)) {
-          listener.onChange(message.payload);
+        if (client === candidate && message.channel === channel.name && isPayload(message.payload)) {
+          listener.onNotification(message.payload);
         }
       });
       candidate.on('error', () => lose(candidate, 'connection error'));
       candidate.on('end', () => lose(candidate, 'connection ended'));
       await candidate.connect();
-      await candidate.query(`LISTEN ${SITE_CHANGES_CHANNEL}`);
+      await candidate.query(`LISTEN ${channel.name}`);
       if (closed) {
         await candidate.end();
         return;
@@ -164,7 +206,7 @@ function watchPostgres(
     } catch (error) {
       void current?.end().catch(() => undefined);
       if (!closed) {
-        options.logger.warn({ err: error }, 'site change feed could not listen; retrying');
+        options.logger.warn({ err: error }, `${channel.label} could not listen; retrying`);
         retry = setTimeout(() => void connect(), retryMs);
       }
     }
@@ -187,26 +229,27 @@ function watchPostgres(
 
 function watchPglite(
   connection: PgliteConnection,
-  listener: SiteChangeListener,
+  channel: NotifyChannel,
+  listener: ChannelListener,
   options: SiteChangeFeedOptions,
 ): SiteChangeFeed {
   let closed = false;
   let unlisten: (() => Promise<void>) | undefined;
   const onNotification = (payload: string) => {
-    if (!closed && isChange(SITE_CHANGES_CHANNEL, payload)) {
-      listener.onChange(payload);
+    if (!closed && isPayload(payload)) {
+      listener.onNotification(payload);
     }
   };
   const started = (async () => {
     try {
       const pglite = await connection.getNativeClient();
-      unlisten = await pglite.listen(SITE_CHANGES_CHANNEL, onNotification);
+      unlisten = await pglite.listen(channel.name, onNotification);
       if (!closed) {
         listener.onLive();
       }
     } catch (error) {
-      // Without the feed nothing is cached: correct, only slower.
-      options.logger.warn({ err: error }, 'site change feed could not listen on the embedded database');
+      // Without the site change feed nothing is cached: correct, only slower.
+      options.logger.warn({ err: error }, `${channel.label} could not listen on the embedded database`);
     }
   })();
   return {

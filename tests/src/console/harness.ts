@@ -76,6 +76,11 @@ export interface ConsoleEnvironment {
   context: BrowserContext;
   /** A fresh page at the desktop width that records script errors (see `problems`). */
   newPage(): Promise<Page>;
+  /**
+   * Another person's browser: a second Chromium with its own profile (cookies apart), closed with
+   * the environment; its pages record script errors too.
+   */
+  newBrowser(): Promise<{ context: BrowserContext; newPage(): Promise<Page> }>;
   /** Page errors, console errors and Content-Security-Policy reports seen so far. */
   problems: string[];
   /** A GraphQL request with a bearer token of the bootstrap admin (to check what the UI did). */
@@ -145,7 +150,18 @@ export async function startConsole(
   });
   context.setDefaultTimeout(30000);
   const problems: string[] = [];
+  const others: { context: BrowserContext; profileDir: string }[] = [];
   let token: { value: string; at: number } | undefined;
+  const recordProblems = (page: Page) => {
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // A refused sign-in or a lost session answers 401, which Chromium logs as a failed resource.
+      if (message.type() === 'error' && !/status of 401/.test(message.text())) {
+        problems.push(`console error: ${message.text()}`);
+      }
+    });
+    return page;
+  };
 
   const gql = async <T>(query: string, variables?: Record<string, unknown>) => {
     // A fresh sign-in every five minutes: changes such as createApiToken need one from the last ten.
@@ -199,19 +215,27 @@ export async function startConsole(
     },
     sql: (query, params = []) => services.db.em.fork().execute(query, params),
     async newPage() {
-      const page = await context.newPage();
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        // A refused sign-in or a lost session answers 401, which Chromium logs as a failed resource.
-        if (message.type() === 'error' && !/status of 401/.test(message.text())) {
-          problems.push(`console error: ${message.text()}`);
-        }
+      return recordProblems(await context.newPage());
+    },
+    async newBrowser() {
+      const otherDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
+      const other = await chromium.launchPersistentContext(otherDir, {
+        executablePath: CHROMIUM_PATH,
+        headless: true,
+        args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
+        viewport: VIEWPORTS.desktop,
       });
-      return page;
+      other.setDefaultTimeout(30000);
+      others.push({ context: other, profileDir: otherDir });
+      return { context: other, newPage: async () => recordProblems(await other.newPage()) };
     },
     async close() {
       await context.close().catch(() => undefined);
       await rm(profileDir, { recursive: true, force: true });
+      for (const other of others) {
+        await other.context.close().catch(() => undefined);
+        await rm(other.profileDir, { recursive: true, force: true });
+      }
       await worker?.close();
       await admin.close();
       await gateway.close();

@@ -90,6 +90,18 @@ describeWithRealPart('the nginx example', tool('nginx'), (nginx) => {
     expect(conf).toContain('client_max_body_size 26m;');
   });
 
+  it("streams the console's live updates: no buffering, and quiet longer than the heartbeat", () => {
+    const conf = deployFile('nginx/intake.conf');
+    const admin = conf.slice(
+      conf.indexOf('server_name admin.example.com;'),
+      conf.indexOf('server_name send.example.com;'),
+    );
+    // GET /events (docs/console.md#live-updates) sends a comment every 25 s.
+    expect(admin).toContain('proxy_buffering off;');
+    const readTimeout = /proxy_read_timeout (\d+)s;/.exec(admin);
+    expect(Number(readTimeout?.[1])).toBeGreaterThan(25);
+  });
+
   it('is really checked: a broken copy fails', async () => {
     const result = await check((conf) =>
       conf.replace('proxy_pass http://intake_admin;', 'proxy_pass http://intake_admin'),
@@ -158,5 +170,11 @@ describeWithRealPart('the Caddyfiles', tool('caddy'), (caddy) => {
 
   it('sends the gateway paths of the one-host shape to the gateway', () => {
     expect(deployFile('caddy/one-host.Caddyfile')).toContain('@gateway path /api/v1/* /browser/*');
+    // The admin's own routes stay outside them: the console's live updates at /events among them.
+    const globs = /@gateway path (.+)/.exec(deployFile('caddy/one-host.Caddyfile'))![1]!.trim().split(/\s+/);
+    const toGateway = (path: string) =>
+      globs.some((glob) => new RegExp(`^${glob.replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`).test(path));
+    expect(['/api/v1/send/abc', '/browser/x'].map(toGateway)).toEqual([true, true]);
+    expect(['/events', '/graphql', '/files/1'].map(toGateway)).toEqual([false, false, false]);
   });
 });

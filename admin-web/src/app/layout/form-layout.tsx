@@ -8,6 +8,7 @@ import { useCanManageSite } from '../../components/site-access';
 import { FormHeaderDocument } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { paths } from '../../lib/paths';
+import { useLiveRefresh } from '../../lib/live-updates';
 import { usePolling } from '../../lib/use-polling';
 import { DeliveryAlertsNotice } from '../../features/webhooks/delivery-alerts-notice';
 import { SectionNav } from './section-nav';
@@ -22,6 +23,8 @@ export function FormLayout() {
   // Webhooks and settings are for those who manage the site.
   const canManage = useCanManageSite();
   usePolling(() => refetch({ requestPolicy: 'network-only' }), POLL_INTERVAL_MS);
+  // New spam counts at once (live-updates.tsx); the poll stays for the delivery notice.
+  useLiveRefresh(() => refetch({ requestPolicy: 'network-only' }), { formId }, null);
   if (error && !data) {
     return <ErrorAlert error={error} title="The form could not be loaded" />;
   }

@@ -16,8 +16,12 @@ import {
 } from '../../gql/graphql';
 import { decodeStoredText } from '../../lib/decode-stored-text';
 import { formatDateTime } from '../../lib/format';
+import { useLiveRefresh } from '../../lib/live-updates';
 import { useMe } from '../../lib/me';
 import { STATUS_LABELS, STATUS_OPTIONS } from './status-labels';
+
+// Only while live updates are down (live-updates.tsx).
+const FALLBACK_POLL_MS = 5000;
 
 function NoteForm({ submissionId }: { submissionId: string }) {
   const [text, setText] = useState('');
@@ -54,7 +58,9 @@ function NoteForm({ submissionId }: { submissionId: string }) {
 export function InboxStateSection({ submissionId, formId }: { submissionId: string; formId: string }) {
   const me = useMe();
   const canManage = useCanManageSite();
-  const [{ data }] = useQuery({ query: SubmissionInboxStateDocument, variables: { id: submissionId } });
+  const [{ data }, refetch] = useQuery({ query: SubmissionInboxStateDocument, variables: { id: submissionId } });
+  // Another member's status, assignment or note shows at once (live-updates.tsx).
+  useLiveRefresh(() => refetch({ requestPolicy: 'network-only' }), { submissionId }, FALLBACK_POLL_MS);
   const [, setStatus] = useMutation(SetSubmissionStatusDocument);
   const [assigning, assign] = useMutation(AssignSubmissionDocument);
   const [, markRead] = useMutation(MarkSubmissionReadDocument);

@@ -13,7 +13,7 @@ import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
 import { SubmissionListHeader } from './submission-list-header';
 import { SubmissionTable } from './submission-rows';
-import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
+import { useLivePageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { BulkActions } from './bulk-actions';
 import { useRowSelection } from './use-row-selection';
@@ -60,7 +60,12 @@ function SpamList({ formId }: { formId: string }) {
     context,
   });
   const count = useSubmissionCount({ formId, spam: true });
-  const refresh = usePolledPageAndCount(() => refetch({ requestPolicy: 'network-only' }), count, POLL_INTERVAL_MS);
+  const refresh = useLivePageAndCount(
+    () => refetch({ requestPolicy: 'network-only' }),
+    count,
+    formId,
+    POLL_INTERVAL_MS,
+  );
   const [marking, markNotSpam] = useMutation(MarkNotSpamDocument);
   const [markingId, setMarkingId] = useState<string | null>(null);
 

@@ -21,7 +21,7 @@ import {
 } from '../../lib/submission-filter-params';
 import { isTooShort, SubmissionFilters } from './submission-filters';
 import { SubmissionListHeader } from './submission-list-header';
-import { usePolledPageAndCount, useSubmissionCount } from './use-submission-count';
+import { useLivePageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
 import { StatusCounts } from './status-counts';
@@ -90,7 +90,12 @@ function Inbox({
     context,
   });
   const count = useSubmissionCount({ formId, filter: variables, state });
-  const refresh = usePolledPageAndCount(() => refetch({ requestPolicy: 'network-only' }), count, POLL_INTERVAL_MS);
+  const refresh = useLivePageAndCount(
+    () => refetch({ requestPolicy: 'network-only' }),
+    count,
+    formId,
+    POLL_INTERVAL_MS,
+  );
 
   const connection = data?.submissions;
   const total = count.total;

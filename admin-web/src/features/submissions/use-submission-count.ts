@@ -7,7 +7,7 @@ import {
   type SubmissionFilterInput,
   type SubmissionStateFilterInput,
 } from '../../gql/graphql';
-import { usePolling } from '../../lib/use-polling';
+import { useLiveRefresh } from '../../lib/live-updates';
 
 interface CountedView {
   formId: string;
@@ -33,14 +33,20 @@ export function useSubmissionCount({ formId, spam = false, filter = null, state 
 }
 
 /**
- * Refetches a view's page and its count together, every `intervalMs` while the tab is visible;
- * returns that refresh for the Refresh button and after a change.
+ * Refetches a view's page and its count together when a submission of the form arrives or changes
+ * (live updates; every `fallbackPollMs` while their stream is down); returns that refresh for the
+ * Refresh button and after a change.
  */
-export function usePolledPageAndCount(refetchPage: () => void, count: { refresh: () => void }, intervalMs: number) {
+export function useLivePageAndCount(
+  refetchPage: () => void,
+  count: { refresh: () => void },
+  formId: string,
+  fallbackPollMs: number,
+) {
   const refresh = () => {
     refetchPage();
     count.refresh();
   };
-  usePolling(refresh, intervalMs);
+  useLiveRefresh(refresh, { formId }, fallbackPollMs);
   return refresh;
 }
