@@ -3,13 +3,11 @@
 // `submissions` table's columns and indexes, so the step measures the row Intake really writes. One
 // row and one group go into every variant through the step's own statements. Nothing is timed.
 import { jest } from '@jest/globals';
-import type { PGlite } from '@electric-sql/pglite';
-import type { PgliteConnection } from '@mikro-orm/pglite';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@intake/shared/test';
 import { createBenchForm } from './bench-form.js';
 import { BARE_ROW, bodyOf, MIGRATED_ROW, ROW_PARTS, rowCostVariants } from './row-cost-variants.js';
-import { GROUP_ROWS, rowInserters } from './row-costs.js';
+import { GROUP_ROWS, pgliteOf, rowInserters } from './row-costs.js';
 
 jest.setTimeout(60_000);
 
@@ -27,7 +25,7 @@ beforeAll(async () => {
     client = pgClient;
     run = async <Row>(sql: string, params: unknown[] = []) => (await pgClient.query(sql, params)).rows as Row[];
   } else {
-    const pglite = (await (test.db.driver.getConnection() as unknown as PgliteConnection).getNativeClient()) as PGlite;
+    const pglite = await pgliteOf(test.db);
     run = async <Row>(sql: string, params: unknown[] = []) => (await pglite.query<Row>(sql, params)).rows;
   }
 });

@@ -14,9 +14,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import type { PgliteConnection } from '@mikro-orm/pglite';
 import pg from 'pg';
-import { migrate, openDatabase, type Database } from '@intake/shared/db';
+import { lockFileOf, migrate, openDatabase, type Database } from '@intake/shared/db';
 import { createBenchForm } from './bench-form.js';
 import { drive } from './insert-ceiling.js';
 import { BARE_ROW, bodyOf, rowCostVariants, type BodySize, type RowVariant } from './row-cost-variants.js';
@@ -180,6 +179,12 @@ function schedulerMicros(pids: number[]): number | null {
   }
 }
 
+/** The PGlite instance under an embedded Database: its one connection's native client. */
+export async function pgliteOf(db: Database): Promise<PGlite> {
+  const connection = db.driver.getConnection() as unknown as { getNativeClient(): Promise<PGlite> };
+  return connection.getNativeClient();
+}
+
 /** Migrates the database and makes the bench's form (the migrated table's foreign key needs one). */
 async function prepared(db: Database): Promise<string> {
   await migrate(db);
@@ -236,7 +241,7 @@ async function onPglite(
     const db = await openDatabase({ pgliteDir: dir });
     try {
       const formId = await prepared(db);
-      const pglite = (await (db.driver.getConnection() as unknown as PgliteConnection).getNativeClient()) as PGlite;
+      const pglite = await pgliteOf(db);
       const target: InsertTarget = {
         callers: 1,
         run: (sql, params) => pglite.query(sql, params),
@@ -253,7 +258,8 @@ async function onPglite(
       await db.close(true);
     }
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    // The embedded database's lock file lies beside its folder.
+    await Promise.all([rm(dir, { recursive: true, force: true }), rm(lockFileOf(dir), { force: true })]);
   }
 }
 
