@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark in one run on one machine. Prints tables and writes
 // bench/results.json at the root. Settings come from the environment (BENCH_SECONDS, BENCH_ONLY,
 // BENCH_DATABASE_URL and the others read below, with their defaults; BENCH_DATA_SUBMISSIONS and
-// BENCH_EXPORT_EXEC_ARGV in the data part): what each one does is in docs/performance.md.
+// BENCH_EXPORT_EXEC_ARGV in the data part; BENCH_ROW_COSTS_* in the row-cost part): what each one
+// does is in docs/performance.md.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { LOAD_GENERATOR } from './load.js';
 import { describeRun, printRequestPath, type RequestPathResults } from './report.js';
 import { measureProcessTargets, quickStartOnPglite, quickStartTargets, type ProcessTarget } from './process-memory.js';
 import { measureCeilings, measureIntake, measureSoak, type BenchSettings } from './request-path.js';
+import { measureRowCosts, printRowCosts, type RowCostResults } from './row-costs.js';
 import { createScratchDatabase } from './scratch-postgres.js';
 import { measureExports, printExportResults, type ExportFigure } from './submissions-export.js';
 import {
@@ -119,6 +121,21 @@ if (only === '' || only === 'requests') {
   }
 }
 
+// What each part of the submission row costs on insert: about 1.5 minutes with the defaults.
+let rowCosts: RowCostResults | undefined;
+if (only === '' || only === 'row-costs') {
+  rowCosts = await measureRowCosts(
+    serverUrl,
+    {
+      seconds: numberFrom('BENCH_ROW_COSTS_SECONDS', 0.4),
+      warmupSeconds: numberFrom('BENCH_ROW_COSTS_WARMUP_SECONDS', 0.25),
+      rounds: Math.max(1, Math.round(numberFrom('BENCH_ROW_COSTS_ROUNDS', 3))),
+    },
+    progress,
+  );
+  printRowCosts(rowCosts);
+}
+
 let data: (DataResults & { exports: ExportFigure[] }) | undefined;
 if (only === '' || only === 'data') {
   const scratch = await createScratchDatabase(serverUrl);
@@ -150,6 +167,7 @@ await writeFile(
       inspection,
       ...(only === 'start' ? { quickStart } : {}),
       ...(requestPath ?? {}),
+      ...(rowCosts ? { rowCosts } : {}),
       ...(data ? { data } : {}),
     },
     null,
