@@ -2,6 +2,7 @@
 // link to the documentation of the version it runs, offline and behind any proxy. Rendered at build
 // time by `marked`; anchors are GitHub's (github-slugger), so links written for GitHub work here.
 // The Markdown is our own, and the console's CSP (script-src 'self') keeps any script out anyway.
+// Why built in: docs/decisions/console-docs.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

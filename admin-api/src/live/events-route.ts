@@ -3,7 +3,8 @@
 // event goes only to a caller who may read its site (callerSiteLevel, the permission table's rule
 // for `submission`), checked against their member as it is now: the principal is read again every
 // PRINCIPAL_TTL_MS (not per event, which would put a database read between every change and every
-// stream), and a stream whose credential stopped working ends.
+// stream), and a stream whose credential stopped working ends. Why SSE and a trigger:
+// docs/decisions/live-updates.md.
 import { PassThrough } from 'node:stream';
 import { AppError, toProblem, type ErrorCode } from '@intake/shared/errors';
 import type { Services } from '@intake/shared/services';
