@@ -1,8 +1,8 @@
 // How many submissions the form takes, per address too, and between which times; and whether it
 // takes any now (docs/submissions.md#caps-and-a-schedule).
-import { Group, NumberInput, Select, Text, TextInput } from '@mantine/core';
+import { Group, NumberInput, Text, TextInput } from '@mantine/core';
 import type { FormSettingsFieldsFragment } from '../../../gql/graphql';
-import { SettingsSection, type SettingsForm } from './settings-section';
+import { EmailFieldSelect, SettingsSection, type SettingsForm } from './settings-section';
 import { FormClosedBadge } from '../form-closed-badge';
 
 const WIDE = { base: '100%', sm: 260 };
@@ -16,10 +16,6 @@ function capLine(current: FormSettingsFieldsFragment): string {
 }
 
 export function CapAndScheduleCard({ form, current }: { form: SettingsForm; current: FormSettingsFieldsFragment }) {
-  const emailFields = form
-    .getValues()
-    .fields.filter((field) => field.type === 'EMAIL' && field.name.trim() !== '')
-    .map((field) => field.name.trim());
   return (
     <SettingsSection title="Cap and schedule">
       <Group gap="xs">
@@ -47,17 +43,7 @@ export function CapAndScheduleCard({ form, current }: { form: SettingsForm; curr
           key={form.key('maxSubmissionsPerAddress')}
           {...form.getInputProps('maxSubmissionsPerAddress')}
         />
-        <Select
-          label="Address field"
-          description={emailFields.length === 0 ? 'Declare an e-mail field first.' : 'A declared e-mail field.'}
-          data={emailFields}
-          clearable
-          w={WIDE}
-          key={form.key('capAddressField')}
-          {...form.getInputProps('capAddressField')}
-          value={form.getValues().capAddressField || null}
-          onChange={(value) => form.setFieldValue('capAddressField', value ?? '')}
-        />
+        <EmailFieldSelect form={form} name="capAddressField" />
       </Group>
       <Group align="flex-start">
         <TextInput

@@ -1,15 +1,13 @@
 // The confirmation e-mail to the person who submitted (docs/confirmations.md): whether it is sent, to
 // which declared e-mail field's address, its subject and message, and which fields it may repeat.
 // Only choice, yes-or-no and number fields can be repeated: the message never echoes free text.
-import { Checkbox, Group, Select, Text, Textarea, TextInput } from '@mantine/core';
-import { SettingsSection, type SettingsForm } from './settings-section';
+import { Checkbox, Group, Text, Textarea, TextInput } from '@mantine/core';
+import { EmailFieldSelect, SettingsSection, type SettingsForm } from './settings-section';
 
-const WIDE = { base: '100%', sm: 260 };
 const SAFE_TYPES = new Set(['CHOICE', 'BOOLEAN', 'NUMBER']);
 
 export function ConfirmationCard({ form, emailConfigured }: { form: SettingsForm; emailConfigured: boolean }) {
   const fields = form.useWatchValue('fields').filter((field) => field.name.trim() !== '');
-  const emailFields = fields.filter((field) => field.type === 'EMAIL').map((field) => field.name.trim());
   const safeFields = fields.filter((field) => SAFE_TYPES.has(field.type)).map((field) => field.name.trim());
   return (
     <SettingsSection
@@ -27,17 +25,7 @@ export function ConfirmationCard({ form, emailConfigured }: { form: SettingsForm
         {...form.getInputProps('confirmationEnabled', { type: 'checkbox' })}
       />
       <Group align="flex-start">
-        <Select
-          label="Address field"
-          description={emailFields.length === 0 ? 'Declare an e-mail field first.' : 'A declared e-mail field.'}
-          data={emailFields}
-          clearable
-          w={WIDE}
-          key={form.key('confirmationEmailField')}
-          {...form.getInputProps('confirmationEmailField')}
-          value={form.getValues().confirmationEmailField || null}
-          onChange={(value) => form.setFieldValue('confirmationEmailField', value ?? '')}
-        />
+        <EmailFieldSelect form={form} name="confirmationEmailField" />
       </Group>
       <TextInput
         label="Subject"

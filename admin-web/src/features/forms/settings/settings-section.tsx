@@ -1,5 +1,6 @@
-// What the settings cards share: the form they edit, a titled section, and a list typed one a line.
-import { Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+// What the settings cards share: the form they edit, a titled section, a list typed one a line, and
+// the choice of a declared e-mail field.
+import { Paper, Select, Stack, Text, Textarea, Title } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useId, type ReactNode } from 'react';
 import type { SettingsValues } from './settings-values';
@@ -26,6 +27,36 @@ export function LinesTextarea({
       minRows={2}
       key={form.key(name)}
       {...form.getInputProps(name)}
+    />
+  );
+}
+
+/**
+ * A choice of the form's declared e-mail fields (the fields being edited, so a field declared a
+ * moment ago is offered); empty means none.
+ */
+export function EmailFieldSelect({
+  form,
+  name,
+}: {
+  form: SettingsForm;
+  name: 'capAddressField' | 'confirmationEmailField';
+}) {
+  const emailFields = form
+    .useWatchValue('fields')
+    .filter((field) => field.type === 'EMAIL' && field.name.trim() !== '')
+    .map((field) => field.name.trim());
+  return (
+    <Select
+      label="Address field"
+      description={emailFields.length === 0 ? 'Declare an e-mail field first.' : 'A declared e-mail field.'}
+      data={emailFields}
+      clearable
+      w={{ base: '100%', sm: 260 }}
+      key={form.key(name)}
+      {...form.getInputProps(name)}
+      value={form.getValues()[name] || null}
+      onChange={(value) => form.setFieldValue(name, value ?? '')}
     />
   );
 }
