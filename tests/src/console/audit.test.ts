@@ -2,7 +2,6 @@
 // appear in the Audit log page, newest first, with who, action, object, address and outcome; the
 // filters narrow the table; axe at both widths, and nothing wider than a phone's screen. Verify
 // names the first entry altered with SQL, and Export downloads the log with its checkpoints.
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
@@ -16,6 +15,7 @@ import {
   signIn,
   startConsole,
   type ConsoleEnvironment,
+  downloadedBytes,
 } from './harness.js';
 
 describeConsole('console: the audit log', () => {
@@ -152,7 +152,8 @@ describeConsole('console: the audit log', () => {
       page.getByRole('button', { name: 'Export' }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.ndjson$/);
-    return (await readFile((await download.path())!, 'utf8'))
+    return (await downloadedBytes(download))
+      .toString('utf8')
       .trim()
       .split('\n')
       .map(

@@ -2,7 +2,6 @@
 // form's inbox, CSV chosen in the dialog, and the file Chromium downloads parsed with a real CSV parser
 // and compared with what the API stores: text as sent, formula-looking cells neutralised, file names
 // and a working download link. JSON from the same dialog parses back to the stored data.
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import type { Download, Page } from 'playwright-core';
@@ -16,6 +15,7 @@ import {
   signIn,
   startConsole,
   type ConsoleEnvironment,
+  downloadedBytes,
 } from './harness.js';
 
 interface StoredSubmission {
@@ -102,7 +102,7 @@ describeConsole('console: exporting a form’s submissions', () => {
     await expectHeading(page, 'Submissions');
     const download = await exportAs('CSV');
     expect(download.suggestedFilename()).toBe(`Contact-${new Date().toISOString().slice(0, 10)}.csv`);
-    const bytes = await readFile(await download.path());
+    const bytes = await downloadedBytes(download);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const [header, ...records] = parse(bytes, { bom: true }) as string[][];
     expect(header).toEqual([
@@ -163,7 +163,7 @@ describeConsole('console: exporting a form’s submissions', () => {
       page.waitForEvent('download'),
       dialog.getByRole('button', { name: 'Download' }).click(),
     ]);
-    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    const lines = (await downloadedBytes(download)).toString('utf8').trim().split('\n');
     const byId = new Map(
       lines.map((line) => JSON.parse(line) as { id: string; notes: { text: string }[] }).map((row) => [row.id, row]),
     );
@@ -177,7 +177,7 @@ describeConsole('console: exporting a form’s submissions', () => {
     await page.getByText(/^1 matching submission,/).waitFor();
     const download = await exportAs('NDJSON');
     expect(download.suggestedFilename()).toMatch(/^Contact-\d{4}-\d{2}-\d{2}\.ndjson$/);
-    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    const lines = (await downloadedBytes(download)).toString('utf8').trim().split('\n');
     expect(lines.map((line) => (JSON.parse(line) as StoredSubmission).data.name)).toEqual(['Zoë Ünïcode']);
   });
 
@@ -186,7 +186,7 @@ describeConsole('console: exporting a form’s submissions', () => {
     await expectHeading(page, 'Submissions');
     const download = await exportAs('JSON');
     expect(download.suggestedFilename()).toMatch(/^Contact-\d{4}-\d{2}-\d{2}\.json$/);
-    const exported = JSON.parse(await readFile(await download.path(), 'utf8')) as StoredSubmission[];
+    const exported = JSON.parse((await downloadedBytes(download)).toString('utf8')) as StoredSubmission[];
     const rows = await stored();
     expect(exported.map(({ id, createdAt, data }) => ({ id, createdAt, data }))).toEqual(
       rows.map(({ id, createdAt, data }) => ({ id, createdAt, data })),

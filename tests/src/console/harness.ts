@@ -22,7 +22,7 @@ import {
   graphqlRequest,
   type GraphQLResult,
 } from '@intake/shared/test';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Download, type Locator, type Page } from 'playwright-core';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'correct horse battery staple';
@@ -38,6 +38,9 @@ export const VIEWPORTS = {
 } as const;
 
 const CONSOLE_TEST_TIMEOUT_MS = 180_000;
+
+/** The run's shared Chromium (tests/console-chromium.mjs), when it has one. */
+const SHARED_CHROMIUM_ENV = 'INTAKE_CONSOLE_CHROMIUM_WS';
 
 /** Why the end-to-end suite cannot run here, or undefined when it can. */
 export function consoleTestsUnavailable(): string | undefined {
@@ -138,19 +141,10 @@ export async function startConsole(
       })
     : undefined;
   worker?.start();
-  const profileDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
-    ...(options.chromiumEnv === undefined ? {} : { env: { ...process.env, ...options.chromiumEnv } }),
-    viewport: VIEWPORTS.desktop,
-    // Clipboard access for the Copy buttons.
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
+  const { context, close: closeBrowser } = await openBrowser(options);
   context.setDefaultTimeout(30000);
   const problems: string[] = [];
-  const others: { context: BrowserContext; profileDir: string }[] = [];
+  const others: OpenBrowser[] = [];
   let token: { value: string; at: number } | undefined;
   const recordProblems = (page: Page) => {
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -218,28 +212,65 @@ export async function startConsole(
       return recordProblems(await context.newPage());
     },
     async newBrowser() {
-      const otherDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
-      const other = await chromium.launchPersistentContext(otherDir, {
-        executablePath: CHROMIUM_PATH,
-        headless: true,
-        args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
-        viewport: VIEWPORTS.desktop,
-      });
-      other.setDefaultTimeout(30000);
-      others.push({ context: other, profileDir: otherDir });
-      return { context: other, newPage: async () => recordProblems(await other.newPage()) };
+      const other = await openBrowser(options);
+      other.context.setDefaultTimeout(30000);
+      others.push(other);
+      return { context: other.context, newPage: async () => recordProblems(await other.context.newPage()) };
     },
     async close() {
-      await context.close().catch(() => undefined);
-      await rm(profileDir, { recursive: true, force: true });
+      await closeBrowser();
       for (const other of others) {
-        await other.context.close().catch(() => undefined);
-        await rm(other.profileDir, { recursive: true, force: true });
+        await other.close();
       }
       await worker?.close();
       await admin.close();
       await gateway.close();
       await services.close();
+    },
+  };
+}
+
+interface OpenBrowser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/**
+ * A browser of its own for one person: a fresh context in the run's shared Chromium
+ * (console-chromium.mjs), or a Chromium launched with a fresh profile when the test needs its own
+ * switches or environment, or when the run has no shared one (a file run outside Jest's projects).
+ */
+async function openBrowser(options: ConsoleOptions): Promise<OpenBrowser> {
+  const contextOptions = {
+    viewport: VIEWPORTS.desktop,
+    // Clipboard access for the Copy buttons.
+    permissions: ['clipboard-read', 'clipboard-write'],
+  };
+  const shared = process.env[SHARED_CHROMIUM_ENV];
+  if (shared !== undefined && options.chromiumArgs === undefined && options.chromiumEnv === undefined) {
+    const browser = await chromium.connect(shared);
+    const context = await browser.newContext(contextOptions);
+    return {
+      context,
+      async close() {
+        await context.close().catch(() => undefined);
+        await browser.close().catch(() => undefined);
+      },
+    };
+  }
+  const profileDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...CHROMIUM_ARGS, ...(options.chromiumArgs ?? [])],
+    ...(options.chromiumEnv === undefined ? {} : { env: { ...process.env, ...options.chromiumEnv } }),
+    ...contextOptions,
+  });
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => undefined);
+      await rm(profileDir, { recursive: true, force: true });
     },
   };
 }
@@ -275,6 +306,18 @@ export async function signIn(
 /** Waits until the page's level-1 heading is `name`. */
 export async function expectHeading(page: Page, name: string): Promise<void> {
   await page.getByRole('heading', { level: 1, name, exact: true }).waitFor();
+}
+
+/**
+ * A download's bytes. Read through its stream, not its path: the browser runs in the run's shared
+ * Chromium server, whose files a connected client cannot open.
+ */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) {
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** The value of the session cookie in the browser, if any. */

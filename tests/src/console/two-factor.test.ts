@@ -2,7 +2,6 @@
 // written out, a first code computed here from that secret as an app would, recovery codes copied
 // and downloaded), signs in again with a code and with a recovery code, and a member the team's
 // policy holds is taken to the page and let go once it is set up.
-import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
@@ -14,6 +13,7 @@ import {
   signIn,
   startConsole,
   type ConsoleEnvironment,
+  downloadedBytes,
 } from './harness.js';
 
 const STEP_MS = 30_000;
@@ -103,7 +103,7 @@ describeConsole('console: two-factor sign-in', () => {
       page.getByRole('button', { name: 'Download' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('intake-recovery-codes.txt');
-    const saved = await readFile((await download.path())!, 'utf8');
+    const saved = (await downloadedBytes(download)).toString('utf8');
     for (const code of recoveryCodes) {
       expect(copied).toContain(code);
       expect(saved).toContain(code);

@@ -1,0 +1,3 @@
+import { startSharedChromium } from './console-chromium.mjs';
+
+export default startSharedChromium;

@@ -1,0 +1,3 @@
+import { stopSharedChromium } from './console-chromium.mjs';
+
+export default stopSharedChromium;
