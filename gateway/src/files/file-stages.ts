@@ -2,7 +2,7 @@
 // readers and the archive rules are megabytes an idle gateway without uploads never needs).
 import { inspectArchive, isInspectedArchiveType, SharedZip } from './archive/index.js';
 import { detectType } from './type-stage.js';
-import type { FilePipeline, FilePipelineOptions, InspectionResult } from './pipeline.js';
+import type { FilePipeline, FilePipelineOptions, InspectionResult } from './pipeline-types.js';
 import type { TypedFile } from './types.js';
 
 /** type → archive/document inspection → antivirus. Storage comes after, in the submission command. */

@@ -1,23 +1,9 @@
 // The file pipeline a submission's uploads go through. Its stages (file-stages.ts: file-type, the
 // ZIP and OLE readers, the archive and document rules) are imported on the first upload, not at
 // start: a gateway that only takes form fields never loads them (docs/performance.md).
-import type { Scanner } from './scan/scanner.js';
-import type { ArchiveLimits, ReceivedFile, TypedFile } from './types.js';
+import type { FilePipeline, FilePipelineOptions } from './pipeline-types.js';
 
-/** Runs every file through the stages in order; the first refusal throws its AppError. */
-export type FilePipeline = (
-  files: readonly ReceivedFile[],
-  allowedMimeTypes: readonly string[],
-) => Promise<TypedFile[]>;
-
-export type InspectionResult = 'passed' | 'refused';
-
-export interface FilePipelineOptions {
-  scanner: Scanner;
-  archiveLimits: ArchiveLimits;
-  /** Called after each archive or document inspection (metrics hook); never for other types. */
-  onInspected?: (durationMs: number, mimeType: string, result: InspectionResult) => void;
-}
+export type { FilePipeline, FilePipelineOptions, InspectionResult } from './pipeline-types.js';
 
 /** type → archive/document inspection → antivirus. Storage comes after, in the submission command. */
 export function createFilePipeline(options: FilePipelineOptions): FilePipeline {
