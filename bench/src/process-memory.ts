@@ -282,8 +282,8 @@ export async function measureProcessTargets(
       measured:
         `${mb(gateway.idleRssMb)} idle after ${gateway.settleSeconds} s (peak ${mb(gateway.peakRssMb)}); ` +
         `floor, ${loaded.name}: ${mb(loaded.idleRssMb)}`,
-      target: 'RSS ≤ 120 MB',
-      met: gateway.idleRssMb <= 120,
+      target: 'RSS ≤ 100 MB',
+      met: gateway.idleRssMb <= 100,
       figures: { ...gateway, floorIdleRssMb: loaded.idleRssMb },
     },
     ...quickStartTargets(quick),

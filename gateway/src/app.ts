@@ -5,7 +5,7 @@ import type { Services } from '@intake/shared/services';
 import { createCaptchaSecretBox } from '@intake/shared/spam';
 import Koa from 'koa';
 import type { IntakeCustomContext, IntakeState } from './context.js';
-import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/index.js';
+import { DEFAULT_ARCHIVE_LIMITS } from './files/archive/budget.js';
 import { loadBrowserAssets } from './browser/assets.js';
 import { challengeKeys } from './browser/challenge.js';
 import { createFilePipeline } from './files/pipeline.js';

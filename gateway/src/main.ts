@@ -3,7 +3,7 @@
 import cluster from 'node:cluster';
 import { parseConfig, readEnvironment } from '@intake/shared/config';
 import { createLogger } from '@intake/shared/logger';
-import { bootstrap, runProcess } from '@intake/shared/process';
+import { bootstrap, runProcess, settleHeap } from '@intake/shared/process';
 import { runGatewayProcesses } from './cluster/gateway-processes.js';
 import { startGateway } from './index.js';
 
@@ -24,6 +24,8 @@ if (pool.processes > 1) {
   await runProcess(async () => {
     const services = await bootstrap({ migrate: false, requireDatabaseUrl: true });
     const gateway = await startGateway(services);
+    // Listening: what loading the code left in V8's young generation goes back to the system.
+    settleHeap();
     return { servers: [gateway], close: () => services.db.close(), logger: services.logger };
   });
 }

@@ -1,7 +1,7 @@
 // The gateway's metric set, beside the shared HTTP histogram and process metrics: what the intake
 // route accepted and refused, the files it took, and how long inspection and scanning took.
 import cluster from 'node:cluster';
-import Router from '@koa/router';
+import Router from './koa-router.js';
 import type { Database } from '@intake/shared/db';
 import type { RequestDetails, RequestObservation } from '@intake/shared/http';
 import {

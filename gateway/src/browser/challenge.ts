@@ -8,8 +8,8 @@ import type { Em } from '@intake/shared/db';
 import { deriveKey as deriveSecret } from '@intake/shared/download-links';
 import type { Form } from '@intake/shared/entities';
 import { AppError } from '@intake/shared/errors';
-import { createChallenge, randomInt, verifySolution, type Challenge, type Payload } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
+import type { Challenge, createChallenge, Payload, randomInt, verifySolution } from 'altcha-lib';
+import type { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 
 const ALGORITHM = 'PBKDF2/SHA-256';
 /** PBKDF2 iterations of one attempt; the form's difficulty sets how many attempts a browser makes. */
@@ -32,9 +32,30 @@ export function challengeKeys(jwtSecret: string): ChallengeKeys {
   };
 }
 
+// altcha-lib is loaded by the first challenge issued or answered: most forms never ask for one.
+interface Altcha {
+  createChallenge: typeof createChallenge;
+  randomInt: typeof randomInt;
+  verifySolution: typeof verifySolution;
+  deriveKey: typeof deriveKey;
+}
+
+let altcha: Promise<Altcha> | undefined;
+
+function loadAltcha(): Promise<Altcha> {
+  altcha ??= Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/pbkdf2')]).then(([lib, pbkdf2]) => ({
+    createChallenge: lib.createChallenge,
+    randomInt: lib.randomInt,
+    verifySolution: lib.verifySolution,
+    deriveKey: pbkdf2.deriveKey,
+  }));
+  return altcha;
+}
+
 /** A new challenge for this form: about `difficulty` attempts of ALGORITHM to solve. */
 export async function issueChallenge(keys: ChallengeKeys, form: Pick<Form, 'code' | 'browserChallengeDifficulty'>) {
   const difficulty = challengeDifficultyOf(form);
+  const { createChallenge, randomInt, deriveKey } = await loadAltcha();
   return createChallenge({
     algorithm: ALGORITHM,
     cost: CHALLENGE_COST,
@@ -86,6 +107,7 @@ export async function checkChallengeAnswer(
   if (payload === null || payload.challenge.parameters.data?.form !== form.code) {
     return { fields: rest, failure: 'challenge_invalid' };
   }
+  const { verifySolution, deriveKey } = await loadAltcha();
   let verified: boolean;
   try {
     const result = await verifySolution({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Router from '@koa/router';
+import Router from '../koa-router.js';
 import { openApiDocument } from './document.js';
 
 // Serialised once: the document never changes while the process runs, so its ETag is stable and

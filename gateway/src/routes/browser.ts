@@ -1,7 +1,7 @@
 // What browsers need besides POST /api/v1/send/:code (docs/static-sites.md): its CORS preflight,
 // the challenge, Intake's thank-you page with the receipt to download, and the two scripts (the
 // ALTCHA widget and the form's enhancement), all served from this gateway's own origin.
-import Router from '@koa/router';
+import Router from '../koa-router.js';
 import { BROWSER_PATHS, browserTextsOf } from '@intake/shared/browser-posting';
 import { AppError, isAppError } from '@intake/shared/errors';
 import { RECEIPT_TYPE, type ReceiptClaims } from '@intake/shared/receipts';

@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import Router from '../koa-router.js';
 import { answerReadiness } from '@intake/shared/http';
 import type { Services } from '@intake/shared/services';
 import type { RateLimits } from '../rate-limit/rate-limits.js';

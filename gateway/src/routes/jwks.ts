@@ -1,4 +1,4 @@
-import Router from '@koa/router';
+import Router from '../koa-router.js';
 import { answerJwks } from '@intake/shared/http';
 import type { Services } from '@intake/shared/services';
 

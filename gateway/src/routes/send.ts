@@ -1,5 +1,5 @@
 import { unlink } from 'node:fs/promises';
-import Router from '@koa/router';
+import Router from '../koa-router.js';
 import type { Services } from '@intake/shared/services';
 import { CHALLENGE_FIELD } from '@intake/shared/browser-posting';
 import { parseBody } from '../body/parse-body.js';

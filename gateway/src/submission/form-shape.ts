@@ -7,8 +7,9 @@ import type { Form } from '@intake/shared/entities';
 import { AppError, type FieldProblem } from '@intake/shared/errors';
 import { fieldPath } from '@intake/shared/field-path';
 import type { FormJsonSchema } from '@intake/shared/form-shape';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type addFormats from 'ajv-formats';
 
 /** How the body arrived: JSON keeps its types; multipart and urlencoded send every value as text. */
 export type BodyKind = 'json' | 'text';
@@ -22,21 +23,34 @@ export interface FormShape {
   check(fields: Record<string, unknown>, kind: BodyKind, exempt: readonly string[]): Record<string, unknown>;
 }
 
+const require = createRequire(import.meta.url);
+
 function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, ...options });
-  addFormats.default(ajv, ['email']);
+  const { Ajv: AjvClass } = require('ajv') as { Ajv: typeof Ajv };
+  const formats = require('ajv-formats') as typeof addFormats;
+  const ajv = new AjvClass({ allErrors: true, strict: true, ...options });
+  formats.default(ajv, ['email']);
   return ajv;
 }
 
+type Validators = Record<BodyKind, Record<'refuse' | 'drop', Ajv>>;
+
 // ajv's options are per instance: one per way of reading a body and of treating undeclared fields.
 // `coerceTypes: 'array'` reads "42", "true" and a single value of a list as a form sends them.
-const VALIDATORS = {
-  json: { refuse: makeAjv({}), drop: makeAjv({ removeAdditional: true }) },
-  text: {
-    refuse: makeAjv({ coerceTypes: 'array' }),
-    drop: makeAjv({ coerceTypes: 'array', removeAdditional: true }),
-  },
-} as const;
+// Made (and ajv loaded, synchronously as compiling is) for the first form with a shape: a gateway
+// whose forms declare none never loads ajv.
+let validators: Validators | undefined;
+
+function validatorsFor(): Validators {
+  validators ??= {
+    json: { refuse: makeAjv({}), drop: makeAjv({ removeAdditional: true }) },
+    text: {
+      refuse: makeAjv({ coerceTypes: 'array' }),
+      drop: makeAjv({ coerceTypes: 'array', removeAdditional: true }),
+    },
+  };
+  return validators;
+}
 
 const TYPE_REASONS: Record<string, string> = {
   string: 'must be text',
@@ -124,7 +138,7 @@ function fromFormText(fields: Record<string, unknown>, schema: FormJsonSchema): 
 
 export function compileFormShape(schema: FormJsonSchema, unknownFields: 'refuse' | 'drop'): FormShape {
   const compiled: Partial<Record<BodyKind, ValidateFunction>> = {};
-  const validatorFor = (kind: BodyKind) => (compiled[kind] ??= VALIDATORS[kind][unknownFields].compile(schema));
+  const validatorFor = (kind: BodyKind) => (compiled[kind] ??= validatorsFor()[kind][unknownFields].compile(schema));
   return {
     check(fields, kind, exempt) {
       const checked: Record<string, unknown> = kind === 'text' ? fromFormText(fields, schema) : { ...fields };

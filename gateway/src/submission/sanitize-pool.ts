@@ -6,7 +6,7 @@
 // sanitizeSubmission's, wherever it runs.
 import { availableParallelism } from 'node:os';
 import { AppError } from '@intake/shared/errors';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { markupCost, sanitizeSubmission, type SanitizedSubmission } from './sanitize.js';
 
 /** Parse cost (tags, see sanitize.ts) up to which a value is sanitised inline: a millisecond or two. */
@@ -46,13 +46,16 @@ export function createSanitiserPool(options: SanitiserPoolOptions): SanitiserPoo
       if (markupCost(value) <= INLINE_MARKUP_COST) {
         return sanitizeSubmission(value);
       }
-      // Threads start on the first costly value: most gateways never see one.
-      threads ??= new Piscina({
-        filename: WORKER_URL.href,
-        minThreads: 0,
-        maxThreads: options.maxThreads,
-        idleTimeout: IDLE_TIMEOUT_MS,
-      });
+      // Threads start on the first costly value, and piscina is loaded then: most gateways never see one.
+      if (threads === undefined) {
+        const { Piscina: Pool } = await import('piscina');
+        threads ??= new Pool({
+          filename: WORKER_URL.href,
+          minThreads: 0,
+          maxThreads: options.maxThreads,
+          idleTimeout: IDLE_TIMEOUT_MS,
+        });
+      }
       if (threads.queueSize >= options.maxQueued) {
         throw new AppError('service_unavailable', 'The gateway is busy. Retry later.', { retryAfter: 1 });
       }

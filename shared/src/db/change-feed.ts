@@ -6,7 +6,8 @@
 // is blind: the listener hears `onBlind` at once, and `onLive` only after LISTEN is back. PGlite: the
 // database lives in this process; its notifications arrive during the COMMIT that raised them,
 // before the committing caller goes on (docs/performance.md, "What the profile showed", item 1).
-import { PgliteConnection } from '@mikro-orm/pglite';
+import type { PgliteConnection } from '@mikro-orm/pglite';
+import { isPgliteConnection } from './pglite-connection.js';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger/index.js';
 import type { Database } from './orm.js';
@@ -120,7 +121,7 @@ export function watchChannel(
   if (connection instanceof PostgreSqlConnection) {
     return watchPostgres(connection, channel, listener, options);
   }
-  if (connection instanceof PgliteConnection) {
+  if (isPgliteConnection(connection)) {
     return watchPglite(connection, channel, listener, options);
   }
   throw new Error('watchChannel: unsupported database driver');

@@ -7,9 +7,15 @@
 // file both believe they hold it); its line about the holder, written once the lock is taken, only
 // names that holder to the process that is refused (docs/operations.md).
 import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import { tryLock } from 'fs-native-extensions';
+import type * as NativeExtensions from 'fs-native-extensions';
+
+// Its native addon is loaded on the first lock: a process on PostgreSQL never takes one.
+const require = createRequire(import.meta.url);
+const tryLock: typeof NativeExtensions.tryLock = (...args) =>
+  (require('fs-native-extensions') as typeof NativeExtensions).tryLock(...args);
 
 /** What the lock file says about the process that holds the lock. */
 export interface LockHolder {

@@ -2,9 +2,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Options } from '@mikro-orm/core';
 import { Migrator } from '@mikro-orm/migrations';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { MikroORM as PostgresMikroORM } from '@mikro-orm/postgresql';
 import type { EntityManager, MikroORM } from '@mikro-orm/sql';
 import { MIGRATIONS } from '@intake/migrations';
@@ -14,7 +11,8 @@ import { createPgliteInChildProcess, PGLITE_CONF } from './pglite-memory.js';
 import { releaseEndedClients, type GuardedPool } from './pool-guard.js';
 
 // The one ORM start-up used by both services, the CLI and the tests. The driver follows
-// DATABASE_URL: a PostgreSQL server when set, the embedded PGlite otherwise.
+// DATABASE_URL: a PostgreSQL server when set, the embedded PGlite otherwise. PGlite's driver is
+// imported only when it is opened: a process on PostgreSQL never loads it (docs/performance.md).
 
 export type Database = MikroORM;
 export type Em = EntityManager;
@@ -102,6 +100,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(options: DatabaseOptions, dir?: string): Promise<Database> {
+  const [{ MikroORM: PgliteMikroORM }, { pg_trgm }, { unaccent }] = await Promise.all([
+    import('@mikro-orm/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/unaccent'),
+  ]);
   return (await PgliteMikroORM.init({
     ...commonOptions(),
     ...(dir ? { dbName: dir } : {}),

@@ -6,7 +6,8 @@
 // protocol-level prepared statements (PgBouncer 1.21 or later, `max_prepared_statements` set).
 // PGlite: one connection and no named statements in its API, so SQL `PREPARE` once per instance and
 // `EXECUTE` after; a reconnect makes a new instance, which is prepared again.
-import { PgliteConnection } from '@mikro-orm/pglite';
+import type { PgliteConnection } from '@mikro-orm/pglite';
+import { isPgliteConnection } from './pglite-connection.js';
 import { PostgreSqlConnection } from '@mikro-orm/postgresql';
 import type { Database } from './orm.js';
 
@@ -83,7 +84,7 @@ async function runPrepared(
       client.release();
     }
   }
-  if (connection instanceof PgliteConnection) {
+  if (isPgliteConnection(connection)) {
     await prepareOnPglite(connection, statement);
     if (method === 'all') {
       const rows = await connection.execute<unknown[]>(statement.executeText, values, 'all');

@@ -1,7 +1,9 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError, toProblem, type ErrorCode } from '../errors/index.js';
+
+// Not an ES import of `node:http`: see listen.ts.
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 /**
  * Node's HTTP parser refuses a request before any handler sees it: a request line and headers over

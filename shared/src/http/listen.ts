@@ -1,9 +1,13 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { AppError, toProblem } from '../errors/index.js';
 import type { Logger } from '../logger/index.js';
 import { answerClientError, type OpenExchange } from './client-error.js';
+
+// Taken as Node's CommonJS module: an ES import of `node:http` makes Node build its namespace, whose
+// WebSocket getters load Node's bundled undici, about 13 MB of RSS (docs/performance.md).
+const { createServer } = process.getBuiltinModule('node:http');
 
 export interface RunningServer {
   server: Server;

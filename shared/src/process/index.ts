@@ -1,2 +1,3 @@
 export * from './bootstrap.js';
 export * from './run.js';
+export * from './settle-heap.js';
