@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
-import { createDeliveryWorker } from '@intake/worker';
+import { createDeliveryWorker, createSearchIndexer } from '@intake/worker';
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -138,6 +138,9 @@ export async function startConsole(
       })
     : undefined;
   worker?.start();
+  // Always, as `npm start` runs it: new submissions become searchable within about a second.
+  const searchIndexer = createSearchIndexer(services);
+  searchIndexer.start();
   const profileDir = await mkdtemp(path.join(tmpdir(), 'intake-chromium-'));
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM_PATH,
@@ -237,6 +240,7 @@ export async function startConsole(
         await rm(other.profileDir, { recursive: true, force: true });
       }
       await worker?.close();
+      await searchIndexer.close();
       await admin.close();
       await gateway.close();
       await services.close();

@@ -4,6 +4,7 @@
 // range and "Has files" narrow the list, Clear filters shows everything again.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { searchIndexed } from '@intake/shared/test';
 import {
   atBothWidths,
   checkAccessibility,
@@ -64,6 +65,7 @@ describeConsole('console: search and filters on the inbox', () => {
     withFile.append('name', 'Grace Hopper');
     withFile.append('fichier', new Blob(['plain notes\n'], { type: 'text/plain' }), 'notes.txt');
     expect((await env.sendSubmission(siteId, code, withFile)).status).toBe(201);
+    await searchIndexed(env.services.db, formId);
   });
 
   afterAll(async () => {
