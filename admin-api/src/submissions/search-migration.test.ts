@@ -33,7 +33,7 @@ describe(`submission search migration on ${testDriverName()}`, () => {
     return rows.map((row) => row.id);
   }
 
-  /** The same search while the text was a generated column of `submissions` (before BEFORE_SEARCH_TABLE's successor). */
+  /** The same search while the text was a generated column of `submissions` (migrated up to BEFORE_SEARCH_TABLE). */
   async function matchingInColumn(formId: string, query: string): Promise<string[]> {
     const rows = await testDb.db.em.fork().execute<{ id: string }[]>(
       `select sub.id from submissions as sub where sub.form_id = ?
