@@ -1,7 +1,7 @@
 // The floor of the throughput targets: Intake's own INSERT of a plain submission, timed apart from
 // any HTTP, as the gateway sends it (insertSingleStatementIfAccepting: the guard, prepared) into the
-// migrated schema (the submission row's indexes, its unique idempotency key, the generated search
-// text and its trigram index). Same callers as the raw insert ceilings: 20 over a pool of 10 on
+// migrated schema (the submission row's indexes, its unique idempotency key, and the trigger that
+// queues it for the search indexer). Same callers as the raw insert ceilings: 20 over a pool of 10 on
 // PostgreSQL, one in this process on PGlite. Where this is under half of the raw insert, the
 // "≥ 50 % of raw inserts" target is below what the database does for the row itself.
 // Beside it, the same row through the submission store with group commit (docs/performance.md): 20

@@ -1,12 +1,13 @@
 // The row-cost step's variants (row-cost-variants.ts) on the test database: each one's DDL is valid,
-// each adds exactly one part to the one before it, and the last of them has the migrated
-// `submissions` table's columns and indexes, so the step measures the row Intake really writes. One
-// row and one group go into every variant through the step's own statements. Nothing is timed.
+// each adds exactly one part to its baseline, and the last of the chain has the migrated
+// `submissions` table's columns, indexes and search queue trigger, so the step measures the row
+// Intake really writes. One row and one group go into every variant through the step's own
+// statements; the queue's rows and the former row's search text are there after. Nothing is timed.
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '@intake/shared/test';
 import { createBenchForm } from './bench-form.js';
-import { BARE_ROW, bodyOf, MIGRATED_ROW, ROW_PARTS, rowCostVariants } from './row-cost-variants.js';
+import { BARE_ROW, bodyOf, FORMER_PARTS, MIGRATED_ROW, ROW_PARTS, rowCostVariants } from './row-cost-variants.js';
 import { GROUP_ROWS, pgliteOf, rowInserters } from './row-costs.js';
 
 jest.setTimeout(60_000);
@@ -50,6 +51,15 @@ async function columnShapes(table: string): Promise<string[]> {
   return rows.map((row) => JSON.stringify(row));
 }
 
+/** The table's own triggers (not the foreign keys' internal ones), by name with the table's name left out. */
+async function triggerShapes(table: string): Promise<string[]> {
+  const rows = await run<{ name: string }>(
+    `select replace(tgname, $1, '') as name from pg_trigger where tgrelid = $1::regclass and not tgisinternal order by 1`,
+    [table],
+  );
+  return rows.map((row) => row.name);
+}
+
 describe(`row-cost variants on ${process.env.TEST_DATABASE_URL ? 'postgresql' : 'pglite'}`, () => {
   it('builds the row one part at a time up to the migrated table, and takes the step’s inserts', async () => {
     const { form } = await createBenchForm(test.db);
@@ -59,27 +69,38 @@ describe(`row-cost variants on ${process.env.TEST_DATABASE_URL ? 'postgresql' : 
       BARE_ROW,
       ...ROW_PARTS.map((part) => part.name),
       MIGRATED_ROW,
+      ...FORMER_PARTS.map((part) => part.name),
     ]);
     for (const statement of variants.flatMap((variant) => variant.ddl)) {
       await run(statement);
     }
 
-    // Each variant: the one before it, and one more index, or one more column (the search text).
-    const synthetic = structural.slice(0, -1);
-    for (let position = 1; position < synthetic.length; position += 1) {
-      const [before, after] = [synthetic[position - 1]!.table, synthetic[position]!.table];
-      const [indexesBefore, indexesAfter] = [await indexShapes(before), await indexShapes(after)];
-      const [columnsBefore, columnsAfter] = [await columnShapes(before), await columnShapes(after)];
-      expect(indexesAfter).toEqual(expect.arrayContaining(indexesBefore));
-      expect(columnsAfter).toEqual(expect.arrayContaining(columnsBefore));
-      expect(indexesAfter.length - indexesBefore.length + columnsAfter.length - columnsBefore.length).toBe(1);
+    // Each variant: its baseline, and one more index, column or trigger.
+    const synthetic = structural.filter((variant) => variant.table !== 'submissions');
+    const tableOf = (name: string) => structural.find((variant) => variant.name === name)!.table;
+    for (const variant of synthetic.filter((candidate) => candidate.baseline !== null)) {
+      const [before, after] = [tableOf(variant.baseline!), variant.table];
+      const shapes = async (table: string) => [
+        ...(await indexShapes(table)),
+        ...(await columnShapes(table)),
+        ...(await triggerShapes(table)),
+      ];
+      const [shapesBefore, shapesAfter] = [await shapes(before), await shapes(after)];
+      expect(shapesAfter).toEqual(expect.arrayContaining(shapesBefore));
+      expect({ variant: variant.name, added: shapesAfter.length - shapesBefore.length }).toEqual({
+        variant: variant.name,
+        added: 1,
+      });
     }
     expect(await indexShapes(synthetic[0]!.table)).toEqual([]);
 
-    // The last part added: the migrated row's every index and column (its foreign keys and status check aside).
-    const last = synthetic.at(-1)!.table;
+    // The last part of the chain: the migrated row's every index and column (its foreign keys and
+    // status check aside), and its search queue trigger.
+    const last = structural[ROW_PARTS.length]!.table;
     expect(await indexShapes(last)).toEqual(await indexShapes('submissions'));
     expect(await columnShapes(last)).toEqual(await columnShapes('submissions'));
+    expect(await triggerShapes(last)).toEqual(['_queue_search']);
+    expect(await triggerShapes('submissions')).toContain('_queue_search');
 
     const target = { callers: 1, run: (sql: string, params: unknown[]) => run(sql, params), cpuMicros: () => null };
     for (const variant of variants) {
@@ -92,12 +113,17 @@ describe(`row-cost variants on ${process.env.TEST_DATABASE_URL ? 'postgresql' : 
         `select count(*)::int as rows, count(*) filter (where to_jsonb(t) ->> 'search_text' like '%lovelace%')::int as searchable
          from "${variant.table}" t`,
       );
-      const times = variant.table === 'bench_row_0' || variant.table === 'submissions' ? 3 : 1;
+      const times = ['bench_row_0', 'submissions', 'bench_former_row_2'].includes(variant.table) ? 3 : 1;
       const hasSearchText = (await columnShapes(variant.table)).some((column) => column.includes('"search_text"'));
       expect(counted).toEqual({
         rows: times * (1 + GROUP_ROWS),
         searchable: hasSearchText ? times * (1 + GROUP_ROWS) : 0,
       });
+      if ((await triggerShapes(variant.table)).includes('_queue_search')) {
+        const queue = variant.table === 'submissions' ? 'submission_search_pending' : `${variant.table}_search_pending`;
+        const [queued] = await run<{ rows: number }>(`select count(*)::int as rows from "${queue}"`);
+        expect(queued!.rows).toBe(times * (1 + GROUP_ROWS));
+      }
     }
   });
 

@@ -1,9 +1,11 @@
 // The submission row taken apart for the row-cost step (row-costs.ts): a table with the row's
 // columns and nothing else, then the same table with one more part at a time, in a fixed order,
 // each variant keeping every part before it, up to the migrated `submissions` table itself. The
-// parts are copied from the migrations (initial, spam protection, submission search, stored text
-// search, inbox state); row-cost-variants.test.ts holds the last synthetic variant to the migrated
-// table's indexes, so a migration that adds one shows up there.
+// parts are copied from the migrations (initial, spam protection, inbox state, search off the
+// request path). Beside them, the former row (its search text generated and trigram-indexed in the
+// row, before issue #37 moved it to the worker), for the before/after. row-cost-variants.test.ts
+// holds the last synthetic variant to the migrated table's indexes, so a migration that adds one
+// shows up there.
 import { ceilingRow } from './insert-ceiling.js';
 
 /** The plain body of the insert ceilings (~420 bytes of JSON), or a larger one of about that many KB. */
@@ -25,7 +27,7 @@ interface Part {
   ddl: (table: string) => string[];
 }
 
-// The row's columns as the migrations leave them, without the generated search text (a part below).
+// The row's columns as the migrations leave them.
 const columns = (table: string) => [
   `create table "${table}" ("id" uuid not null, "form_id" uuid not null, "data" jsonb not null, ` +
     `"created_at" timestamptz not null, "idempotency_key" varchar(255) null, ` +
@@ -38,6 +40,8 @@ const index = (name: string, columnList: string): Part => ({
   name: `+ index ${name}`,
   ddl: (table) => [`create index "${table}_${name.replace(/\W+/g, '_')}" on "${table}" (${columnList})`],
 });
+
+export const SEARCH_QUEUE_PART = '+ search queue row (statement trigger, submission_search_pending)';
 
 /** In the order they are added; each variant has the columns and the parts up to its own. */
 export const ROW_PARTS: readonly Part[] = [
@@ -54,13 +58,30 @@ export const ROW_PARTS: readonly Part[] = [
     ],
   },
   {
-    name: '+ generated search_text',
+    // The one part the search text left on the request path (Migration20261201100000): a statement
+    // trigger queueing the new ids for the worker.
+    name: SEARCH_QUEUE_PART,
+    ddl: (table) => [
+      `create table "${table}_search_pending" ("submission_id" uuid not null primary key, "form_id" uuid not null)`,
+      `create function "${table}_queue_search"() returns trigger language plpgsql as $$ begin ` +
+        `insert into "${table}_search_pending" ("submission_id", "form_id") select "id", "form_id" from "inserted_rows"; ` +
+        `return null; end; $$`,
+      `create trigger "${table}_queue_search" after insert on "${table}" referencing new table as "inserted_rows" ` +
+        `for each statement execute function "${table}_queue_search"()`,
+    ],
+  },
+];
+
+// The former row's search parts, added to the row without the queue (the unique key's variant).
+export const FORMER_PARTS: readonly Part[] = [
+  {
+    name: 'former: + generated search_text',
     ddl: (table) => [
       `alter table "${table}" add "search_text" text generated always as (public.intake_submission_search_text("data")) stored`,
     ],
   },
   {
-    name: '+ trigram GIN index on search_text',
+    name: 'former: + trigram GIN index on search_text',
     ddl: (table) => [`create index "${table}_search_text_trgm" on "${table}" using gin ("search_text" gin_trgm_ops)`],
   },
 ];
@@ -70,7 +91,10 @@ export const MIGRATED_ROW = 'submissions as migrated (+ foreign keys, status che
 
 export const BARE_ROW = 'bare: the columns, no index';
 
-/** The bare table and each part added in turn, the migrated table, then the larger bodies on the first and last. */
+/**
+ * The bare table and each part added in turn, the migrated table, the former row's search parts, then
+ * the larger bodies on the bare, the migrated and the former row.
+ */
 export function rowCostVariants(): RowVariant[] {
   const structural: RowVariant[] = [
     { name: BARE_ROW, table: 'bench_row_0', ddl: columns('bench_row_0'), body: 'plain', baseline: null },
@@ -92,6 +116,23 @@ export function rowCostVariants(): RowVariant[] {
     body: 'plain',
     baseline: structural.at(-1)!.name,
   });
+  // The former row: the parts up to the unique key (the queue left out), then its search parts.
+  const withoutQueue = ROW_PARTS.filter((part) => part.name !== SEARCH_QUEUE_PART);
+  const former: RowVariant[] = [];
+  FORMER_PARTS.forEach((part, position) => {
+    const table = `bench_former_row_${position + 1}`;
+    former.push({
+      name: part.name,
+      table,
+      ddl: [
+        ...columns(table),
+        ...withoutQueue.flatMap((added) => added.ddl(table)),
+        ...FORMER_PARTS.slice(0, position + 1).flatMap((added) => added.ddl(table)),
+      ],
+      body: 'plain',
+      baseline: former.at(-1)?.name ?? withoutQueue.at(-1)!.name,
+    });
+  });
   const larger = (of: RowVariant, body: BodySize): RowVariant => ({
     ...of,
     name: `${of.name}, ${body} body`,
@@ -101,12 +142,16 @@ export function rowCostVariants(): RowVariant[] {
   });
   const bare = structural[0]!;
   const migrated = structural.at(-1)!;
+  const formerRow = former.at(-1)!;
   return [
     ...structural,
+    ...former,
     larger(bare, '2 KB'),
     larger(bare, '10 KB'),
     larger(migrated, '2 KB'),
     larger(migrated, '10 KB'),
+    larger(formerRow, '2 KB'),
+    larger(formerRow, '10 KB'),
   ];
 }
 

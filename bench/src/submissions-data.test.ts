@@ -13,7 +13,7 @@ async function submissionIndexes(url: string): Promise<string[]> {
   await client.connect();
   try {
     const result = await client.query<{ name: string }>(
-      `select indexname as name from pg_indexes where tablename = 'submissions' order by indexname`,
+      `select indexname as name from pg_indexes where tablename in ('submissions', 'submission_search') order by indexname`,
     );
     return result.rows.map((row) => row.name);
   } finally {
@@ -27,7 +27,7 @@ describeOnPostgres('bench data part on postgresql', (serverUrl) => {
     try {
       const figures = await withAdminApi(scratch.url, async (gql) => {
         const indexes = await submissionIndexes(scratch.url);
-        expect(indexes).toContain('submissions_search_text_trgm_index');
+        expect(indexes).toContain('submission_search_search_text_trgm_index');
         const seeded = await seedSubmissions(scratch.url, 200);
         expect(seeded).toMatchObject({ submissions: 200, withFiles: 10 });
         expect(await submissionIndexes(scratch.url)).toEqual(indexes);

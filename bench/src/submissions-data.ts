@@ -211,9 +211,10 @@ const pick = (values: readonly string[], index: string) => `(${sqlArray(values)}
 
 /**
  * Seeds `count` submissions of one new form (ids `md5('bench-' || n)`, one a minute back from now,
- * every 20th with a stored file row) in one INSERT … SELECT. The submissions' secondary indexes are
- * dropped during the insert and rebuilt from their own definitions after it (much faster than
- * maintaining them row by row), then the tables are analysed.
+ * every 20th with a stored file row) in one INSERT … SELECT, then their search rows from the queue
+ * their INSERT filled, in one more (what the worker does in batches), emptying it. The secondary
+ * indexes of both tables are dropped during the inserts and rebuilt from their own definitions after
+ * them (much faster than maintaining them row by row), then the tables are analysed.
  */
 export async function seedSubmissions(databaseUrl: string, count: number): Promise<SeededForm> {
   const started = performance.now();
@@ -232,7 +233,7 @@ export async function seedSubmissions(databaseUrl: string, count: number): Promi
     const formId = form.rows[0]!.id;
     const indexes = await client.query<{ name: string; definition: string }>(
       `select i.indexname as name, i.indexdef as definition from pg_indexes i
-       where i.tablename = 'submissions' and i.schemaname = current_schema()
+       where i.tablename in ('submissions', 'submission_search') and i.schemaname = current_schema()
          and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
     );
     for (const index of indexes.rows) {
@@ -257,6 +258,13 @@ export async function seedSubmissions(databaseUrl: string, count: number): Promi
        from generate_series(1, $2::int) as n`,
       [formId, count],
     );
+    await client.query(
+      `insert into submission_search (submission_id, form_id, search_text)
+       select s.id, s.form_id, coalesce(public.intake_submission_search_text(s.data), '')
+       from submission_search_pending p join submissions s on s.id = p.submission_id where p.form_id = $1`,
+      [formId],
+    );
+    await client.query('delete from submission_search_pending where form_id = $1', [formId]);
     const files = await client.query(
       `insert into stored_files (id, submission_id, position, field, name, mime_type, size, sha256, storage_key, created_at)
        select gen_random_uuid(), md5('bench-' || n)::uuid, 0, 'attachment', 'document-' || n || '.pdf',
@@ -270,6 +278,8 @@ export async function seedSubmissions(databaseUrl: string, count: number): Promi
     }
     await client.query('vacuum analyze submissions');
     await client.query('vacuum analyze stored_files');
+    await client.query('vacuum analyze submission_search');
+    await client.query('vacuum analyze submission_search_pending');
     return {
       formId,
       submissions: count,

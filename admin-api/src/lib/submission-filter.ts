@@ -2,9 +2,11 @@
 // creation bounds and whether files came with them. One SQL condition serves every reader of that set
 // (the `submissions` connection and its totalCount, the export), so they cannot disagree.
 //
-// The text match runs in the database, over the generated column `search_text`, with the query put
-// through the same `intake_search_normalize`, and a trigram (pg_trgm) index on the column serves the
-// `like`. What is matched, and how: docs/submissions.md ("Finding submissions").
+// The text match runs in the database, over `submission_search.search_text` (written by the worker
+// off the request path, docs/decisions/search-off-request-path.md), with the query put through the
+// same `intake_search_normalize`, and a trigram (pg_trgm) index on that column serves the `like`. A
+// submission still queued for indexing is not found by text (`pendingSearchCount` says so). What is
+// matched, and how: docs/submissions.md ("Finding submissions").
 
 /** A validated filter; build it with `submissionFilterOf`. Every part null means all submissions. */
 export interface SubmissionFilter {
@@ -70,10 +72,11 @@ export function submissionFilterSql(
     // (backslash is LIKE's default escape character). Every function here is immutable, so the
     // planner folds the pattern to a constant and can use the trigram index.
     conditions.push(
-      `${alias}.search_text like ` +
-        `'%' || replace(replace(replace(public.intake_search_normalize(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`,
+      `${alias}.id in (select submission_filter_search.submission_id from submission_search as submission_filter_search ` +
+        `where submission_filter_search.form_id = ? and submission_filter_search.search_text like ` +
+        `'%' || replace(replace(replace(public.intake_search_normalize(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
     );
-    params.push(filter.query);
+    params.push(formId, filter.query);
   }
   return { sql: conditions.join(' and '), params };
 }

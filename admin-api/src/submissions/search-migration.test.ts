@@ -1,7 +1,8 @@
 // The submission search migration on the database under test: submissions stored before it are
 // searchable once it has run (the index is over an expression, nothing to backfill), and it can be
 // rolled back and applied again; the stored-text migration regenerates the search text of those
-// already stored, so their quotes are found as typed.
+// already stored, so their quotes are found as typed; the search-off-request-path migration moves
+// the text of stored submissions to `submission_search`, and its down() puts the column back.
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, testDriverName, type TestDatabase } from '@intake/shared/test';
@@ -11,6 +12,7 @@ jest.setTimeout(60_000);
 
 const BEFORE_SEARCH = 'Migration20261123230000_spam_protection';
 const BEFORE_STORED_TEXT = 'Migration20261126100000_sanitized_fields';
+const BEFORE_SEARCH_TABLE = 'Migration20261130130000_notify_file_links';
 
 describe(`submission search migration on ${testDriverName()}`, () => {
   let testDb: TestDatabase;
@@ -28,6 +30,16 @@ describe(`submission search migration on ${testDriverName()}`, () => {
     const rows = await testDb.db.em
       .fork()
       .execute<{ id: string }[]>(`select sub.id from submissions as sub where ${sql} order by sub.id`, params);
+    return rows.map((row) => row.id);
+  }
+
+  /** The same search while the text was a generated column of `submissions` (migrated up to BEFORE_SEARCH_TABLE). */
+  async function matchingInColumn(formId: string, query: string): Promise<string[]> {
+    const rows = await testDb.db.em.fork().execute<{ id: string }[]>(
+      `select sub.id from submissions as sub where sub.form_id = ?
+         and sub.search_text like '%' || public.intake_search_normalize(?) || '%' order by sub.id`,
+      [formId, query],
+    );
     return rows.map((row) => row.id);
   }
 
@@ -74,12 +86,38 @@ describe(`submission search migration on ${testDriverName()}`, () => {
       form!.id,
       JSON.stringify({ name: 'O&#39;Brien said &quot;hi&quot;' }),
     ]);
-    expect(await matching(form!.id, "o'brien")).toEqual([]);
-    expect(await matching(form!.id, '#39;')).toEqual([submissionId]);
+    expect(await matchingInColumn(form!.id, "o'brien")).toEqual([]);
+    expect(await matchingInColumn(form!.id, '#39;')).toEqual([submissionId]);
 
     await testDb.db.migrator.up();
     expect(await matching(form!.id, "o'brien")).toEqual([submissionId]);
     expect(await matching(form!.id, 'said "hi')).toEqual([submissionId]);
     expect(await matching(form!.id, '#39;')).toEqual([]);
+  });
+
+  it('moves the search text of stored submissions to its own table, and back on down()', async () => {
+    await testDb.db.migrator.down({ to: BEFORE_SEARCH_TABLE });
+    const em = testDb.db.em.fork();
+    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
+    const submissionId = randomUUID();
+    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, now())`, [
+      submissionId,
+      form!.id,
+      JSON.stringify({ name: 'Grace Hopper', note: 'Café &amp; compilers' }),
+    ]);
+    expect(await matchingInColumn(form!.id, 'cafe & comp')).toEqual([submissionId]);
+
+    await testDb.db.migrator.up();
+    // Found at once: moved by the migration, not queued for the worker.
+    expect(await matching(form!.id, 'cafe & comp')).toEqual([submissionId]);
+    const columns = await em.execute<{ count: number }[]>(
+      `select count(*)::int as count from information_schema.columns where table_name = 'submissions' and column_name = 'search_text'`,
+    );
+    expect(columns[0]?.count).toBe(0);
+
+    await testDb.db.migrator.down({ to: BEFORE_SEARCH_TABLE });
+    expect(await matchingInColumn(form!.id, 'grace hop')).toContain(submissionId);
+    await testDb.db.migrator.up();
+    expect(await matching(form!.id, 'grace hop')).toContain(submissionId);
   });
 });

@@ -3,7 +3,7 @@
 // bounds, hasFiles, totalCount of the filtered set, keyset paging inside it, and bad input.
 import { jest } from '@jest/globals';
 import { SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
-import { testDriverName } from '@intake/shared/test';
+import { searchIndexed, testDriverName } from '@intake/shared/test';
 import { makeForm, makeSite, makeSubmission, sampleFile } from '../test/factories.js';
 import { codes, startTestAdmin, type GraphQLResult, type TestAdmin } from '../test/harness.js';
 
@@ -215,5 +215,28 @@ describe(`submission search on ${testDriverName()}`, () => {
     // Wrong GraphQL types are refused by validation, before the resolver.
     const typed = await list({ filter: { hasFiles: 'yes' } });
     expect(codes(typed)).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('does not find a submission by text until it is indexed, and says the form is indexing meanwhile', async () => {
+    const INDEXING = `query($formId: ID!, $filter: SubmissionFilterInput) {
+      submissions(formId: $formId, filter: $filter) { totalCount searchIndexing edges { node { id } } }
+    }`;
+    const view = async () => {
+      const result = await gql<{ submissions: { totalCount: number; searchIndexing: boolean } }>(INDEXING, {
+        formId: form.id,
+        filter: { query: 'hedy lamarr' },
+      });
+      expect(result.errors).toBeUndefined();
+      return result.data!.submissions;
+    };
+    expect(await view()).toMatchObject({ totalCount: 0, searchIndexing: false });
+    const { submission } = await makeSubmission(admin.services, form, {
+      data: { name: 'Hedy Lamarr' },
+      createdAt: at(11),
+      indexSearch: false,
+    });
+    expect(await view()).toMatchObject({ totalCount: 0, searchIndexing: true });
+    await searchIndexed(admin.services.db, form.id);
+    expect(await view()).toEqual({ totalCount: 1, searchIndexing: false, edges: [{ node: { id: submission.id } }] });
   });
 });

@@ -62,6 +62,7 @@ export class SubmissionResolver {
     }));
     return {
       selection: page.selection,
+      formId: id,
       edges,
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: edges.at(-1)?.cursor ?? null },
     };

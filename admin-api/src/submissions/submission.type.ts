@@ -132,6 +132,9 @@ export class SubmissionConnectionType {
   /** The listed set's condition, for `totalCount` (a field resolver: counted only when asked for). */
   selection!: SqlCondition;
 
+  /** The form listed, for `searchIndexing`. */
+  formId!: string;
+
   @Field(() => [SubmissionEdgeType])
   edges!: SubmissionEdgeType[];
 

@@ -11,6 +11,7 @@ import {
   type StoredFile,
   type Submission,
 } from '@intake/shared/entities';
+import { indexAllPendingSubmissions } from '@intake/shared/search';
 import type { Services } from '@intake/shared/services';
 
 export { makeForm, makeSite } from '@intake/shared/test';
@@ -40,7 +41,14 @@ export interface MadeSubmission {
 export async function makeSubmission(
   services: Services,
   form: Form,
-  options: { data?: Record<string, unknown>; createdAt?: Date; files?: SampleFile[]; spam?: boolean } = {},
+  options: {
+    data?: Record<string, unknown>;
+    createdAt?: Date;
+    files?: SampleFile[];
+    spam?: boolean;
+    /** false: leave it queued for the search index, as the gateway's writes are until the worker runs. */
+    indexSearch?: boolean;
+  } = {},
 ): Promise<MadeSubmission> {
   const em = services.db.em.fork();
   const submission = em.create(SubmissionSchema, {
@@ -72,5 +80,9 @@ export async function makeSubmission(
     );
   }
   await em.flush();
+  if (options.indexSearch !== false) {
+    // Searchable at once, as the worker would make it within about a second.
+    await indexAllPendingSubmissions(services.db);
+  }
   return { submission, files };
 }

@@ -60,6 +60,12 @@ describe('group commit of submissions', () => {
     );
     expect(new Set(transactions.values()).size).toBe(2);
     const em = services.db.em.fork();
+    // Each queued for the search index (submission_search_pending) by the transaction that stored it.
+    const queued = await em.execute<{ id: string; xmin: string }[]>(
+      'select "submission_id" as "id", xmin::text as "xmin" from "submission_search_pending" where "form_id" = ?',
+      [form.id],
+    );
+    expect(new Map(queued.map((row) => [row.id, row.xmin]))).toEqual(transactions);
     const files = await em.find(StoredFileSchema, { submission: { form: form.id } });
     expect(files).toHaveLength(20);
     for (const [position, outcome] of written.entries()) {

@@ -56,6 +56,14 @@ describe('submission store', () => {
     expect(rows.submission!.createdAt.toISOString()).toBe(answer!.createdAt);
     expect(answer!.files).toEqual([{ id: rows.files[0]!.id, ...RECORD_FILE }]);
     expect(rows.deliveries).toEqual([]);
+    // Queued for the search index by the same statement; the worker writes its search row.
+    const queued = await services.db.em
+      .fork()
+      .execute<{ id: string }[]>(
+        'select "submission_id" as "id" from "submission_search_pending" where "form_id" = ?',
+        [form.id],
+      );
+    expect(queued).toEqual([{ id: answer!.id }]);
   });
 
   it('stores a submission with its deliveries in one transaction; spam gets none', async () => {

@@ -20,6 +20,7 @@ import { SsoPolicySchema } from './sso-policy.js';
 import { StoredFileSchema } from './stored-file.js';
 import { SubmissionNoteSchema } from './submission-note.js';
 import { SubmissionReadSchema } from './submission-read.js';
+import { SubmissionSearchPendingSchema, SubmissionSearchSchema } from './submission-search.js';
 import { SubmissionSchema } from './submission.js';
 import { TeamPolicySchema } from './team-policy.js';
 import { UsedChallengeSchema } from './used-challenge.js';
@@ -46,6 +47,7 @@ export * from './sso-policy.js';
 export * from './stored-file.js';
 export * from './submission-note.js';
 export * from './submission-read.js';
+export * from './submission-search.js';
 export * from './submission.js';
 export * from './team-policy.js';
 export * from './used-challenge.js';
@@ -57,6 +59,8 @@ export const ENTITIES: Options['entities'] = [
   SiteSchema,
   FormSchema,
   SubmissionSchema,
+  SubmissionSearchSchema,
+  SubmissionSearchPendingSchema,
   StoredFileSchema,
   AdminUserSchema,
   AdminSessionSchema,

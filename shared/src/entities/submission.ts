@@ -33,14 +33,9 @@ export const SubmissionSchema = defineEntity({
     receipt: p.text().nullable(),
     /** sha256 of all that makes two submissions the same (the gateway's contentHash), for the duplicate filter. */
     contentHash: p.string().length(64).nullable(),
-    /**
-     * The values as one lower-case, accent-free text, computed by the database (submission search
-     * migration); written by nobody, read only in SQL conditions, so never loaded.
-     */
     status: p.enum(SUBMISSION_STATUSES).columnType('varchar(16)').default('new'),
     /** The member who looks after it; cleared when that member is removed. */
     assignee: () => p.manyToOne(AdminUserSchema).nullable().deleteRule('set null'),
-    searchText: p.text().generated('(intake_submission_search_text(data)) stored').nullable().lazy().hidden(),
   },
   // Newest-first pages of one form's submissions.
   indexes: [
@@ -52,12 +47,6 @@ export const SubmissionSchema = defineEntity({
     { name: 'submissions_spam_created_at_index', properties: ['spam', 'createdAt'] },
     // The inbox's status counts and filter of one form.
     { name: 'submissions_form_spam_status_index', properties: ['form', 'spam', 'status'] },
-    // Text search over the values (admin API `submissions(filter: { query })`).
-    {
-      name: 'submissions_search_text_trgm_index',
-      expression:
-        'create index "submissions_search_text_trgm_index" on "submissions" using gin ("search_text" gin_trgm_ops)',
-    },
   ],
   uniques: [{ name: 'submissions_form_idempotency_key_unique', properties: ['form', 'idempotencyKey'] }],
 });

@@ -76,9 +76,48 @@ describe(`processes on ${testDriverName()}`, () => {
           variables: { e: env.ADMIN_EMAIL, p: env.ADMIN_PASSWORD },
         }),
       });
-      expect(((await login.json()) as { data: { login: { token: string } } }).data.login.token).toEqual(
-        expect.any(String),
+      const token = ((await login.json()) as { data: { login: { token: string } } }).data.login.token;
+      expect(token).toEqual(expect.any(String));
+
+      // The search indexer runs in this one process too: a submission sent is found by text shortly.
+      const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+        const answer = await fetch(`${urls.admin}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ query, variables }),
+        });
+        return ((await answer.json()) as { data: Record<string, any> }).data;
+      };
+      const { createSite } = await gql('mutation { createSite(input: { name: "Shop" }) { id } }');
+      const { createForm } = await gql(
+        'mutation($s: ID!) { createForm(input: { siteId: $s, name: "Contact" }) { id code } }',
+        { s: createSite.id },
       );
+      const { siteApiView } = await gql('query($s: ID!) { siteApiView(siteId: $s) { token } }', { s: createSite.id });
+      const sent = await fetch(`${urls.gateway}/api/v1/send/${createForm.code}`, {
+        method: 'POST',
+        headers: {
+          'X-KEY-SERVICE': env.API_KEY!,
+          Authorization: `Bearer ${siteApiView.token}`,
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ name: 'Grace Hopper' }),
+      });
+      expect(sent.status).toBe(201);
+      const searched = () =>
+        gql(
+          'query($f: ID!) { submissions(formId: $f, filter: { query: "grace hop" }) { totalCount searchIndexing } }',
+          {
+            f: createForm.id,
+          },
+        );
+      const deadline = Date.now() + 10_000;
+      let found = await searched();
+      while (found.submissions.totalCount === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        found = await searched();
+      }
+      expect(found.submissions).toEqual({ totalCount: 1, searchIndexing: false });
 
       started.child.kill('SIGTERM');
       expect(await started.exited).toBe(0);

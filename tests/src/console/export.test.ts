@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import type { Download, Page } from 'playwright-core';
 import { pdf } from '@intake/test-files';
 import { decodeStoredText } from '@intake/shared/stored-text';
+import { searchIndexed } from '@intake/shared/test';
 import {
   atBothWidths,
   checkAccessibility,
@@ -72,6 +73,7 @@ describeConsole('console: exporting a form’s submissions', () => {
     withFile.set('name', 'Ada');
     withFile.set('cv', new Blob([new Uint8Array(pdf())], { type: 'application/pdf' }), 'cv & letter.pdf');
     expect((await env.sendSubmission(siteId, formCode, withFile)).status).toBe(201);
+    await searchIndexed(env.services.db, formId);
   });
 
   afterAll(async () => {

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { expect, jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import { startGateway } from '@intake/gateway';
-import { createDeliveryWorker } from '@intake/worker';
+import { createDeliveryWorker, createSearchIndexer, type SearchIndexer } from '@intake/worker';
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
@@ -97,6 +97,8 @@ export interface ConsoleEnvironment {
   execute(sql: string, params?: unknown[]): Promise<unknown>;
   /** The services behind the console (its database), for what no operation does (moving a row in time). */
   services: TestServices;
+  /** The search indexer beside the services, as `npm start` runs it: a test may stop and start it again. */
+  searchIndexer: SearchIndexer;
   /** A new site with one form, through the admin API: what most tests start from. */
   createSiteAndForm(
     siteName: string,
@@ -141,6 +143,9 @@ export async function startConsole(
       })
     : undefined;
   worker?.start();
+  // Always, as `npm start` runs it: new submissions become searchable within about a second.
+  const searchIndexer = createSearchIndexer(services);
+  searchIndexer.start();
   const { context, close: closeBrowser } = await openBrowser(options);
   context.setDefaultTimeout(30000);
   const problems: string[] = [];
@@ -173,6 +178,7 @@ export async function startConsole(
     problems,
     gql,
     services,
+    searchIndexer,
     async sendSubmission(siteId, formCode, body) {
       const view = await gql<{ siteApiView: { token: string } }>(
         'query ($siteId: ID!) { siteApiView(siteId: $siteId) { token } }',
@@ -223,6 +229,7 @@ export async function startConsole(
         await other.close();
       }
       await worker?.close();
+      await searchIndexer.close();
       await admin.close();
       await gateway.close();
       await services.close();

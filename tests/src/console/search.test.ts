@@ -4,6 +4,7 @@
 // range and "Has files" narrow the list, Clear filters shows everything again.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
+import { searchIndexed } from '@intake/shared/test';
 import {
   atBothWidths,
   checkAccessibility,
@@ -29,6 +30,7 @@ describeConsole('console: search and filters on the inbox', () => {
   let page: Page;
   let siteId: string;
   let formId: string;
+  let formCode: string;
 
   const inboxUrl = () => `${env.url}/sites/${siteId}/forms/${formId}`;
   /** Waits for the count line to read `text`: the count comes in its own request, after the page. */
@@ -53,6 +55,7 @@ describeConsole('console: search and filters on the inbox', () => {
     const created = await env.createSiteAndForm('Acme Shop');
     ({ siteId, formId } = created);
     const code = created.formCode;
+    formCode = code;
     for (const body of [
       { name: 'Élodie Dupont', message: 'Bonjour' },
       { name: 'Marc Petit', company: 'Tom & Jerry' },
@@ -64,6 +67,7 @@ describeConsole('console: search and filters on the inbox', () => {
     withFile.append('name', 'Grace Hopper');
     withFile.append('fichier', new Blob(['plain notes\n'], { type: 'text/plain' }), 'notes.txt');
     expect((await env.sendSubmission(siteId, code, withFile)).status).toBe(201);
+    await searchIndexed(env.services.db, formId);
   });
 
   afterAll(async () => {
@@ -172,5 +176,25 @@ describeConsole('console: search and filters on the inbox', () => {
     await page.getByText(/^1 matching submission,/).waitFor();
     await search('elodie');
     await page.getByText('No submissions match these filters.').waitFor();
+  });
+
+  it('says new submissions are being indexed while a search may miss them, then finds them', async () => {
+    // The indexer held back, as on a busy worker: the submission is stored but not yet searchable.
+    await env.searchIndexer.close();
+    try {
+      expect((await env.sendSubmission(siteId, formCode, { name: 'Hedy Lamarr' })).status).toBe(201);
+      await page.goto(inboxUrl());
+      await page.getByRole('row', { name: /Hedy Lamarr/ }).waitFor();
+      await search('lamarr');
+      await page.getByText('Indexing new submissions…', { exact: false }).waitFor();
+      await page.getByText('No submissions match these filters.').waitFor();
+      await accessible('inbox searching while new submissions are indexed');
+    } finally {
+      env.searchIndexer.start();
+    }
+    // The console asks again while indexing: the row comes, the notice goes.
+    await page.getByRole('row', { name: /Hedy Lamarr/ }).waitFor();
+    await page.getByTestId('search-indexing').waitFor({ state: 'detached' });
+    await expectCount(/^1 matching submission/);
   });
 });

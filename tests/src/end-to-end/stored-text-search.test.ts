@@ -5,7 +5,7 @@
 import { jest } from '@jest/globals';
 import { ensureAdmin, startAdmin } from '@intake/admin-api';
 import type { RunningServer } from '@intake/shared/http';
-import { createTestServices, graphqlData, testDriverName } from '@intake/shared/test';
+import { createTestServices, graphqlData, searchIndexed, testDriverName } from '@intake/shared/test';
 import { startGateway } from '@intake/gateway';
 import { send } from '@intake/gateway/test';
 
@@ -67,6 +67,7 @@ describe(`search and erasure of stored text on ${testDriverName()}`, () => {
       contact: { notes: ['she said "hello" & left', 'a < b'] },
     });
     await post('plain', { name: 'Ada Lovelace', email: 'ada@example.com', message: 'nothing to see' });
+    await searchIndexed(services.db, formId);
   });
 
   async function search(query: string): Promise<string[]> {

@@ -30,6 +30,8 @@ import { useRowSelection } from './use-row-selection';
 
 const PAGE_SIZE = 20;
 const POLL_INTERVAL_MS = 3000;
+/** While a text search may miss submissions still being indexed: how soon to ask again. */
+const INDEXING_RECHECK_MS = 1000;
 
 export function SubmissionsPage() {
   const { siteId = '', formId = '' } = useParams();
@@ -99,6 +101,16 @@ function Inbox({
 
   const connection = data?.submissions;
   const total = count.total;
+  // A text search while new submissions are still being indexed may miss them: say so, and ask
+  // again until the index has caught up (the worker takes about a second).
+  const indexing = filter.query !== '' && count.searchIndexing;
+  useEffect(() => {
+    if (!indexing) {
+      return undefined;
+    }
+    const timer = setTimeout(refresh, INDEXING_RECHECK_MS);
+    return () => clearTimeout(timer);
+  });
   // Taken from answers to this filter only: while a new filter's answers are on their way, urql still
   // shows the previous filter's, and a baseline from those would count the difference as new.
   const settled = connection !== undefined && total !== undefined && !fetching && !count.fetching;
@@ -144,6 +156,11 @@ function Inbox({
             </Text>
             {/* Announced politely as submissions arrive; the list refreshes itself every few seconds. */}
             <Group gap="xs" aria-live="polite" role="status">
+              {indexing ? (
+                <Text size="sm" c="dimmed" data-testid="search-indexing">
+                  Indexing new submissions… they will show in search in a moment.
+                </Text>
+              ) : null}
               {arrived > 0 ? (
                 <Badge color="green" variant="dot">
                   {arrived === 1 ? '1 new since you opened this page' : `${arrived} new since you opened this page`}

@@ -26,6 +26,8 @@ export function useSubmissionCount({ formId, spam = false, filter = null, state 
   });
   return {
     total: data?.submissions.totalCount,
+    /** Some of the form's newest submissions are not in the text search yet (a few seconds at most). */
+    searchIndexing: data?.submissions.searchIndexing === true,
     /** While true, `total` may still be the previous variables' count. */
     fetching,
     refresh: () => refetch({ requestPolicy: 'network-only' }),
