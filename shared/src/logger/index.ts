@@ -18,7 +18,7 @@ const REDACT = [
 ];
 
 /** Lines held at most this long before they are handed to the stream (see StdoutLines). */
-export const LOG_HOLD_MS = 10;
+const LOG_HOLD_MS = 10;
 /** …or until this many characters are held. */
 const LOG_HOLD_CHARS = 16 * 1024;
 
