@@ -90,25 +90,33 @@ export async function listen(handler: RequestHandler, options: ListenOptions): P
       refuseWhileDraining(res);
       return;
     }
-    const responseClosed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    const handled = Promise.resolve(handler(req, res)).then(
-      () => undefined,
-      () => undefined,
-    );
-    const done = Promise.all([handled, responseClosed]).then(() => {
-      inFlight.delete(res);
-    });
-    inFlight.set(res, done);
+    // Done once both the handler settled and the response closed. Counted down rather than made of
+    // promises (one per request instead of seven): this runs for every request (issue #37).
+    let resolveDone!: () => void;
+    const done = new Promise<void>((resolve) => (resolveDone = resolve));
     const exchange: OpenExchange = {
       get complete() {
         return req.complete;
       },
       answered: done,
     };
-    const openOnSocket = openBySocket.get(req.socket) ?? new Set<OpenExchange>();
-    openBySocket.set(req.socket, openOnSocket);
+    let openOnSocket = openBySocket.get(req.socket);
+    if (openOnSocket === undefined) {
+      openOnSocket = new Set<OpenExchange>();
+      openBySocket.set(req.socket, openOnSocket);
+    }
     openOnSocket.add(exchange);
-    void done.then(() => openOnSocket.delete(exchange));
+    inFlight.set(res, done);
+    let waitingFor = 2;
+    const settle = () => {
+      if (--waitingFor === 0) {
+        inFlight.delete(res);
+        openOnSocket.delete(exchange);
+        resolveDone();
+      }
+    };
+    res.once('close', settle);
+    Promise.resolve(handler(req, res)).then(settle, settle);
   });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     answerClientError(error, socket, [...(openBySocket.get(socket) ?? [])]);

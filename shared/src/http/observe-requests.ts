@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../logger/index.js';
+import { requestDurationChildren } from '../metrics/request-duration.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { writeAccessLine, type RequestObservation } from './access-log.js';
 
@@ -42,40 +43,49 @@ export function routeLabel(ctx: ObservedContext): string {
 export function observeRequests<C extends ObservedContext>(options: ObserveRequestsOptions<C>) {
   const { metrics, logger, describe, onObserved } = options;
   const quietRoutes = new Set(options.quietRoutes);
+  const durationOf = requestDurationChildren(metrics);
+
+  function record(answered: C, started: number): void {
+    const details = describe?.(answered);
+    const observation: RequestObservation = {
+      service: metrics.service,
+      requestId: answered.state.requestId,
+      method: answered.method,
+      route: routeLabel(answered),
+      status: answered.res.statusCode,
+      durationMs: performance.now() - started,
+      aborted: !answered.res.writableFinished,
+    };
+    if (details !== undefined) {
+      observation.siteId = details.siteId;
+      observation.formId = details.formId;
+      observation.code = details.code;
+    }
+    writeAccessLine(logger, observation, quietRoutes.has(observation.route));
+    durationOf(observation.method, observation.route, observation.status).observe(observation.durationMs / 1000);
+    onObserved?.(answered, observation);
+  }
+
   return async (ctx: C, next: () => Promise<unknown>): Promise<void> => {
     const started = performance.now();
-    // 'close' comes once for every response: after the last byte, or when the client went away.
-    const closed = new Promise<void>((resolve) => ctx.res.once('close', () => resolve()));
+    // Recorded once both happened: the middleware below returned, and 'close' (which comes once
+    // for every response: after the last byte, or when the client went away). Koa writes the
+    // answer after the middleware returns, so 'close' usually comes last.
+    let waitingFor = 2;
+    const recordWhenBoth = () => {
+      if (--waitingFor === 0) {
+        try {
+          record(ctx, started);
+        } catch {
+          // A failing logger or hook must not become an uncaught exception; the answer is gone already.
+        }
+      }
+    };
+    ctx.res.once('close', recordWhenBoth);
     try {
       await next();
     } finally {
-      // Koa writes the answer after the middleware returns; it is recorded once that is done.
-      // A failing logger or hook must not become an unhandled rejection; the answer is gone already.
-      void closed.then(() => record(ctx)).catch(() => undefined);
-    }
-
-    function record(answered: C): void {
-      const observation: RequestObservation = {
-        service: metrics.service,
-        requestId: answered.state.requestId,
-        method: answered.method,
-        route: routeLabel(answered),
-        status: answered.res.statusCode,
-        durationMs: performance.now() - started,
-        aborted: !answered.res.writableFinished,
-        ...describe?.(answered),
-      };
-      writeAccessLine(logger, observation, quietRoutes.has(observation.route));
-      metrics.httpRequestDuration.observe(
-        {
-          service: observation.service,
-          method: observation.method,
-          route: observation.route,
-          status: String(observation.status),
-        },
-        observation.durationMs / 1000,
-      );
-      onObserved?.(answered, observation);
+      recordWhenBoth();
     }
   };
 }

@@ -2,3 +2,4 @@ export * from './database-pool.js';
 export * from './endpoint.js';
 export * from './process-metrics.js';
 export * from './service-metrics.js';
+export * from './request-duration.js';
