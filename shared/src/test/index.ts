@@ -18,3 +18,4 @@ export * from './chromium.js';
 export * from './audit-export.js';
 export { CHEAP_PASSWORD_HASH_PARAMS } from './cheap-password-hashes.js';
 export * from './chat-schemas.js';
+export * from './audit-tables.js';
