@@ -10,7 +10,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/orm.js';
 import { AuditCheckpointSchema, AuditEntrySchema } from '../entities/index.js';
-import { createTestServices, REPO_ROOT, testCheckpointSigning, testDriverName } from '../test/index.js';
+import {
+  createTestServices,
+  saveAuditTables,
+  REPO_ROOT,
+  testCheckpointSigning,
+  testDriverName,
+} from '../test/index.js';
 import { deriveAuditChainKey } from './chain-key.js';
 import { canonicalEntry, type ChainedFields } from './chain.js';
 import { checkpointChainHead } from './checkpoints.js';
@@ -21,12 +27,19 @@ import { verifyAuditLog } from './verify.js';
 type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 
 let services: TestServices;
+let restoreAuditTables: () => Promise<void>;
 
-beforeEach(async () => {
+// One database for the file; each test starts from the migrated audit log all the same.
+beforeAll(async () => {
   services = await createTestServices();
+  restoreAuditTables = await saveAuditTables(services.db);
 }, 60_000);
 
-afterEach(async () => {
+beforeEach(async () => {
+  await restoreAuditTables();
+});
+
+afterAll(async () => {
   await services?.close();
 });
 

@@ -3,7 +3,7 @@
 // afterwards: verifyAuditLog, the checkpoints it signs, the exports it makes, the next entry.
 import { randomUUID } from 'node:crypto';
 import { AuditCheckpointSchema, AuditEntrySchema } from '../entities/index.js';
-import { createTestServices, testDriverName } from '../test/index.js';
+import { createTestServices, saveAuditTables, testDriverName } from '../test/index.js';
 import { AuditLogTamperedError, checkpointChainHead } from './checkpoints.js';
 import { exportAuditLog } from './export.js';
 import { recordAuditEntry, type AuditEntryInput } from './record.js';
@@ -13,12 +13,19 @@ import { verifyExportOffline } from '../test/audit-export.js';
 type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 
 let services: TestServices;
+let restoreAuditTables: () => Promise<void>;
 
-beforeEach(async () => {
+// One database for the file; each test starts from the migrated audit log all the same.
+beforeAll(async () => {
   services = await createTestServices();
+  restoreAuditTables = await saveAuditTables(services.db);
 }, 60_000);
 
-afterEach(async () => {
+beforeEach(async () => {
+  await restoreAuditTables();
+});
+
+afterAll(async () => {
   await services?.close();
 });
 

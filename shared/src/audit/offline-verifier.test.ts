@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { AuditCheckpointSchema } from '../entities/index.js';
-import { createTestServices, testDriverName, verifyExportOffline } from '../test/index.js';
+import { createTestServices, saveAuditTables, testDriverName, verifyExportOffline } from '../test/index.js';
 import { checkpointChainHead } from './checkpoints.js';
 import { exportAuditLog } from './export.js';
 import { recordAuditEntry } from './record.js';
@@ -15,12 +15,19 @@ type TestServices = Awaited<ReturnType<typeof createTestServices>>;
 type Line = Record<string, unknown> & { type: string; seq?: number };
 
 let services: TestServices;
+let restoreAuditTables: () => Promise<void>;
 
-beforeEach(async () => {
+// One database for the file; each test starts from the migrated audit log all the same.
+beforeAll(async () => {
   services = await createTestServices();
+  restoreAuditTables = await saveAuditTables(services.db);
 }, 60_000);
 
-afterEach(async () => {
+beforeEach(async () => {
+  await restoreAuditTables();
+});
+
+afterAll(async () => {
   await services?.close();
 });
 

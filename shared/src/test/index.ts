@@ -19,3 +19,4 @@ export * from './audit-export.js';
 export { CHEAP_PASSWORD_HASH_PARAMS } from './cheap-password-hashes.js';
 export * from './chat-schemas.js';
 export * from './search-index.js';
+export * from './audit-tables.js';

@@ -17,3 +17,16 @@ export async function createTestServices(
   const services = createServices(config, testDb.db, createLogger(config.logLevel, {}, logDestination));
   return { ...services, testDb, close: () => testDb.close() };
 }
+
+/**
+ * Services with another configuration over the database of `base`: a suite that tries a few
+ * configurations needs no database of its own for each. `close()` leaves the database to `base`.
+ */
+export function reconfiguredTestServices(
+  base: Services & { testDb: TestDatabase },
+  env: Record<string, string> = {},
+): Services & { testDb: TestDatabase; close(): Promise<void> } {
+  const config = testConfig(base.testDb.databaseUrl ? { ...env, DATABASE_URL: base.testDb.databaseUrl } : env);
+  const services = createServices(config, base.db, createLogger(config.logLevel, {}));
+  return { ...services, testDb: base.testDb, close: async () => undefined };
+}

@@ -2,14 +2,14 @@
 // batches, by any number of concurrent runs and by the retention schedule on its own; younger
 // entries stay, a run that deleted something records itself, and the rest of the chain still
 // verifies from the signed anchor retention leaves. Entries whose chain fails are never removed.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRetentionSchedule } from './retention-schedule.js';
 import { recordAuditEntry, verifyAuditLog } from '@intake/shared/audit';
 import { AuditCheckpointSchema, AuditEntrySchema } from '@intake/shared/entities';
 import { testDriverName } from '@intake/shared/test';
-import { createTestServices } from '@intake/shared/test';
+import { createTestServices, saveAuditTables } from '@intake/shared/test';
 import { AUDIT_LOG_TAMPERED, DAY_MS, deleteExpiredAuditEntries } from './audit-retention.js';
 
 type TestServices = Awaited<ReturnType<typeof createTestServices>>;
@@ -18,16 +18,24 @@ let services: TestServices;
 let logged: string;
 let witnessFile: string;
 
-// A database per test: the log is pruned from its start, so one test's young entry would keep
-// the next test's older ones.
-beforeEach(async () => {
-  logged = '';
+let restoreAuditTables: () => Promise<void>;
+
+// One database for the file, its audit log put back before each test: the log is pruned from its
+// start, so one test's young entry would keep the next test's older ones.
+beforeAll(async () => {
   witnessFile = path.join(await mkdtemp(path.join(tmpdir(), 'intake-witness-')), 'checkpoints.jws');
   services = await createTestServices(
     { AUDIT_RETENTION_DAYS: '30', AUDIT_WITNESS_FILE: witnessFile, LOG_LEVEL: 'info' },
     { logDestination: { write: (line: string) => void (logged += line) } },
   );
+  restoreAuditTables = await saveAuditTables(services.db);
 }, 60_000);
+
+beforeEach(async () => {
+  await restoreAuditTables();
+  await rm(witnessFile, { force: true });
+  logged = '';
+});
 
 function logLines(msg: string): Record<string, unknown>[] {
   return logged
@@ -37,7 +45,7 @@ function logLines(msg: string): Record<string, unknown>[] {
     .filter((line) => line.msg === msg);
 }
 
-afterEach(async () => {
+afterAll(async () => {
   await services?.close();
 });
 

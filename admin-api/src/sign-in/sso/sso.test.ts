@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { AdminUserSchema, AuditEntrySchema, type MemberRole, type MemberStatus } from '@intake/shared/entities';
 import { createLogger } from '@intake/shared/logger';
 import { hashPassword } from '@intake/shared/password';
-import { createTestServices, graphqlRequest, testDriverName } from '@intake/shared/test';
+import { createTestServices, graphqlRequest, reconfiguredTestServices, testDriverName } from '@intake/shared/test';
 import { startAdmin, type AdminServer } from '../../server.js';
 import { startTestOidcProvider, type TestAccount, type TestOidcProvider } from '../../test/oidc-test-provider.js';
 import {
@@ -33,6 +33,7 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
   let refusing: AdminServer;
   let welcoming: AdminServer;
   let refusingServices: Awaited<ReturnType<typeof createTestServices>>;
+  let welcomingServices: Awaited<ReturnType<typeof createTestServices>>;
 
   async function startIntake(newMembers: 'refuse' | 'member') {
     const services = await createTestServices({
@@ -98,7 +99,7 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
   beforeAll(async () => {
     provider = await startTestOidcProvider();
     ({ server: refusing, services: refusingServices } = await startIntake('refuse'));
-    ({ server: welcoming } = await startIntake('member'));
+    ({ server: welcoming, services: welcomingServices } = await startIntake('member'));
   }, 90_000);
 
   afterAll(async () => {
@@ -310,7 +311,9 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
   });
 
   it('sends people back to the sign-in page when the provider cannot be reached', async () => {
-    const services = await createTestServices({
+    // Another configuration over the welcoming Intake's database (the refusing one's SSO policy
+    // changes below): no database of its own.
+    const services = reconfiguredTestServices(welcomingServices, {
       OIDC_ISSUER_URL: 'http://127.0.0.1:9/unreachable',
       OIDC_CLIENT_ID: 'intake',
     });
@@ -321,7 +324,7 @@ describe(`single sign-on with OpenID Connect on ${testDriverName()}`, () => {
   });
 
   it('says single sign-on is not configured where it is not', async () => {
-    const services = await createTestServices({});
+    const services = reconfiguredTestServices(welcomingServices);
     const server = await startAdmin(services);
     admins.push({ server, services });
     expect(refusal(await new Browser().get(`${server.url}/auth/oidc/start`), server)).toBe('sso_not_configured');
