@@ -10,6 +10,9 @@ import type { Storage, StoredObject } from './storage.js';
 // `<key>.<12 hex>.tmp`: a putFile in progress, or the leftover of one that crashed.
 const TEMPORARY_NAME = /^[a-f0-9]{40}\.[a-f0-9]{12}\.tmp$/;
 
+/** Puts in one fan-out folder before the next (see nextKey). */
+const FOLDER_TURN = 64;
+
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException).code === 'ENOENT';
 }
@@ -71,6 +74,21 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
   function pathOf(key: string): string {
     assertStorageKey(key);
     return path.join(absoluteRoot, key);
+  }
+
+  // makeDurable fsyncs each distinct folder of a group once, and a folder's fsync cost about as much
+  // as a small file's (a disk cache flush): so the fan-out folder changes every FOLDER_TURN puts
+  // rather than every put, and a commit group's files share one or two folders. Each turn's folder is
+  // random, so over time the files still spread evenly; the key's own 160 bits stay random.
+  let folderPrefix = '';
+  let putsInFolder = FOLDER_TURN;
+  function nextKey(): string {
+    if (putsInFolder >= FOLDER_TURN) {
+      folderPrefix = randomBytes(1).toString('hex');
+      putsInFolder = 0;
+    }
+    putsInFolder++;
+    return newStorageKey(folderPrefix);
   }
 
   // The fan-out folders made so far: a mkdir per stored file was a share of the upload path's
@@ -165,7 +183,7 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
 
   return {
     async putFile(sourcePath, options = {}) {
-      const key = newStorageKey();
+      const key = nextKey();
       const target = pathOf(key);
       const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
       const syncNow = options.syncLater !== true;
