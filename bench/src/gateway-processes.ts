@@ -86,6 +86,8 @@ export async function measureGatewayProcesses(
     // No limit to count, so no Redis to share it: the figure is the intake path's.
     RATE_LIMIT_PER_MINUTE: '0',
     AUTH_FAILURES_PER_MINUTE: '0',
+    BROWSER_POSTS_PER_MINUTE: '0',
+    BROWSER_FORM_POSTS_PER_MINUTE: '0',
     LOG_LEVEL: 'info',
   };
   const config = parseConfig(env);
