@@ -62,7 +62,7 @@ async function entriesOf(dir: string): Promise<string[]> {
 
 /**
  * Local-disk storage under one root (DATA_DIR/files). A key is `ab/<40 hex>`: random, fanned out
- * over 256 folders. Keys are checked against that pattern before any path is built, so no
+ * over 256 folders, a turn of 64 puts at a time. Keys are checked against that pattern before any path is built, so no
  * user-controlled text can reach the file system. Writes go to a temporary name, are fsynced and
  * renamed, and the folder fsynced, so an object is either whole or absent. With `syncLater` the
  * fsyncs are left to `makeDurable`, which takes a group's objects at once.
@@ -135,8 +135,9 @@ export function createLocalStorage(root: string, options: LocalStorageOptions = 
 
   /**
    * Every object's bytes first, concurrently (each fsync a call in libuv's pool), then each distinct
-   * folder once, for the renames that put them there: by then the files' fsyncs have committed the
-   * journal that holds the renames, so a folder's fsync finds little left to do.
+   * folder once, for the renames that put them there. The files' fsyncs have committed the journal
+   * that holds the renames by then, but a folder's fsync still flushes the disk's cache: hence one
+   * per folder, and few folders per group (nextKey).
    */
   async function makeDurable(keys: readonly string[]): Promise<(AppError | undefined)[]> {
     const files = await Promise.allSettled(keys.map(async (key) => syncPath(pathOf(key))));
