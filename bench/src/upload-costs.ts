@@ -4,8 +4,10 @@
 // archive signatures and UTF-8; streamed-checks.ts), the file checks after it (the gateway's file
 // pipeline given that pass's verdicts: type by extension and content from the file's head, the tail
 // for an appended zip; no antivirus, as in the bench), and making the file durable in local storage
-// (fsync, then rename into DATA_DIR/files). With bare multer's CPU per request, and the plain
-// case's fixed costs, they make the floors the upload cases are compared with (report.ts).
+// as the gateway does: renamed into DATA_DIR/files, then fsynced with the other files of its commit
+// group and their folders at once (a group of STORE_GROUP; alone too, for comparison). With bare
+// multer's CPU per request, and the plain case's fixed costs, they make the floors the upload cases
+// are compared with (report.ts).
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -25,8 +27,14 @@ export interface UploadCost {
   fileChecksMicros: number;
   /** The single pass: sha256, size and the whole-file checks over the chunks as they arrive. */
   streamedPassMicros: number;
+  /** Renamed into storage and made durable in a group of STORE_GROUP files (the gateway's way). */
   durableStoreMicros: number;
+  /** The same, each file made durable alone (fsync, rename, folder fsync: a lone request). */
+  durableStoreAloneMicros: number;
 }
+
+/** Files made durable together: the rows per commit the gateway's groups held under the bench's load. */
+export const STORE_GROUP = 10;
 
 export interface UploadCosts {
   png: UploadCost;
@@ -94,26 +102,43 @@ async function measureSample(dir: string, sample: Sample, seconds: number): Prom
   const received = { field: 'file', originalName: sample.name, path: file, ...singlePass() };
   const fileChecksMicros = (await cpuPerAsyncCall(() => pipeline([received], [sample.mimeType]), seconds)).micros;
 
-  return { fileChecksMicros, streamedPassMicros, durableStoreMicros: await durableStoreCpu(dir, sample) };
+  return {
+    fileChecksMicros,
+    streamedPassMicros,
+    durableStoreMicros: await durableStoreCpu(dir, sample, STORE_GROUP),
+    durableStoreAloneMicros: await durableStoreCpu(dir, sample, 1),
+  };
 }
 
-async function durableStoreCpu(dir: string, sample: Sample): Promise<number> {
+/** CPU per file moved into storage and made durable, `group` files at a time. */
+async function durableStoreCpu(dir: string, sample: Sample, group: number): Promise<number> {
   const storage = createLocalStorage(path.join(dir, 'storage'));
   const uploads = await mkdtemp(path.join(dir, 'uploads-'));
-  const warmup = Math.ceil(sample.storeCalls / 10);
+  const warmup = Math.ceil(sample.storeCalls / 10 / group) * group;
   const total = warmup + sample.storeCalls;
   for (let i = 0; i < total; i++) {
     await writeFile(path.join(uploads, `upload-${i}`), sample.bytes);
   }
-  const move = (i: number) => storage.putFile(path.join(uploads, `upload-${i}`), { move: true });
-  for (let i = 0; i < warmup; i++) {
-    await move(i);
+  // As the gateway: each request puts its file, then the store makes the group's files durable.
+  const storeGroup = async (first: number) => {
+    const positions = Array.from({ length: Math.min(group, total - first) }, (_, offset) => first + offset);
+    const keys = await Promise.all(
+      positions.map((i) => storage.putFile(path.join(uploads, `upload-${i}`), { move: true, syncLater: true })),
+    );
+    const failures = await storage.makeDurable!(keys);
+    if (failures.some((failure) => failure !== undefined)) {
+      throw new Error('bench: a file could not be made durable');
+    }
+  };
+  for (let i = 0; i < warmup; i += group) {
+    await storeGroup(i);
   }
   const cpuAtStart = process.cpuUsage();
-  for (let i = warmup; i < total; i++) {
-    await move(i);
+  for (let i = warmup; i < total; i += group) {
+    await storeGroup(i);
   }
   const cpu = process.cpuUsage(cpuAtStart);
   await rm(path.join(dir, 'storage'), { recursive: true, force: true });
+  await rm(uploads, { recursive: true, force: true });
   return (cpu.user + cpu.system) / sample.storeCalls;
 }

@@ -65,7 +65,10 @@ export function createGatewayApp(services: Services): GatewayApp {
   const captcha = createCaptchaVerifier(services.config.captcha, services.logger);
   // The embedded PGlite runs on this thread: there, groups gather over one turn of the event loop.
   const grouping = { ...services.config.submissionGroup, gatherTurn: services.config.databaseUrl === undefined };
-  const store = submissionStore(services.db, grouping, (rows) => metrics.submissionGroupRows.observe(rows));
+  const store = submissionStore(services.db, grouping, {
+    onGroup: (rows) => metrics.submissionGroupRows.observe(rows),
+    files: services.storage,
+  });
   const keys = challengeKeys(services.config.jwtSecret);
   const send = sendRouter(
     services,

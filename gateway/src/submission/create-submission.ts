@@ -112,7 +112,7 @@ export async function createSubmission(
   }
 
   // 3. Store the files.
-  const storedKeys = await storeFiles(services, typed, input.onUploadMoved);
+  const storedKeys = await storeFiles(services, typed, store.makesFilesDurable, input.onUploadMoved);
 
   // 4. Sign and write. The id and time are given here, so the receipt names them before the write.
   let written: WriteOutcome;
@@ -175,14 +175,16 @@ export async function createSubmission(
 async function storeFiles(
   services: Services,
   typed: readonly TypedFile[],
+  syncLater: boolean,
   onUploadMoved: ((path: string) => void) | undefined,
 ): Promise<string[]> {
   const storedKeys: string[] = [];
   try {
     for (const file of typed) {
       // The temporary upload is the request's to give up: renamed into local storage when it can
-      // be, else copied and removed.
-      storedKeys.push(await services.storage.putFile(file.path, { move: true }));
+      // be, else copied and removed. With `syncLater`, not yet durable: the store makes a group's
+      // files durable together before its statement (durable-files.ts).
+      storedKeys.push(await services.storage.putFile(file.path, { move: true, syncLater }));
       onUploadMoved?.(file.path);
     }
     return storedKeys;

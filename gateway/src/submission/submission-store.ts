@@ -4,7 +4,8 @@
 // cap or schedule, group commit (group-committer.ts): the submission, its file rows and its deliveries
 // in one guarded statement shared with concurrent requests; otherwise, or for a row its group did not
 // write, one transaction (with the cap claimed in it, capacity.ts). The paths, the retries and why:
-// docs/operations.md ("The write path"), docs/performance.md ("Group commit").
+// docs/operations.md ("The write path"), docs/performance.md ("Group commit"). Local files arrive
+// not yet durable: each path makes them so before its statement (durable-files.ts).
 import { createHash } from 'node:crypto';
 import type { Database, Em } from '@intake/shared/db';
 import { enabledWebhookIds, enqueueSubmissionDeliveries, submissionDeliveries } from '@intake/shared/delivery';
@@ -15,6 +16,7 @@ import { ForeignKeyConstraintViolationException, UniqueConstraintViolationExcept
 import type { SpamReason } from '../spam/content-rules.js';
 import type { DuplicateFilter } from '../spam/spam-verdict.js';
 import { claimCapacity } from './capacity.js';
+import { makeFilesDurable, type DurableFiles } from './durable-files.js';
 import { hasLimits } from './form-limits.js';
 import { GroupCommitter, type GroupCounts, type GroupSettings } from './group-committer.js';
 import {
@@ -31,7 +33,10 @@ import { findDuplicate, findReplay } from './idempotency.js';
 import { oneAtATime } from './one-at-a-time.js';
 import { presentSubmission, type SubmissionAnswer } from './present-submission.js';
 
-/** A submission ready to be written: checked, judged, its files stored already, its receipt signed. */
+/**
+ * A submission ready to be written: checked, judged, its files stored already (put with `syncLater`:
+ * the store makes them durable before its statement), its receipt signed.
+ */
 export interface SubmissionRecord {
   /** The submission's id and time, given before the write: the receipt names them. */
   id: string;
@@ -75,6 +80,8 @@ export interface SubmissionStore {
   findDuplicate(form: Form, filter: DuplicateFilter): Promise<SubmissionAnswer | undefined>;
   /** How the one-statement writes were grouped so far (tests, the bench). */
   readonly groupCounts: GroupCounts;
+  /** True when the store makes the files durable before their rows: put them with `syncLater`. */
+  readonly makesFilesDurable: boolean;
 }
 
 /** A write frees an expired Idempotency-Key and tries again at most this often. */
@@ -88,24 +95,36 @@ interface GroupEntry extends GroupedSubmission {
   wouldDeliver: boolean;
 }
 
+export interface StoreOptions {
+  /** Told the size of each group as it is sent (the gateway's /metrics). */
+  onGroup?: (rows: number) => void;
+  /** Where the submissions' files were put, to make them durable before their rows; none: durable already. */
+  files?: DurableFiles;
+}
+
 /** The group commit's answer for one submission. */
 type WriteGrouped = (entry: GroupEntry) => Promise<Settled>;
 
 export function submissionStore(
   db: Database,
   grouping: GroupSettings = DEFAULT_GROUPING,
-  onGroup?: (rows: number) => void,
+  { onGroup, files }: StoreOptions = {},
 ): SubmissionStore {
-  const committer = new GroupCommitter((group: readonly GroupEntry[]) => writeGroup(db, group), grouping, onGroup);
+  const committer = new GroupCommitter(
+    (group: readonly GroupEntry[]) => writeGroup(db, files, group),
+    grouping,
+    onGroup,
+  );
   return {
-    write: (record) => writeSubmission(db, (entry) => committer.write(entry), record),
+    write: (record) => writeSubmission(db, files, (entry) => committer.write(entry), record),
     findDuplicate: (form, filter) => findDuplicate(db.em.fork(), form, filter.contentHash, filter.windowSeconds),
     groupCounts: committer.counts,
+    makesFilesDurable: files?.makeDurable !== undefined,
   };
 }
 
 const WRITE_ALONE = 'write alone';
-type Settled = { inserted: InsertedSubmission | null } | typeof WRITE_ALONE;
+type Settled = { inserted: InsertedSubmission | null } | { filesFailed: AppError } | typeof WRITE_ALONE;
 
 /**
  * One group's write. A lone submission without deliveries is today's single statement, its errors
@@ -113,9 +132,28 @@ type Settled = { inserted: InsertedSubmission | null } | typeof WRITE_ALONE;
  * it failed for any reason but an outage (a row the database rejects, a webhook deleted meanwhile:
  * one row must not fail its neighbours), are written alone after. An outage fails the whole group:
  * nothing of it was written (or, the connection lost at the commit, the outcome is unknown, as for
- * a single row).
+ * a single row). First, the files of the group are made durable together; a submission whose files
+ * could not be is answered with that failure and left out of the statement.
  */
-async function writeGroup(db: Database, group: readonly GroupEntry[]): Promise<Settled[]> {
+async function writeGroup(
+  db: Database,
+  files: DurableFiles | undefined,
+  whole: readonly GroupEntry[],
+): Promise<Settled[]> {
+  const failures = await makeFilesDurable(
+    files,
+    whole.map((entry) => entry.row.files),
+  );
+  const group = whole.filter((_entry, position) => failures[position] === undefined);
+  const written = await writeDurableGroup(db, group);
+  let next = 0;
+  return failures.map((failure) => (failure === undefined ? written[next++]! : { filesFailed: failure }));
+}
+
+async function writeDurableGroup(db: Database, group: readonly GroupEntry[]): Promise<Settled[]> {
+  if (group.length === 0) {
+    return [];
+  }
   if (group.length === 1 && !group[0]!.wouldDeliver) {
     const { row, site } = group[0]!;
     return [{ inserted: await insertSingleStatementIfAccepting(db, row, site) }];
@@ -133,12 +171,14 @@ async function writeGroup(db: Database, group: readonly GroupEntry[]): Promise<S
 
 async function writeSubmission(
   db: Database,
+  files: DurableFiles | undefined,
   writeGrouped: WriteGrouped,
   record: SubmissionRecord,
 ): Promise<WriteOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await writeWithCurrentWebhooks(db, writeGrouped, record);
+      // A second attempt makes the files durable again: an fsync of a clean file is cheap, and rare.
+      return await writeWithCurrentWebhooks(db, files, writeGrouped, record);
     } catch (error) {
       const key = record.idempotencyKey;
       if (!(error instanceof UniqueConstraintViolationException) || key === null) {
@@ -168,14 +208,15 @@ async function writeSubmission(
  */
 async function writeWithCurrentWebhooks(
   db: Database,
+  files: DurableFiles | undefined,
   writeGrouped: WriteGrouped,
   record: SubmissionRecord,
 ): Promise<WriteOutcome> {
   try {
-    return await writeOnce(db, writeGrouped, record);
+    return await writeOnce(db, files, writeGrouped, record);
   } catch (error) {
     if (record.webhookIds && record.webhookIds.length > 0 && error instanceof ForeignKeyConstraintViolationException) {
-      return writeOnce(db, writeGrouped, { ...record, webhookIds: undefined });
+      return writeOnce(db, files, writeGrouped, { ...record, webhookIds: undefined });
     }
     throw error;
   }
@@ -186,7 +227,12 @@ async function writeWithCurrentWebhooks(
  * group statement, or one transaction when the good one would be written alone with deliveries), so
  * its answer does not come sooner: a bot learns nothing from the timing.
  */
-async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: SubmissionRecord): Promise<WriteOutcome> {
+async function writeOnce(
+  db: Database,
+  files: DurableFiles | undefined,
+  writeGrouped: WriteGrouped,
+  record: SubmissionRecord,
+): Promise<WriteOutcome> {
   // Made on first use: the one-statement path needs no EntityManager (a fork costs CPU on the
   // busiest path).
   let em: Em | undefined;
@@ -194,6 +240,10 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
   const webhookIds = record.webhookIds ?? (await enabledWebhookIds(fork(), record.form.id));
   // A cap is claimed in the submission's transaction, so a capped or scheduled form is never grouped.
   if (record.duplicateFilter !== null || hasLimits(record.form)) {
+    const [failure] = await makeFilesDurable(files, [record.files]);
+    if (failure !== undefined) {
+      throw failure;
+    }
     return writeInTransaction(fork(), record, webhookIds);
   }
   const { form, site } = record;
@@ -213,9 +263,12 @@ async function writeOnce(db: Database, writeGrouped: WriteGrouped, record: Submi
   const deliveries = submissionDeliveries(form, webhookIds, record.spamReason !== undefined, record.data);
   const settled = await writeGrouped({ row, site, deliveries, wouldDeliver });
   if (settled !== WRITE_ALONE) {
+    if ('filesFailed' in settled) {
+      throw settled.filesFailed;
+    }
     return outcomeOf(record, settled.inserted, fork);
   }
-  // Not written by its group: alone, the path that says why (a refusal, a key clash to answer, a
+  // Not written by its group (its files made durable there): alone, the path that says why (a refusal, a key clash to answer, a
   // webhook deleted meanwhile).
   if (wouldDeliver) {
     return writeInTransaction(fork(), record, webhookIds);

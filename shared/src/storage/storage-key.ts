@@ -5,8 +5,9 @@ import { randomBytes } from 'node:crypto';
 // and the orphan sweep never touches an object that Intake did not write.
 const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{40}$/;
 
-export function newStorageKey(): string {
-  return `${randomBytes(1).toString('hex')}/${randomBytes(20).toString('hex')}`;
+/** A new key, in the fan-out folder given (two hex digits) or a random one. */
+export function newStorageKey(prefix = randomBytes(1).toString('hex')): string {
+  return `${prefix}/${randomBytes(20).toString('hex')}`;
 }
 
 export function isStorageKey(key: string): boolean {

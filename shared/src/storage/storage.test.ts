@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -248,6 +248,71 @@ describe('local storage given a file to move', () => {
       code: 'service_unavailable',
     });
     expect(await Array.fromAsync(storage.list())).toEqual([]);
+    await rm(root, { recursive: true, force: true });
+  });
+});
+
+describe('local storage making files durable', () => {
+  /** A storage whose fsyncs are the real ones, recorded; `failing` makes one path's fsync fail. */
+  async function recorded(): Promise<{
+    root: string;
+    storage: Storage;
+    synced: string[];
+    fail: (file: string) => void;
+  }> {
+    const root = await mkdtemp(path.join(tmpdir(), 'intake-storage-'));
+    const synced: string[] = [];
+    let failing = '';
+    const storage = createLocalStorage(root, {
+      syncPath: async (file) => {
+        if (file === failing) {
+          throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+        }
+        const handle = await open(file, 'r');
+        await handle.sync().finally(() => handle.close());
+        synced.push(file);
+      },
+    });
+    return { root, storage, synced, fail: (file) => (failing = file) };
+  }
+
+  it('without syncLater, fsyncs the file before its rename and its folder after', async () => {
+    const { root, storage, synced } = await recorded();
+    const source = await sourceFile(Buffer.from('alone'));
+    const key = await storage.putFile(source, { move: true });
+    expect(synced).toEqual([source, path.join(root, key.slice(0, 2))]);
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('with syncLater, fsyncs nothing until makeDurable, which syncs each file, then each folder once', async () => {
+    const { root, storage, synced } = await recorded();
+    const keys = await Promise.all(
+      Array.from({ length: 40 }, async () =>
+        storage.putFile(await sourceFile(randomBytes(1000)), { move: true, syncLater: true }),
+      ),
+    );
+    expect(synced).toEqual([]);
+    expect(await storage.makeDurable!(keys)).toEqual(keys.map(() => undefined));
+    const folders = [...new Set(keys.map((key) => path.join(root, key.slice(0, 2))))];
+    expect(synced.slice(0, keys.length).sort()).toEqual(keys.map((key) => path.join(root, key)).sort());
+    expect(synced.slice(keys.length).sort()).toEqual(folders.sort());
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('answers the failure for the keys whose file or folder failed, and undefined for the others', async () => {
+    const { root, storage, fail } = await recorded();
+    const keys = await Promise.all(
+      Array.from({ length: 3 }, async () =>
+        storage.putFile(await sourceFile(Buffer.from('x')), { move: true, syncLater: true }),
+      ),
+    );
+    fail(path.join(root, keys[1]!));
+    const answers = await storage.makeDurable!(keys);
+    expect(answers[0]).toBeUndefined();
+    expect(answers[1]).toMatchObject({ code: 'service_unavailable', retryAfter: 5 });
+    expect(answers[2]).toBeUndefined();
+    fail(path.join(root, keys[2]!.slice(0, 2)));
+    expect((await storage.makeDurable!([keys[2]!]))[0]).toMatchObject({ code: 'service_unavailable' });
     await rm(root, { recursive: true, force: true });
   });
 });

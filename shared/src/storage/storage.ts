@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { AppError } from '../errors/index.js';
 
 /** One object as a listing reports it. */
 export interface StoredObject {
@@ -14,9 +15,19 @@ export interface Storage {
    * gives the file up, and it is gone once the call resolves: local storage renames it into place
    * when both are on one filesystem, and otherwise (and S3 always) removes it after storing a copy
    * (best effort: a source that cannot be removed is left to the orphan sweep). Without `move`, the
-   * source stays the caller's.
+   * source stays the caller's. With `syncLater`, where the backend has `makeDurable` (local disk), the
+   * object is in place but not yet durable: the caller must make it so (`makeDurable`) before it
+   * refers to the key from anything durable (a committed row). A crash before that may leave it
+   * partial, with nothing referring to it: the orphan sweep removes it.
    */
-  putFile(sourcePath: string, options?: { move?: boolean }): Promise<string>;
+  putFile(sourcePath: string, options?: { move?: boolean; syncLater?: boolean }): Promise<string>;
+  /**
+   * Makes objects put with `syncLater` durable, all at once (docs/performance.md, "Durable files in
+   * groups"): one answer per key, in order, undefined once that key's object is on disk, the error
+   * (service_unavailable) otherwise; it never throws. Absent where a put is durable when it resolves
+   * (S3).
+   */
+  makeDurable?(keys: readonly string[]): Promise<readonly (AppError | undefined)[]>;
   /** A stream of the object's bytes, or undefined when there is no such object. */
   get(key: string): Promise<{ stream: Readable; size: number } | undefined>;
   /** Removes an object; removing a missing one is not an error. */
