@@ -34,10 +34,17 @@ async function withAdminClient<T>(serverUrl: string, run: (client: pg.Client) =>
   }
 }
 
-/** Creates an empty database on the server of TEST_DATABASE_URL; returns its URL and a drop. */
-export async function createScratchPostgres(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * Creates a database on the server of TEST_DATABASE_URL, empty or a copy of `template`; returns its
+ * URL and a drop.
+ */
+export async function createScratchPostgres(
+  serverUrl: string,
+  template?: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `intake_t_${randomBytes(6).toString('hex')}`;
-  await withAdminClient(serverUrl, (client) => client.query(`create database "${name}"`));
+  const from = template === undefined ? '' : ` template "${template}"`;
+  await withAdminClient(serverUrl, (client) => client.query(`create database "${name}"${from}`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
@@ -49,24 +56,32 @@ export async function createScratchPostgres(serverUrl: string): Promise<{ url: s
   };
 }
 
-/** Names the template by what it is built from: PGlite's version and every migration's code. */
-function templateFingerprint(): string {
+/** What a migrated database is built from: every migration's name and code. */
+function migrationsFingerprint(): string {
   const hash = createHash('sha256');
-  hash.update(readFileSync(path.join(REPO_ROOT, 'node_modules/@electric-sql/pglite/package.json')));
   for (const migration of MIGRATIONS) {
     hash.update(migration.name).update(migration.class.toString());
   }
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Names the PGlite template by what it is built from: PGlite's version and the migrations. */
+function pgliteTemplateFingerprint(): string {
+  return createHash('sha256')
+    .update(readFileSync(path.join(REPO_ROOT, 'node_modules/@electric-sql/pglite/package.json')))
+    .update(migrationsFingerprint())
+    .digest('hex')
+    .slice(0, 16);
+}
+
 /**
  * A migrated PGlite data directory, archived once per machine and code version. Running every
  * migration takes 4 s per test file on a quiet machine and over 30 s on a loaded one (a CI hook
- * timeout); loading the archive takes half a second. The database is still migrated after loading, so
- * a stale template would only cost time.
+ * timeout); loading the archive takes half a second. The database is still migrated after loading,
+ * so a stale template would only cost time.
  */
 async function migratedPgliteTemplate(): Promise<Blob> {
-  const file = path.join(tmpdir(), `intake-pglite-template-${templateFingerprint()}.tar`);
+  const file = path.join(tmpdir(), `intake-pglite-template-${pgliteTemplateFingerprint()}.tar`);
   if (!existsSync(file)) {
     const db = await openDatabase({ pgliteDir: null });
     await migrate(db);
@@ -81,22 +96,97 @@ async function migratedPgliteTemplate(): Promise<Blob> {
   return new Blob([readFileSync(file)]);
 }
 
+const POSTGRES_TEMPLATE_PREFIX = 'intake_test_template_';
+const STALE_TEMPLATE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The name of a migrated database on the server of `serverUrl`, built once per server and code
+ * version, that each test file's database is copied from (`create database … template …`): a copy
+ * takes a fraction of running every migration (about 1 s per file, several on a loaded machine).
+ * Built under a name of its own and renamed when done, under an advisory lock, so a worker never
+ * copies a half-built template; templates of other code versions built over a day ago are dropped
+ * then. `prefix`, `fingerprint` and `staleAfterMs` are for this module's own test.
+ */
+export async function migratedPostgresTemplate(
+  serverUrl: string,
+  { prefix = POSTGRES_TEMPLATE_PREFIX, fingerprint = migrationsFingerprint(), staleAfterMs = STALE_TEMPLATE_MS } = {},
+): Promise<string> {
+  const name = `${prefix}${fingerprint}`;
+  return withAdminClient(serverUrl, async (client) => {
+    const exists = async () =>
+      (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    if (await exists()) {
+      return name;
+    }
+    await client.query('select pg_advisory_lock(hashtext($1))', [prefix]);
+    try {
+      if (await exists()) {
+        return name;
+      }
+      const building = await createScratchPostgres(serverUrl);
+      try {
+        const db = await openDatabase({ databaseUrl: building.url, poolSize: 1 });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close(true);
+        }
+        const buildingName = new URL(building.url).pathname.slice(1);
+        await client.query(`comment on database "${buildingName}" is '${new Date().toISOString()}'`);
+        await client.query(`alter database "${buildingName}" rename to "${name}"`);
+      } catch (error) {
+        await building.drop();
+        throw error;
+      }
+      await dropStaleTemplates(client, prefix, name, staleAfterMs);
+      return name;
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [prefix]);
+    }
+  });
+}
+
+/**
+ * Drops the templates of other code versions built over a day ago. A newer one is left alone: another
+ * checkout on this server (a branch with another migration) may be copying it right now.
+ */
+async function dropStaleTemplates(
+  client: pg.Client,
+  prefix: string,
+  current: string,
+  staleAfterMs: number,
+): Promise<void> {
+  const { rows } = await client.query<{ datname: string }>(
+    `select datname from pg_database
+      where datname like $1 and datname <> $2
+        and coalesce(shobj_description(oid, 'pg_database'), '') < $3`,
+    [`${prefix.replaceAll('_', '\\_')}%`, current, new Date(Date.now() - staleAfterMs).toISOString()],
+  );
+  for (const { datname } of rows) {
+    await client.query(`drop database if exists "${datname}"`).catch(() => undefined);
+  }
+}
+
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
+  const migrated = options.migrate !== false;
   if (!serverUrl) {
-    const migrated = options.migrate !== false;
     const db = await openDatabase({
       pgliteDir: null,
       ...(migrated ? { pgliteDataDirArchive: await migratedPgliteTemplate() } : {}),
     });
     if (migrated) {
+      // Nothing is pending unless the template is stale; then this applies what it lacks.
       await migrate(db);
     }
     return { db, databaseUrl: undefined, driver: 'pglite', close: () => db.close(true) };
   }
-  const scratch = await createScratchPostgres(serverUrl);
+  const scratch = await createScratchPostgres(
+    serverUrl,
+    migrated ? await migratedPostgresTemplate(serverUrl) : undefined,
+  );
   const db = await openDatabase({ databaseUrl: scratch.url, poolSize: 5 });
-  if (options.migrate !== false) {
+  if (migrated) {
     await migrate(db);
   }
   return {
