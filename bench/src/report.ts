@@ -438,6 +438,7 @@ export function printSanitiserSplit(figure: SanitiserFigure): void {
   );
   console.log(
     `  its main thread ran ${fixed(figure.mainThreadShare * 100)} % of the measured wall time ` +
-      '(near 100 % on a quiet machine; lower, other processes shared the core and the figure reads high)',
+      '(under 100 %, other processes took turns on its core and the figure reads high; a busy machine can ' +
+      'raise it even near 100 %, see docs/performance.md)',
   );
 }
