@@ -7,6 +7,7 @@ import { STORE_GROUP, type UploadCost, type UploadCosts } from './upload-costs.j
 import type { ProcessCountFigure } from './gateway-processes.js';
 import type { LoadFigure } from './load.js';
 import type { ProcessTarget } from './process-memory.js';
+import { SANITISER_TARGET_MICROS, sanitiserParts, type SanitiserFigure } from './sanitiser-cost.js';
 import type { BenchSettings, Ceilings, IntakeFigure, SoakFigure } from './request-path.js';
 
 export interface RunDescription {
@@ -25,6 +26,8 @@ export interface RequestPathResults {
   intake: IntakeFigure[];
   soak: SoakFigure | null;
   processes: ProcessTarget[];
+  /** The sanitiser's CPU per HTML form and its parts, timed apart in a fresh process (a row of `processes`). */
+  sanitiser: SanitiserFigure;
   /** The plain case's fixed work per request, timed apart: the floor beside its CPU target. */
   fixedCosts: FixedCosts;
   /** What a checked, durable upload (the PNG, the 10 MB PDF) adds to bare multer, timed apart: their floors. */
@@ -128,6 +131,7 @@ export function printRequestPath(results: RequestPathResults): void {
   printThroughputFloor(results);
   printPngFloor(results);
   printPdfFloor(results);
+  printSanitiserSplit(results.sanitiser);
   const soak = results.soak;
   if (soak) {
     console.log(`RSS soak (${run.soak})`);
@@ -220,11 +224,18 @@ interface FloorPart {
 }
 
 /** A CPU target beside the work no such request can skip, each part measured apart in this run. */
-function printCpuFloor(title: string, parts: FloorPart[], target: FloorPart, measured: FloorPart[]): void {
-  const floor = parts.reduce((sum, part) => sum + part.micros, 0);
-  console.log(`${title} (CPU µs per request, each part measured apart in this run)`);
+function printCpuFloor(
+  title: string,
+  parts: FloorPart[],
+  target: FloorPart,
+  measured: FloorPart[],
+  sum = 'floor: the sum',
+  unit = 'request',
+): void {
+  const floor = parts.reduce((total, part) => total + part.micros, 0);
+  console.log(`${title} (CPU µs per ${unit}, each part measured apart in this run)`);
   console.table(
-    [...parts, { part: 'floor: the sum', micros: floor }, target, ...measured].map((row) => ({
+    [...parts, { part: sum, micros: floor }, target, ...measured].map((row) => ({
       part: row.part,
       'CPU µs': fixed(row.micros, 1),
     })),
@@ -403,4 +414,31 @@ function printThroughputFloor(results: RequestPathResults): void {
     rowOf('postgresql', ceilings.postgresInsert, intakeInserts.postgresql, intakeInserts.grouped.postgresql, null, 1),
     rowOf('pglite', ceilings.pgliteInsert, intakeInserts.pglite, intakeInserts.grouped.pglite, pgliteAtMost, 0.6),
   ]);
+}
+
+/**
+ * The sanitiser's CPU per HTML form in its parts (sanitiser-cost.ts): jsdom's parse, DOMPurify's walk
+ * and the rest, timed in the same fresh process; they add up to the measured figure. Printed on every
+ * run, so an unmet target shows which part stops it; below it, how much of the core the measuring
+ * process had, as a busy machine inflates CPU per form.
+ */
+export function printSanitiserSplit(figure: SanitiserFigure): void {
+  printCpuFloor(
+    'The sanitiser, the 3 HTML fields of one form, in a fresh process',
+    sanitiserParts(figure),
+    { part: 'target', micros: SANITISER_TARGET_MICROS },
+    [
+      {
+        part: "of the sum, V8's helper threads (garbage collection)",
+        micros: figure.microsPerForm - figure.mainThreadMicrosPerForm,
+      },
+    ],
+    'the sanitiser: sanitizeSubmission of the form (the sum)',
+    'form',
+  );
+  console.log(
+    `  its main thread ran ${fixed(figure.mainThreadShare * 100)} % of the measured wall time ` +
+      '(under 100 %, other processes took turns on its core and the figure reads high; a busy machine can ' +
+      'raise it even near 100 %, see docs/performance.md)',
+  );
 }

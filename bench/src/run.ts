@@ -13,10 +13,11 @@ import { measureUploadCostsApart } from './upload-costs.js';
 import { measureGatewayProcesses } from './gateway-processes.js';
 import { benchInspection, type InspectionFigure } from './inspection.js';
 import { LOAD_GENERATOR } from './load.js';
-import { describeRun, printRequestPath, type RequestPathResults } from './report.js';
+import { describeRun, printRequestPath, printSanitiserSplit, type RequestPathResults } from './report.js';
 import { measureProcessTargets, quickStartOnPglite, quickStartTargets, type ProcessTarget } from './process-memory.js';
 import { measureCeilings, measureIntake, measureSoak, type BenchSettings } from './request-path.js';
 import { measureRowCosts, printRowCosts, type RowCostResults } from './row-costs.js';
+import { measureSanitiserCostApart, sanitiserTarget, type SanitiserFigure } from './sanitiser-cost.js';
 import { createScratchDatabase } from './scratch-postgres.js';
 import { measureExports, printExportResults, type ExportFigure } from './submissions-export.js';
 import {
@@ -80,6 +81,21 @@ if (only === 'start') {
   );
 }
 
+let sanitiser: SanitiserFigure | undefined;
+if (only === 'sanitiser') {
+  progress('sanitiser CPU per HTML form, in a fresh process');
+  sanitiser = await measureSanitiserCostApart(3);
+  printSanitiserSplit(sanitiser);
+  console.table(
+    [sanitiserTarget(sanitiser)].map(({ case: name, measured, target, met }) => ({
+      case: name,
+      measured,
+      target,
+      met: met ? 'yes' : 'NO',
+    })),
+  );
+}
+
 let requestPath: RequestPathResults | undefined;
 if (only === '' || only === 'requests') {
   const scratch = await createScratchDatabase(serverUrl);
@@ -91,7 +107,9 @@ if (only === '' || only === 'requests') {
     ];
     const soak = settings.soakSubmissions > 0 ? await measureSoak('postgresql', scratch.url, settings, progress) : null;
     const gatewayProcesses = await measureGatewayProcesses(scratch.url, settings, progress);
-    const processes = await measureProcessTargets(scratch.url, progress);
+    progress('sanitiser CPU per HTML form, in a fresh process');
+    const sanitiserFigure = await measureSanitiserCostApart(3);
+    const processes = [sanitiserTarget(sanitiserFigure), ...(await measureProcessTargets(scratch.url, progress))];
     progress('fixed costs of a plain submission: token check, access line');
     const fixedCosts = await measureFixedCosts(3);
     progress('what a checked, durable upload adds: file checks, sha256, fsync and rename (PNG, 10 MB PDF)');
@@ -110,6 +128,7 @@ if (only === '' || only === 'requests') {
       intake,
       soak,
       processes,
+      sanitiser: sanitiserFigure,
       fixedCosts,
       uploadCosts,
       intakeInserts,
@@ -166,6 +185,7 @@ await writeFile(
       cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
       inspection,
       ...(only === 'start' ? { quickStart } : {}),
+      ...(sanitiser ? { sanitiser } : {}),
       ...(requestPath ?? {}),
       ...(rowCosts ? { rowCosts } : {}),
       ...(data ? { data } : {}),
@@ -177,6 +197,7 @@ await writeFile(
 const met = [
   ...inspection.map((figure) => figure.met),
   ...quickStart.map((figure) => figure.met),
+  ...(sanitiser ? [sanitiserTarget(sanitiser).met] : []),
   ...(requestPath?.intake.map((figure) => figure.met !== false) ?? []),
   requestPath?.soak?.met ?? true,
   ...(data?.queries.map((figure) => figure.met) ?? []),

@@ -8,12 +8,9 @@
 // group and their folders at once (a group of STORE_GROUP; alone too, for comparison). With bare
 // multer's CPU per request, and the plain case's fixed costs, they make the floors the upload cases
 // are compared with (report.ts).
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { MIME_PDF, MIME_PNG } from '@intake/shared/mime-types';
 import { createLocalStorage } from '@intake/shared/storage';
 import { pdf } from '@intake/test-files';
@@ -21,6 +18,7 @@ import { DEFAULT_ARCHIVE_LIMITS } from '@intake/gateway/archive';
 import { createFilePipeline } from '@intake/gateway/file-pipeline';
 import { StreamedChecker } from '@intake/gateway/streamed-checks';
 import { cpuPerAsyncCall, cpuPerCall } from './cpu-per-call.js';
+import { measureInFreshProcess } from './fresh-process.js';
 import { noisePng } from './payloads.js';
 
 export interface UploadCost {
@@ -54,15 +52,11 @@ interface Sample {
 
 /** measureUploadCosts in a fresh process of its own (upload-costs-process.ts), as the bench runs it. */
 export async function measureUploadCostsApart(seconds: number): Promise<UploadCosts> {
-  const entry = fileURLToPath(new URL('./upload-costs-process.js', import.meta.url));
-  const child = fork(entry, [String(seconds)], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const exited = once(child, 'exit');
-  const [costs] = (await Promise.race([
-    once(child, 'message'),
-    exited.then(([code]) => Promise.reject(new Error(`bench: the upload costs' process exited with ${String(code)}`))),
-  ])) as [UploadCosts];
-  await exited;
-  return costs;
+  return measureInFreshProcess(
+    new URL('./upload-costs-process.js', import.meta.url),
+    [String(seconds)],
+    "the upload costs' process",
+  );
 }
 
 export async function measureUploadCosts(seconds: number): Promise<UploadCosts> {

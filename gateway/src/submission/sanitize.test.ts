@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
-import { purifyToText } from './sanitize.js';
+import { purifyToText, purifyUpTo } from './sanitize.js';
 import { decodeStoredText } from '@intake/shared/stored-text';
 import {
   MAX_MARKUP_TAGS,
@@ -213,6 +213,19 @@ describe('sanitizeString memory', () => {
     }
     // jsdom's DOMParser path keeps ~18 KB per call until the job ends: ~180 MB here.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(80 * 1024 * 1024);
+  });
+});
+
+describe("purifyUpTo, the bench's steps of purifyToText", () => {
+  it('leaves nothing behind: a parse or a walk stopped short changes no later result', () => {
+    const html = '<p>one <b>two</b></p><template><i>gone</i></template><script>x()</script> & three';
+    const expected = purifyToText(html);
+    expect(expected).toBe('one two &amp; three');
+    for (const step of ['parse', 'walk'] as const) {
+      expect(purifyUpTo(html, step)).toBeUndefined();
+      expect(purifyToText('<em>four</em>')).toBe('four');
+      expect(purifyToText(html)).toBe(expected);
+    }
   });
 });
 

@@ -7,9 +7,9 @@
 // inside a quoted attribute alike. sanitizeString of a stored value returns it unchanged.
 import { fieldPath, type FieldPathSegment } from '../field-path/index.js';
 import { escapeStoredText } from '../stored-text/index.js';
-import { purifyToText } from './purify-text.js';
+import { purifyToText, purifyUpTo } from './purify-text.js';
 
-export { purifyToText };
+export { purifyToText, purifyUpTo };
 
 const HTML_SPECIAL = /[<>&"']/;
 

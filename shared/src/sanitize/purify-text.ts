@@ -146,31 +146,69 @@ function serializeTextNodes(root: DocumentFragment): string {
   return escapeStoredText(text);
 }
 
+/** The workspace of this call: a new one once too many iterators were not shared. */
+function workspaceOf(state: Purifier): Workspace {
+  if (state.workspace.unsharedIterators > MAX_UNSHARED_ITERATORS) {
+    state.workspace = newWorkspace(state.window);
+  }
+  return state.workspace;
+}
+
+/** jsdom's parse of `html` into the reused element, in body context. */
+function parse(ws: Workspace, html: string): void {
+  ws.parser.innerHTML = html;
+  if (/<template/i.test(html)) {
+    removeTemplates(ws.parser);
+  }
+}
+
+/** Moves the parsed nodes into the in-place root and lets DOMPurify walk it, removing every element. */
+function walk(state: Purifier, ws: Workspace): void {
+  while (ws.parser.firstChild !== null) {
+    ws.root.appendChild(ws.parser.firstChild);
+  }
+  ws.lent = false;
+  state.purify.sanitize(ws.root);
+}
+
+/** Leaves the workspace empty, whatever step a call stopped at. */
+function clear(state: Purifier, ws: Workspace): void {
+  ws.parser.textContent = '';
+  ws.root.textContent = '';
+  // `removed` holds the removed nodes until the next call; nothing needs them.
+  state.purify.removed.length = 0;
+}
+
 /**
  * Parses `html` as a body fragment, lets DOMPurify remove every element (keeping their text, see
  * CONFIG) and returns the serialisation of what is left: text with `&`, `<`, `>` and U+00A0 escaped.
  */
 export function purifyToText(html: string): string {
   const state = getPurifier();
-  if (state.workspace.unsharedIterators > MAX_UNSHARED_ITERATORS) {
-    state.workspace = newWorkspace(state.window);
-  }
-  const ws = state.workspace;
+  const ws = workspaceOf(state);
   try {
-    ws.parser.innerHTML = html;
-    if (/<template/i.test(html)) {
-      removeTemplates(ws.parser);
-    }
-    while (ws.parser.firstChild !== null) {
-      ws.root.appendChild(ws.parser.firstChild);
-    }
-    ws.lent = false;
-    state.purify.sanitize(ws.root);
+    parse(ws, html);
+    walk(state, ws);
     return serializeTextNodes(ws.root);
   } finally {
-    ws.parser.textContent = '';
-    ws.root.textContent = '';
-    // `removed` holds the removed nodes until the next call; nothing needs them.
-    state.purify.removed.length = 0;
+    clear(state, ws);
+  }
+}
+
+/**
+ * purifyToText's first steps alone, on the same workspace, for the bench's split of its cost
+ * (bench/src/sanitiser-cost.ts): `'parse'` is jsdom's parse of `html`, `'walk'` adds DOMPurify's
+ * walk. Each leaves the workspace empty, as purifyToText does, and returns nothing.
+ */
+export function purifyUpTo(html: string, step: 'parse' | 'walk'): void {
+  const state = getPurifier();
+  const ws = workspaceOf(state);
+  try {
+    parse(ws, html);
+    if (step === 'walk') {
+      walk(state, ws);
+    }
+  } finally {
+    clear(state, ws);
   }
 }
