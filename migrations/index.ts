@@ -32,6 +32,7 @@ import { Migration20261129130000_form_caps } from './Migration20261129130000_for
 import { Migration20261130110000_confirmations } from './Migration20261130110000_confirmations.js';
 import { Migration20261130130000_notify_file_links } from './Migration20261130130000_notify_file_links.js';
 import { Migration20261201100000_search_off_request_path } from './Migration20261201100000_search_off_request_path.js';
+import { Migration20261202100000_search_created_at } from './Migration20261202100000_search_created_at.js';
 import { Migration20261129150000_inbox_state } from './Migration20261129150000_inbox_state.js';
 import { Migration20261130100000_webhook_formats } from './Migration20261130100000_webhook_formats.js';
 import { Migration20261130120000_submission_events } from './Migration20261130120000_submission_events.js';
@@ -72,4 +73,5 @@ export const MIGRATIONS: { name: string; class: MigrationClass }[] = [
   { name: 'Migration20261130120000_submission_events', class: Migration20261130120000_submission_events },
   { name: 'Migration20261130130000_notify_file_links', class: Migration20261130130000_notify_file_links },
   { name: 'Migration20261201100000_search_off_request_path', class: Migration20261201100000_search_off_request_path },
+  { name: 'Migration20261202100000_search_created_at', class: Migration20261202100000_search_created_at },
 ];

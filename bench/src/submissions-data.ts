@@ -259,8 +259,8 @@ export async function seedSubmissions(databaseUrl: string, count: number): Promi
       [formId, count],
     );
     await client.query(
-      `insert into submission_search (submission_id, form_id, search_text)
-       select s.id, s.form_id, coalesce(public.intake_submission_search_text(s.data), '')
+      `insert into submission_search (submission_id, form_id, search_text, created_at)
+       select s.id, s.form_id, coalesce(public.intake_submission_search_text(s.data), ''), s.created_at
        from submission_search_pending p join submissions s on s.id = p.submission_id where p.form_id = $1`,
       [formId],
     );

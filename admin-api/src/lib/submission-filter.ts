@@ -4,7 +4,8 @@
 //
 // The text match runs in the database, over `submission_search.search_text` (written by the worker
 // off the request path, docs/decisions/search-off-request-path.md), with the query put through the
-// same `intake_search_normalize`, and a trigram (pg_trgm) index on that column serves the `like`. A
+// same `intake_search_normalize`, and a trigram (pg_trgm) index on that column serves the `like`
+// (with the creation bounds, together with the search row's (form_id, created_at) index). A
 // submission still queued for indexing is not found by text (`pendingSearchCount` says so). What is
 // matched, and how: docs/submissions.md ("Finding submissions").
 
@@ -70,13 +71,29 @@ export function submissionFilterSql(
   if (filter.query !== null) {
     // The pattern is built from the normalised query in SQL, then its LIKE wildcards are escaped
     // (backslash is LIKE's default escape character). Every function here is immutable, so the
-    // planner folds the pattern to a constant and can use the trigram index.
+    // planner folds the pattern to a constant and can use the trigram index. The creation bounds are
+    // repeated on the search row's copy of `created_at`, so the (form_id, created_at) index narrows
+    // the trigram match before its rows are rechecked (a BitmapAnd), instead of after every match of
+    // the form is read.
+    const search = ['submission_filter_search.form_id = ?'];
+    params.push(formId);
+    if (filter.createdAfter !== null) {
+      search.push('submission_filter_search.created_at >= ?');
+      params.push(filter.createdAfter);
+    }
+    if (filter.createdBefore !== null) {
+      search.push('submission_filter_search.created_at < ?');
+      params.push(filter.createdBefore);
+    }
+    search.push(
+      `submission_filter_search.search_text like ` +
+        `'%' || replace(replace(replace(public.intake_search_normalize(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`,
+    );
+    params.push(filter.query);
     conditions.push(
       `${alias}.id in (select submission_filter_search.submission_id from submission_search as submission_filter_search ` +
-        `where submission_filter_search.form_id = ? and submission_filter_search.search_text like ` +
-        `'%' || replace(replace(replace(public.intake_search_normalize(?), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')`,
+        `where ${search.join(' and ')})`,
     );
-    params.push(formId, filter.query);
   }
   return { sql: conditions.join(' and '), params };
 }

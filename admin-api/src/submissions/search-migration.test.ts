@@ -2,7 +2,9 @@
 // searchable once it has run (the index is over an expression, nothing to backfill), and it can be
 // rolled back and applied again; the stored-text migration regenerates the search text of those
 // already stored, so their quotes are found as typed; the search-off-request-path migration moves
-// the text of stored submissions to `submission_search`, and its down() puts the column back.
+// the text of stored submissions to `submission_search`, and its down() puts the column back; the
+// search-created-at migration gives existing search rows their submission's creation time, which the
+// text filter's date bounds then read.
 import { jest } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { createTestDatabase, testDriverName, type TestDatabase } from '@intake/shared/test';
@@ -13,6 +15,7 @@ jest.setTimeout(60_000);
 const BEFORE_SEARCH = 'Migration20261123230000_spam_protection';
 const BEFORE_STORED_TEXT = 'Migration20261126100000_sanitized_fields';
 const BEFORE_SEARCH_TABLE = 'Migration20261130130000_notify_file_links';
+const BEFORE_SEARCH_CREATED_AT = 'Migration20261201100000_search_off_request_path';
 
 describe(`submission search migration on ${testDriverName()}`, () => {
   let testDb: TestDatabase;
@@ -25,8 +28,8 @@ describe(`submission search migration on ${testDriverName()}`, () => {
     await testDb?.close();
   });
 
-  async function matching(formId: string, query: string): Promise<string[]> {
-    const { sql, params } = submissionFilterSql(formId, false, { ...NO_SUBMISSION_FILTER, query }, 'sub');
+  async function matching(formId: string, query: string, bounds: { createdAfter?: Date; createdBefore?: Date } = {}) {
+    const { sql, params } = submissionFilterSql(formId, false, { ...NO_SUBMISSION_FILTER, query, ...bounds }, 'sub');
     const rows = await testDb.db.em
       .fork()
       .execute<{ id: string }[]>(`select sub.id from submissions as sub where ${sql} order by sub.id`, params);
@@ -119,5 +122,54 @@ describe(`submission search migration on ${testDriverName()}`, () => {
     expect(await matchingInColumn(form!.id, 'grace hop')).toContain(submissionId);
     await testDb.db.migrator.up();
     expect(await matching(form!.id, 'grace hop')).toContain(submissionId);
+  });
+
+  it("gives stored search rows their submission's creation time, and drops it on down()", async () => {
+    await testDb.db.migrator.down({ to: BEFORE_SEARCH_CREATED_AT });
+    const em = testDb.db.em.fork();
+    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
+    const submissionId = randomUUID();
+    const createdAt = new Date(Date.UTC(2026, 0, 15, 9, 30));
+    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, ?)`, [
+      submissionId,
+      form!.id,
+      JSON.stringify({ name: 'Lise Meitner' }),
+      createdAt,
+    ]);
+    // As the worker wrote it before the migration (no creation time on the row).
+    await em.execute(
+      `insert into submission_search (submission_id, form_id, search_text)
+       select id, form_id, public.intake_submission_search_text(data) from submissions where id = ?`,
+      [submissionId],
+    );
+    await em.execute('delete from submission_search_pending where submission_id = ?', [submissionId]);
+
+    await testDb.db.migrator.up();
+    const rows = await em.execute<{ same: boolean }[]>(
+      `select ss.created_at = s.created_at as same from submission_search ss
+        join submissions s on s.id = ss.submission_id where s.id = ?`,
+      [submissionId],
+    );
+    expect(rows).toEqual([{ same: true }]);
+    const day = 24 * 60 * 60 * 1000;
+    const around = {
+      createdAfter: new Date(createdAt.getTime() - day),
+      createdBefore: new Date(createdAt.getTime() + day),
+    };
+    expect(await matching(form!.id, 'meitner', around)).toEqual([submissionId]);
+    expect(await matching(form!.id, 'meitner', { createdAfter: new Date(createdAt.getTime() + 1) })).toEqual([]);
+
+    await testDb.db.migrator.down({ to: BEFORE_SEARCH_CREATED_AT });
+    const columns = await em.execute<{ count: number }[]>(
+      `select count(*)::int as count from information_schema.columns where table_name = 'submission_search' and column_name = 'created_at'`,
+    );
+    expect(columns[0]?.count).toBe(0);
+    // The data-change trigger of the earlier migration is back and still writes search rows.
+    await em.execute('update submissions set data = ? where id = ?', [
+      JSON.stringify({ name: 'Lise M.' }),
+      submissionId,
+    ]);
+    await testDb.db.migrator.up();
+    expect(await matching(form!.id, 'lise m.', around)).toEqual([submissionId]);
   });
 });

@@ -140,6 +140,49 @@ describe(`submission search on ${testDriverName()}`, () => {
     expect(await found({ createdAfter: at(5).toISOString(), createdBefore: at(5).toISOString() })).toEqual([]);
   });
 
+  it("bounds a text search by the creation time its search row carries, kept equal to the submission's", async () => {
+    const datedForm = await makeForm(admin.services, site);
+    const make = async (minutes: number, name: string) =>
+      (await makeSubmission(admin.services, datedForm, { createdAt: at(minutes), data: { name } })).submission.id;
+    const inside = await make(200, 'Rosalind Franklin');
+    const earlier = await make(100, 'Rosalind Elion');
+    const bounded = { query: 'rosalind', createdAfter: at(150).toISOString(), createdBefore: at(250).toISOString() };
+    const matches = async (filter: Record<string, unknown>) => {
+      const result = await gql<{ submissions: Connection }>(PAGE, { formId: datedForm.id, first: 10, filter });
+      expect(result.errors).toBeUndefined();
+      const ids = result.data!.submissions.edges.map((edge) => edge.node.id);
+      expect(result.data!.submissions.totalCount).toBe(ids.length);
+      return ids.sort();
+    };
+    const em = admin.services.db.em.fork();
+    const searchDates = async () =>
+      em.execute<{ id: string; same: boolean }[]>(
+        `select s.id, ss.created_at = s.created_at as same from submission_search ss
+          join submissions s on s.id = ss.submission_id where ss.form_id = ? order by s.id`,
+        [datedForm.id],
+      );
+    // The indexer copies each submission's creation time.
+    expect((await searchDates()).every((row) => row.same)).toBe(true);
+    expect(await matches(bounded)).toEqual([inside]);
+
+    // The bounds are read on the search row too: one dated outside them is not found by text and
+    // dates, though its submission is inside (found by text alone).
+    await em.execute('update submission_search set created_at = ? where submission_id = ?', [at(100), inside]);
+    expect(await matches(bounded)).toEqual([]);
+    expect(await matches({ query: 'rosalind' })).toEqual([inside, earlier].sort());
+
+    // A change of the data (an erasure) rewrites the search row with the submission's date.
+    await em.execute('update submissions set data = ? where id = ?', [
+      JSON.stringify({ name: 'Rosalind [erased]' }),
+      inside,
+    ]);
+    expect(await matches(bounded)).toEqual([inside]);
+    // A change of the creation time is followed at once.
+    await em.execute('update submissions set created_at = ? where id = ?', [at(210), earlier]);
+    expect((await searchDates()).every((row) => row.same)).toBe(true);
+    expect(await matches(bounded)).toEqual([inside, earlier].sort());
+  });
+
   it('filters on files, alone and with the other parts', async () => {
     expect(await found({ hasFiles: true })).toEqual(['accented', 'ampersand']);
     expect((await found({ hasFiles: false })).length).toBe(7);

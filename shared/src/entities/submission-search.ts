@@ -3,8 +3,9 @@ import { SubmissionSchema } from './submission.js';
 
 // The text search of a submission's values, apart from its row (docs/decisions/search-off-request-path.md):
 // one lower-case, accent-free text per submission, computed in SQL by intake_submission_search_text
-// from `data`, written by the worker from the queue below (and at once when `data` changes), read
-// only in SQL conditions (admin-api's submission filter).
+// from `data`, written by the worker from the queue below (and at once when `data` or `created_at`
+// changes), read only in SQL conditions (admin-api's submission filter). The submission's form and
+// creation time are copied here so a text search with creation bounds narrows by both in this table.
 export const SubmissionSearchSchema = defineEntity({
   name: 'SubmissionSearch',
   tableName: 'submission_search',
@@ -13,8 +14,12 @@ export const SubmissionSearchSchema = defineEntity({
     /** The submission's form, so a search reads only this table's rows of one form. */
     formId: p.uuid(),
     searchText: p.text(),
+    /** The submission's `createdAt`, so a text search with creation bounds reads only their rows. */
+    createdAt: p.datetime(),
   },
   indexes: [
+    // With the trigram index, in one BitmapAnd: text + creation bounds (the console's "last 30 days").
+    { name: 'submission_search_form_id_created_at_index', properties: ['formId', 'createdAt'] },
     // Text search over the values (admin API `submissions(filter: { query })`).
     {
       name: 'submission_search_search_text_trgm_index',

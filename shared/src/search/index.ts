@@ -8,14 +8,15 @@ import type { Database, Em } from '../db/index.js';
 export const SEARCH_INDEX_BATCH = 500;
 
 // One statement, hence one transaction: take queued rows no other worker holds (SKIP LOCKED), write
-// their search rows computed in SQL by the column's former function, delete them from the queue.
+// their search rows computed in SQL by the column's former function (with the submission's form and
+// creation time, which the text filter's date bounds read), delete them from the queue.
 // ON CONFLICT DO NOTHING: a row already there was written by the data-change trigger from newer data.
 // A queued id whose submission is gone joins nothing and is only deleted.
 const INDEX_PENDING = `with "taken" as (
     select "submission_id" from "submission_search_pending" limit ? for update skip locked
   ), "indexed" as (
-    insert into "submission_search" ("submission_id", "form_id", "search_text")
-    select s."id", s."form_id", coalesce(public.intake_submission_search_text(s."data"), '')
+    insert into "submission_search" ("submission_id", "form_id", "search_text", "created_at")
+    select s."id", s."form_id", coalesce(public.intake_submission_search_text(s."data"), ''), s."created_at"
     from "taken" t join "submissions" s on s."id" = t."submission_id"
     on conflict ("submission_id") do nothing
   )
