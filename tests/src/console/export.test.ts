@@ -13,6 +13,7 @@ import {
   checkAccessibility,
   describeConsole,
   expectHeading,
+  settled,
   signIn,
   startConsole,
   type ConsoleEnvironment,
@@ -52,6 +53,8 @@ describeConsole('console: exporting a form’s submissions', () => {
     await page.getByRole('button', { name: 'Export' }).click();
     const dialog = page.getByRole('dialog', { name: 'Export submissions' });
     await dialog.waitFor();
+    // A click while the dialog still scales in was once lost at load 6 ("did not change its state").
+    await settled(page);
     await dialog.getByRole('radio', { name: label, exact: true }).check();
     const [download] = await Promise.all([
       page.waitForEvent('download'),

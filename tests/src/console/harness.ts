@@ -375,7 +375,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
  * out. Endless ones (a loader's spin) and those driven by scrolling (a table's edge shadows) never
  * end and are not waited for.
  */
-async function settled(page: Page): Promise<void> {
+export async function settled(page: Page): Promise<void> {
   await page.waitForTimeout(300);
   await page
     .waitForFunction(
