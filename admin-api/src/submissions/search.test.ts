@@ -1,6 +1,6 @@
 // Search and filter of a form's submissions through the GraphQL API, on the database under test: the
 // text query (values only, any depth, case, accents, HTML escapes, LIKE wildcards), the creation
-// bounds, hasFiles, totalCount of the filtered set, keyset paging inside it, and bad input.
+// bounds, hasFiles, totalCount and countUpTo of the filtered set, keyset paging inside it, and bad input.
 import { jest } from '@jest/globals';
 import { SubmissionSchema, type Form, type Site } from '@intake/shared/entities';
 import { searchIndexed, testDriverName } from '@intake/shared/test';
@@ -11,12 +11,15 @@ jest.setTimeout(30_000);
 
 const PAGE = `query($formId: ID!, $first: Int, $after: String, $spam: Boolean, $filter: SubmissionFilterInput) {
   submissions(formId: $formId, first: $first, after: $after, spam: $spam, filter: $filter) {
-    totalCount edges { cursor node { id } } pageInfo { hasNextPage endCursor }
+    totalCount countUpTo { count more } upToTwo: countUpTo(limit: 2) { count more }
+    edges { cursor node { id } } pageInfo { hasNextPage endCursor }
   }
 }`;
 
 interface Connection {
   totalCount: number;
+  countUpTo: { count: number; more: boolean };
+  upToTwo: { count: number; more: boolean };
   edges: { cursor: string; node: { id: string } }[];
   pageInfo: { hasNextPage: boolean; endCursor: string | null };
 }
@@ -45,6 +48,8 @@ describe(`submission search on ${testDriverName()}`, () => {
     const byId = new Map(Object.entries(ids).map(([name, id]) => [id, name]));
     const names = connection.edges.map((edge) => byId.get(edge.node.id) ?? edge.node.id).sort();
     expect(connection.totalCount).toBe(names.length);
+    expect(connection.countUpTo).toEqual({ count: names.length, more: false });
+    expect(connection.upToTwo).toEqual({ count: Math.min(names.length, 2), more: names.length > 2 });
     return names;
   }
 
@@ -222,6 +227,10 @@ describe(`submission search on ${testDriverName()}`, () => {
       expect(result.errors).toBeUndefined();
       const connection: Connection = result.data!.submissions;
       expect(connection.totalCount).toBe(8);
+      expect([connection.countUpTo, connection.upToTwo]).toEqual([
+        { count: 8, more: false },
+        { count: 2, more: true },
+      ]);
       seen.push(...connection.edges.map((edge) => edge.node.id));
       if (!connection.pageInfo.hasNextPage) {
         break;
@@ -258,6 +267,27 @@ describe(`submission search on ${testDriverName()}`, () => {
     // Wrong GraphQL types are refused by validation, before the resolver.
     const typed = await list({ filter: { hasFiles: 'yes' } });
     expect(codes(typed)).toEqual(['BAD_USER_INPUT']);
+  });
+
+  it('counts up to a limit of 1 to 10,000, 1,000 when none is given', async () => {
+    const COUNT_UP_TO = `query($formId: ID!, $limit: Int) {
+      submissions(formId: $formId, first: 0) { countUpTo(limit: $limit) { count more } }
+    }`;
+    const countUpTo = (limit: number | null) => gql(COUNT_UP_TO, { formId: form.id, limit });
+    const total = (await found({})).length;
+    expect((await countUpTo(null)).data?.submissions.countUpTo).toEqual({ count: total, more: false });
+    expect((await countUpTo(1)).data?.submissions.countUpTo).toEqual({ count: 1, more: true });
+    expect((await countUpTo(total)).data?.submissions.countUpTo).toEqual({ count: total, more: false });
+    expect((await countUpTo(total - 1)).data?.submissions.countUpTo).toEqual({ count: total - 1, more: true });
+    expect((await countUpTo(10_000)).data?.submissions.countUpTo).toEqual({ count: total, more: false });
+    for (const limit of [0, -1, 10_001]) {
+      const refused = await countUpTo(limit);
+      expect({ limit, codes: codes(refused), field: refused.errors?.[0]?.extensions?.field }).toEqual({
+        limit,
+        codes: ['BAD_USER_INPUT'],
+        field: 'limit',
+      });
+    }
   });
 
   it('does not find a submission by text until it is indexed, and says the form is indexing meanwhile', async () => {

@@ -127,6 +127,15 @@ export class PageInfoType {
   endCursor!: string | null;
 }
 
+@ObjectType('SubmissionCountUpTo', { description: 'A count that stopped at its limit.' })
+export class SubmissionCountUpToType {
+  @Field(() => Int, { description: 'The matches counted: exact while `more` is false, else the limit.' })
+  count!: number;
+
+  @Field(() => Boolean, { description: 'Whether more submissions than `count` match.' })
+  more!: boolean;
+}
+
 @ObjectType('SubmissionConnection', { description: 'Newest first.' })
 export class SubmissionConnectionType {
   /** The listed set's condition, for `totalCount` (a field resolver: counted only when asked for). */
