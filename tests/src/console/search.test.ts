@@ -1,7 +1,8 @@
 // Search and filters on a form's inbox in Chromium, with submissions sent through the real gateway:
 // the search box finds a value whatever its case and accents (and `&` as typed), the count follows
 // the filter, an empty result says so, the filter is in the URL and survives a reload, the date
-// range and "Has files" narrow the list, Clear filters shows everything again.
+// range and "Has files" narrow the list, Clear filters shows everything again. Past 1,000 the count
+// says "More than 1,000" until asked to count all, and arrivals are still counted.
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import type { Page } from 'playwright-core';
 import { searchIndexed } from '@intake/shared/test';
@@ -176,6 +177,30 @@ describeConsole('console: search and filters on the inbox', () => {
     await page.getByText(/^1 matching submission,/).waitFor();
     await search('elodie');
     await page.getByText('No submissions match these filters.').waitFor();
+  });
+
+  it('says "more than 1,000" on a big form, counts new arrivals, and counts all on request', async () => {
+    const big = await env.createSiteAndForm('Big Shop');
+    // 1,001 stored submissions, older than anything sent next (a bulk insert, as an import would).
+    await env.sql(
+      `insert into submissions (id, form_id, data, created_at)
+       select gen_random_uuid(), ?, jsonb_build_object('name', 'Person ' || n), now() - n * interval '1 minute'
+       from generate_series(1, 1001) as n`,
+      [big.formId],
+    );
+    await page.goto(`${env.url}/sites/${big.siteId}/forms/${big.formId}`);
+    await page.getByRole('row', { name: /Person 1\b/ }).waitFor();
+    await expectCount(/^More than 1,000 submissions/);
+    await accessible('inbox of a form with more than 1,000 submissions');
+
+    expect((await env.sendSubmission(big.siteId, big.formCode, { name: 'Newcomer' })).status).toBe(201);
+    await page.getByRole('row', { name: /Newcomer/ }).waitFor();
+    await page.getByText('1 new since you opened this page').waitFor();
+    await expectCount(/^More than 1,000 submissions/);
+
+    await page.getByRole('button', { name: 'Count all' }).click();
+    await expectCount(/^1,002 submissions/);
+    await page.getByText('1 new since you opened this page').waitFor();
   });
 
   it('says new submissions are being indexed while a search may miss them, then finds them', async () => {

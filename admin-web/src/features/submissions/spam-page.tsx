@@ -11,6 +11,7 @@ import { useCanManageSite } from '../../components/site-access';
 import { MarkNotSpamDocument, SpamSubmissionsDocument } from '../../gql/graphql';
 import { formatDateTime } from '../../lib/format';
 import { columnKeys } from '../../lib/submission-values';
+import { CountAllButton, countText } from './count-text';
 import { SubmissionListHeader } from './submission-list-header';
 import { SubmissionTable } from './submission-rows';
 import { useLivePageAndCount, useSubmissionCount } from './use-submission-count';
@@ -35,13 +36,6 @@ function describeReason(reason: string | null | undefined): string {
     return 'Unknown';
   }
   return REASONS[reason] ?? reason;
-}
-
-function spamCount(total: number | undefined): string {
-  if (total === undefined) {
-    return 'Counting…';
-  }
-  return total === 1 ? '1 spam submission' : `${total} spam submissions`;
 }
 
 export function SpamPage() {
@@ -105,8 +99,9 @@ function SpamList({ formId }: { formId: string }) {
       {connection ? (
         <>
           <Text mb="sm" data-testid="spam-count">
-            {spamCount(count.total)}
+            {countText(count, 'spam submission', 'spam submissions')}
             {rows.length > 0 ? `, newest first (page ${pageNumber})` : ''}
+            <CountAllButton count={count} />
           </Text>
           {selection.ids.length > 0 && canManage ? (
             <BulkActions formId={formId} ids={selection.ids} spam onDone={afterBulkAction} />

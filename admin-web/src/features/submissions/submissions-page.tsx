@@ -21,6 +21,7 @@ import {
 } from '../../lib/submission-filter-params';
 import { isTooShort, SubmissionFilters } from './submission-filters';
 import { SubmissionListHeader } from './submission-list-header';
+import { CountAllButton, countText } from './count-text';
 import { useLivePageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
@@ -68,8 +69,9 @@ function Inbox({
   const filtered = isFiltered(filter);
   const variables = filtered ? toFilterVariables(filter) : null;
   const state = toStateVariables(filter);
-  // What was there when the list opened, to count and mark what came since.
-  const baseline = useRef<{ total: number; ids: Set<string> } | null>(null);
+  // What was there when the list opened, to count and mark what came since (`total` null when the
+  // count stopped at its limit: then the new rows on the first page are what is counted).
+  const baseline = useRef<{ total: number | null; ids: Set<string> } | null>(null);
   // Another filter is another list: back to its first page and a new baseline. Adjusted during render
   // (not in an effect) so the old filter's cursors are never sent with the new filter; the search box
   // stays mounted and keeps its focus.
@@ -113,24 +115,25 @@ function Inbox({
   });
   // Taken from answers to this filter only: while a new filter's answers are on their way, urql still
   // shows the previous filter's, and a baseline from those would count the difference as new.
-  const settled = connection !== undefined && total !== undefined && !fetching && !count.fetching;
+  const counted = total !== undefined || count.over !== undefined;
+  const settled = connection !== undefined && counted && !fetching && !count.fetching;
   useEffect(() => {
     if (settled && baseline.current === null) {
-      baseline.current = { total, ids: new Set(connection.edges.map((edge) => edge.node.id)) };
+      baseline.current = { total: total ?? null, ids: new Set(connection.edges.map((edge) => edge.node.id)) };
     }
   }, [settled, connection, total]);
-  const arrived = total !== undefined && baseline.current ? Math.max(0, total - baseline.current.total) : 0;
   const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && pageNumber === 1;
+  const rows = useMemo(() => connection?.edges.map((edge) => edge.node) ?? [], [connection]);
+  const arrived = arrivedSince(baseline.current, total, rows.filter((row) => isNew(row.id)).length);
 
   // The total drops by the deleted one: the baseline too, so the count of new ones stays right.
   const afterDeletion = () => {
-    if (baseline.current) {
+    if (baseline.current?.total != null) {
       baseline.current.total -= 1;
     }
     refresh();
   };
 
-  const rows = useMemo(() => connection?.edges.map((edge) => edge.node) ?? [], [connection]);
   const selection = useRowSelection(useMemo(() => rows.map((row) => row.id), [rows]));
   const afterBulkAction = () => {
     selection.clear();
@@ -151,8 +154,11 @@ function Inbox({
         <>
           <Group justify="space-between" mb="sm" wrap="wrap">
             <Text data-testid="submission-count">
-              {total === undefined ? 'Counting…' : submissionCount(total, filtered)}
+              {filtered
+                ? countText(count, 'matching submission', 'matching submissions')
+                : countText(count, 'submission', 'submissions')}
               {rows.length > 0 ? `, newest first (page ${pageNumber})` : ''}
+              <CountAllButton count={count} />
             </Text>
             {/* Announced politely as submissions arrive; the list refreshes itself every few seconds. */}
             <Group gap="xs" aria-live="polite" role="status">
@@ -224,7 +230,10 @@ function Inbox({
   );
 }
 
-function submissionCount(total: number, filtered: boolean): string {
-  const noun = total === 1 ? 'submission' : 'submissions';
-  return filtered ? `${total} matching ${noun}` : `${total} ${noun}`;
+/** How many arrived since the baseline: the exact counts' difference, else the new rows in sight. */
+function arrivedSince(baseline: { total: number | null } | null, total: number | undefined, newInSight: number) {
+  if (baseline === null) {
+    return 0;
+  }
+  return baseline.total !== null && total !== undefined ? Math.max(0, total - baseline.total) : newInSight;
 }

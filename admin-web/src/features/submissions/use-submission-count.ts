@@ -1,9 +1,11 @@
 // The count of the inbox or the Spam view, in its own request beside the page's (see the .graphql
-// file for why). `total` is undefined until the first answer for these variables.
-import { useMemo } from 'react';
+// file for why): exact up to 1,000, "more than 1,000" beyond, and exact again once a person asks to
+// count all.
+import { useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import {
   SubmissionCountDocument,
+  SubmissionTotalCountDocument,
   type SubmissionFilterInput,
   type SubmissionStateFilterInput,
 } from '../../gql/graphql';
@@ -19,20 +21,42 @@ interface CountedView {
 export function useSubmissionCount({ formId, spam = false, filter = null, state = null }: CountedView) {
   // `Submission`: a deletion or a move out of Spam refetches the count too.
   const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
-  const [{ data, fetching }, refetch] = useQuery({
-    query: SubmissionCountDocument,
-    variables: { formId, spam, filter, state },
+  const variables = { formId, spam, filter, state };
+  const [{ data, fetching }, refetch] = useQuery({ query: SubmissionCountDocument, variables, context });
+  // Count all applies to the view it was asked for; another filter starts from "more than" again.
+  const view = JSON.stringify(variables);
+  const [countAllFor, setCountAllFor] = useState<string | null>(null);
+  const countingAllHere = countAllFor === view;
+  const [all, refetchAll] = useQuery({
+    query: SubmissionTotalCountDocument,
+    variables,
     context,
+    pause: !countingAllHere,
   });
+  const upTo = data?.submissions.countUpTo;
+  const exactAll = countingAllHere && !all.fetching ? all.data?.submissions.totalCount : undefined;
   return {
-    total: data?.submissions.totalCount,
+    /** The exact count; undefined while counting, or while more than `over` match and nobody asked for all. */
+    total: exactAll ?? (upTo && !upTo.more ? upTo.count : undefined),
+    /** The limit, when more submissions than it match and they were not all counted. */
+    over: exactAll === undefined && upTo?.more === true ? upTo.count : undefined,
+    /** Counts every match (slow on a big form): `total` once it is done. */
+    countAll: () => setCountAllFor(view),
+    countingAll: countingAllHere && all.fetching,
     /** Some of the form's newest submissions are not in the text search yet (a few seconds at most). */
     searchIndexing: data?.submissions.searchIndexing === true,
     /** While true, `total` may still be the previous variables' count. */
     fetching,
-    refresh: () => refetch({ requestPolicy: 'network-only' }),
+    refresh: () => {
+      refetch({ requestPolicy: 'network-only' });
+      if (countingAllHere) {
+        refetchAll({ requestPolicy: 'network-only' });
+      }
+    },
   };
 }
+
+export type SubmissionCount = ReturnType<typeof useSubmissionCount>;
 
 /**
  * Refetches a view's page and its count together when a submission of the form arrives or changes
