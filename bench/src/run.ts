@@ -22,6 +22,7 @@ import { createScratchDatabase } from './scratch-postgres.js';
 import { measureExports, printExportResults, type ExportFigure } from './submissions-export.js';
 import {
   measureFilteredPages,
+  measureStatusCounts,
   printDataResults,
   seedSubmissions,
   withAdminApi,
@@ -164,8 +165,9 @@ if (only === '' || only === 'data') {
       const seeded = await seedSubmissions(scratch.url, dataSubmissions);
       progress('data: filtered first pages through the admin API');
       const queries = await measureFilteredPages(gql, seeded.formId, 7);
+      const statusCountsMs = await measureStatusCounts(gql, seeded.formId, 7);
       const exports = await measureExports(scratch.url, seeded.formId, progress);
-      return { database: scratch.description, seeded, queries, exports };
+      return { database: scratch.description, seeded, queries, statusCountsMs, exports };
     });
     printDataResults(data);
     printExportResults(data.exports);

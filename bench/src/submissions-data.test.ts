@@ -4,7 +4,7 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { createScratchPostgres, describeOnPostgres } from '@intake/shared/test';
-import { measureFilteredPages, seedSubmissions, withAdminApi } from './submissions-data.js';
+import { measureFilteredPages, measureStatusCounts, seedSubmissions, withAdminApi } from './submissions-data.js';
 
 jest.setTimeout(120_000);
 
@@ -31,10 +31,13 @@ describeOnPostgres('bench data part on postgresql', (serverUrl) => {
         const seeded = await seedSubmissions(scratch.url, 200);
         expect(seeded).toMatchObject({ submissions: 200, withFiles: 10 });
         expect(await submissionIndexes(scratch.url)).toEqual(indexes);
-        return measureFilteredPages(gql, seeded.formId, 1);
+        return {
+          queries: await measureFilteredPages(gql, seeded.formId, 1),
+          statusCountsMs: await measureStatusCounts(gql, seeded.formId, 1),
+        };
       });
       // n = 1..200: Élodie when n % 47 = 0, Zürich for n / 11 = 1, a file every 20th, one a minute back.
-      expect(figures.map((figure) => [figure.name, figure.matches])).toEqual([
+      expect(figures.queries.map((figure) => [figure.name, figure.matches])).toEqual([
         ['no filter (inbox)', 200],
         ['text, 1 in 10,000 ("quintanilla")', 0],
         ['text, 1 in 47 ("ELODIE")', 4],
@@ -43,9 +46,10 @@ describeOnPostgres('bench data part on postgresql', (serverUrl) => {
         ['has files', 10],
         ['text + last 30 days + has files', 0],
       ]);
-      for (const figure of figures) {
-        expect(figure.medianMs).toBeGreaterThan(0);
+      for (const figure of figures.queries) {
+        expect([figure.medianMs, figure.countUpToMedianMs, figure.exactCountMedianMs].every((ms) => ms > 0)).toBe(true);
       }
+      expect(figures.statusCountsMs).toBeGreaterThan(0);
     } finally {
       await scratch.drop();
     }
