@@ -65,11 +65,12 @@ function migrationsFingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** Names the PGlite template by what it is built from: PGlite's version and the migrations. */
+/** Names the PGlite template by what it is built from: PGlite's version, the migrations, its shape. */
 function pgliteTemplateFingerprint(): string {
   return createHash('sha256')
     .update(readFileSync(path.join(REPO_ROOT, 'node_modules/@electric-sql/pglite/package.json')))
     .update(migrationsFingerprint())
+    .update('without template databases')
     .digest('hex')
     .slice(0, 16);
 }
@@ -86,6 +87,13 @@ async function migratedPgliteTemplate(): Promise<Blob> {
     const db = await openDatabase({ pgliteDir: null });
     await migrate(db);
     const pglite = await (db.driver.getConnection() as unknown as PgliteConnection).getNativeClient();
+    // The archive is unpacked into memory by every test file: without initdb's template databases,
+    // which no test creates a database from, it is 27 MB and 535 files instead of 42 MB and 1,157
+    // (opening it: 155 ms instead of 280, docs in the README's "How long the tests take").
+    await pglite.exec(`update pg_database set datistemplate = false where datname in ('template0', 'template1')`);
+    await pglite.exec('drop database template0');
+    await pglite.exec('drop database template1');
+    await pglite.exec('checkpoint');
     const archive = await pglite.dumpDataDir('none');
     // Written aside and renamed: a test file in another worker reads the whole archive or none.
     const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
