@@ -46,6 +46,20 @@ describe(`submission search migration on ${testDriverName()}`, () => {
     return rows.map((row) => row.id);
   }
 
+  /** A submission of the test's form stored as an older schema stores it (a plain row, nothing queued). */
+  async function storeOldSubmission(data: Record<string, unknown>, createdAt = new Date()) {
+    const em = testDb.db.em.fork();
+    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
+    const submissionId = randomUUID();
+    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, ?)`, [
+      submissionId,
+      form!.id,
+      JSON.stringify(data),
+      createdAt,
+    ]);
+    return { em, formId: form!.id, submissionId };
+  }
+
   it('makes earlier submissions searchable, and rolls back and forth', async () => {
     await testDb.db.migrator.up({ to: BEFORE_SEARCH });
     const em = testDb.db.em.fork();
@@ -80,62 +94,43 @@ describe(`submission search migration on ${testDriverName()}`, () => {
 
   it('reads the quotes of submissions stored before the stored-text migration once it has run', async () => {
     await testDb.db.migrator.down({ to: BEFORE_STORED_TEXT });
-    const em = testDb.db.em.fork();
-    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
-    const submissionId = randomUUID();
     // As the sanitiser stored `O'Brien said "hi"`.
-    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, now())`, [
-      submissionId,
-      form!.id,
-      JSON.stringify({ name: 'O&#39;Brien said &quot;hi&quot;' }),
-    ]);
-    expect(await matchingInColumn(form!.id, "o'brien")).toEqual([]);
-    expect(await matchingInColumn(form!.id, '#39;')).toEqual([submissionId]);
+    const { formId, submissionId } = await storeOldSubmission({ name: 'O&#39;Brien said &quot;hi&quot;' });
+    expect(await matchingInColumn(formId, "o'brien")).toEqual([]);
+    expect(await matchingInColumn(formId, '#39;')).toEqual([submissionId]);
 
     await testDb.db.migrator.up();
-    expect(await matching(form!.id, "o'brien")).toEqual([submissionId]);
-    expect(await matching(form!.id, 'said "hi')).toEqual([submissionId]);
-    expect(await matching(form!.id, '#39;')).toEqual([]);
+    expect(await matching(formId, "o'brien")).toEqual([submissionId]);
+    expect(await matching(formId, 'said "hi')).toEqual([submissionId]);
+    expect(await matching(formId, '#39;')).toEqual([]);
   });
 
   it('moves the search text of stored submissions to its own table, and back on down()', async () => {
     await testDb.db.migrator.down({ to: BEFORE_SEARCH_TABLE });
-    const em = testDb.db.em.fork();
-    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
-    const submissionId = randomUUID();
-    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, now())`, [
-      submissionId,
-      form!.id,
-      JSON.stringify({ name: 'Grace Hopper', note: 'Café &amp; compilers' }),
-    ]);
-    expect(await matchingInColumn(form!.id, 'cafe & comp')).toEqual([submissionId]);
+    const { em, formId, submissionId } = await storeOldSubmission({
+      name: 'Grace Hopper',
+      note: 'Café &amp; compilers',
+    });
+    expect(await matchingInColumn(formId, 'cafe & comp')).toEqual([submissionId]);
 
     await testDb.db.migrator.up();
     // Found at once: moved by the migration, not queued for the worker.
-    expect(await matching(form!.id, 'cafe & comp')).toEqual([submissionId]);
+    expect(await matching(formId, 'cafe & comp')).toEqual([submissionId]);
     const columns = await em.execute<{ count: number }[]>(
       `select count(*)::int as count from information_schema.columns where table_name = 'submissions' and column_name = 'search_text'`,
     );
     expect(columns[0]?.count).toBe(0);
 
     await testDb.db.migrator.down({ to: BEFORE_SEARCH_TABLE });
-    expect(await matchingInColumn(form!.id, 'grace hop')).toContain(submissionId);
+    expect(await matchingInColumn(formId, 'grace hop')).toContain(submissionId);
     await testDb.db.migrator.up();
-    expect(await matching(form!.id, 'grace hop')).toContain(submissionId);
+    expect(await matching(formId, 'grace hop')).toContain(submissionId);
   });
 
   it("gives stored search rows their submission's creation time, and drops it on down()", async () => {
     await testDb.db.migrator.down({ to: BEFORE_SEARCH_CREATED_AT });
-    const em = testDb.db.em.fork();
-    const [form] = await em.execute<{ id: string }[]>('select id from forms limit 1');
-    const submissionId = randomUUID();
     const createdAt = new Date(Date.UTC(2026, 0, 15, 9, 30));
-    await em.execute(`insert into submissions (id, form_id, data, created_at) values (?, ?, ?, ?)`, [
-      submissionId,
-      form!.id,
-      JSON.stringify({ name: 'Lise Meitner' }),
-      createdAt,
-    ]);
+    const { em, formId, submissionId } = await storeOldSubmission({ name: 'Lise Meitner' }, createdAt);
     // As the worker wrote it before the migration (no creation time on the row).
     await em.execute(
       `insert into submission_search (submission_id, form_id, search_text)
@@ -156,8 +151,8 @@ describe(`submission search migration on ${testDriverName()}`, () => {
       createdAfter: new Date(createdAt.getTime() - day),
       createdBefore: new Date(createdAt.getTime() + day),
     };
-    expect(await matching(form!.id, 'meitner', around)).toEqual([submissionId]);
-    expect(await matching(form!.id, 'meitner', { createdAfter: new Date(createdAt.getTime() + 1) })).toEqual([]);
+    expect(await matching(formId, 'meitner', around)).toEqual([submissionId]);
+    expect(await matching(formId, 'meitner', { createdAfter: new Date(createdAt.getTime() + 1) })).toEqual([]);
 
     await testDb.db.migrator.down({ to: BEFORE_SEARCH_CREATED_AT });
     const columns = await em.execute<{ count: number }[]>(
@@ -170,6 +165,6 @@ describe(`submission search migration on ${testDriverName()}`, () => {
       submissionId,
     ]);
     await testDb.db.migrator.up();
-    expect(await matching(form!.id, 'lise m.', around)).toEqual([submissionId]);
+    expect(await matching(formId, 'lise m.', around)).toEqual([submissionId]);
   });
 });
