@@ -201,6 +201,11 @@ describeConsole('console: search and filters on the inbox', () => {
     await page.getByRole('button', { name: 'Count all' }).click();
     await expectCount(/^1,002 submissions/);
     await page.getByText('1 new since you opened this page').waitFor();
+    // Counted all, the count stays exact as more arrive.
+    expect((await env.sendSubmission(big.siteId, big.formCode, { name: 'Latecomer' })).status).toBe(201);
+    await page.getByRole('row', { name: /Latecomer/ }).waitFor();
+    await expectCount(/^1,003 submissions/);
+    await page.getByText('2 new since you opened this page').waitFor();
   });
 
   it('says new submissions are being indexed while a search may miss them, then finds them', async () => {

@@ -34,7 +34,8 @@ export function useSubmissionCount({ formId, spam = false, filter = null, state 
     pause: !countingAllHere,
   });
   const upTo = data?.submissions.countUpTo;
-  const exactAll = countingAllHere && !all.fetching ? all.data?.submissions.totalCount : undefined;
+  // Once counted, a refresh keeps showing the last exact count until the new one comes.
+  const exactAll = countingAllHere ? all.data?.submissions.totalCount : undefined;
   return {
     /** The exact count; undefined while counting, or while more than `over` match and nobody asked for all. */
     total: exactAll ?? (upTo && !upTo.more ? upTo.count : undefined),
@@ -42,7 +43,7 @@ export function useSubmissionCount({ formId, spam = false, filter = null, state 
     over: exactAll === undefined && upTo?.more === true ? upTo.count : undefined,
     /** Counts every match (slow on a big form): `total` once it is done. */
     countAll: () => setCountAllFor(view),
-    countingAll: countingAllHere && all.fetching,
+    countingAll: countingAllHere && exactAll === undefined,
     /** Some of the form's newest submissions are not in the text search yet (a few seconds at most). */
     searchIndexing: data?.submissions.searchIndexing === true,
     /** While true, `total` may still be the previous variables' count. */
