@@ -22,7 +22,7 @@ import {
 import { isTooShort, SubmissionFilters } from './submission-filters';
 import { SubmissionListHeader } from './submission-list-header';
 import { CountAllButton, countText } from './count-text';
-import { useLivePageAndCount, useSubmissionCount } from './use-submission-count';
+import { useArrivalsSince, useLivePageAndCount, useSubmissionCount } from './use-submission-count';
 import { useCursorPages } from '../../lib/use-cursor-pages';
 import { SubmissionTable } from './submission-rows';
 import { StatusCounts } from './status-counts';
@@ -70,8 +70,8 @@ function Inbox({
   const variables = filtered ? toFilterVariables(filter) : null;
   const state = toStateVariables(filter);
   // What was there when the list opened, to count and mark what came since (`total` null when the
-  // count stopped at its limit: then the new rows on the first page are what is counted).
-  const baseline = useRef<{ total: number | null; ids: Set<string> } | null>(null);
+  // count stopped at its limit: then what came after the newest row then is counted apart).
+  const baseline = useRef<{ total: number | null; newest: string | null; ids: Set<string> } | null>(null);
   // Another filter is another list: back to its first page and a new baseline. Adjusted during render
   // (not in an effect) so the old filter's cursors are never sent with the new filter; the search box
   // stays mounted and keeps its focus.
@@ -94,9 +94,21 @@ function Inbox({
     context,
   });
   const count = useSubmissionCount({ formId, filter: variables, state });
+  const capped = baseline.current !== null && baseline.current.total === null;
+  const arrivals = useArrivalsSince({
+    formId,
+    filter: variables,
+    state,
+    since: capped ? (baseline.current?.newest ?? null) : null,
+  });
   const refresh = useLivePageAndCount(
     () => refetch({ requestPolicy: 'network-only' }),
-    count,
+    {
+      refresh: () => {
+        count.refresh();
+        arrivals.refresh();
+      },
+    },
     formId,
     POLL_INTERVAL_MS,
   );
@@ -119,12 +131,16 @@ function Inbox({
   const settled = connection !== undefined && counted && !fetching && !count.fetching;
   useEffect(() => {
     if (settled && baseline.current === null) {
-      baseline.current = { total: total ?? null, ids: new Set(connection.edges.map((edge) => edge.node.id)) };
+      baseline.current = {
+        total: total ?? null,
+        newest: connection.edges[0]?.node.createdAt ?? null,
+        ids: new Set(connection.edges.map((edge) => edge.node.id)),
+      };
     }
   }, [settled, connection, total]);
   const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && pageNumber === 1;
   const rows = useMemo(() => connection?.edges.map((edge) => edge.node) ?? [], [connection]);
-  const arrived = arrivedSince(baseline.current, total, rows.filter((row) => isNew(row.id)).length);
+  const arrived = arrivedSince(baseline.current, total, arrivals.arrived ?? rows.filter((row) => isNew(row.id)).length);
 
   // The total drops by the deleted one: the baseline too, so the count of new ones stays right.
   const afterDeletion = () => {
@@ -230,10 +246,10 @@ function Inbox({
   );
 }
 
-/** How many arrived since the baseline: the exact counts' difference, else the new rows in sight. */
-function arrivedSince(baseline: { total: number | null } | null, total: number | undefined, newInSight: number) {
+/** How many arrived since the baseline: the exact counts' difference, else those counted after it. */
+function arrivedSince(baseline: { total: number | null } | null, total: number | undefined, counted: number) {
   if (baseline === null) {
     return 0;
   }
-  return baseline.total !== null && total !== undefined ? Math.max(0, total - baseline.total) : newInSight;
+  return baseline.total !== null && total !== undefined ? Math.max(0, total - baseline.total) : counted;
 }

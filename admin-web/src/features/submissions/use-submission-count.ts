@@ -60,6 +60,40 @@ export function useSubmissionCount({ formId, spam = false, filter = null, state 
 export type SubmissionCount = ReturnType<typeof useSubmissionCount>;
 
 /**
+ * How many of the view's submissions arrived after `since` (the newest one's `createdAt` when the list
+ * opened), counted up to 1,000: what came since, when the view's own count stopped at its limit and
+ * the difference of two counts says nothing. Not asked while `since` is null.
+ */
+export function useArrivalsSince({
+  formId,
+  spam = false,
+  filter = null,
+  state = null,
+  since,
+}: CountedView & { since: string | null }) {
+  const context = useMemo(() => ({ additionalTypenames: ['Submission'] }), []);
+  // Strictly after it: the filter's lower bound is inclusive, and the user's own `From` may be later.
+  const after = since === null ? null : new Date(Date.parse(since) + 1).toISOString();
+  const createdAfter =
+    after !== null && filter?.createdAfter && filter.createdAfter > after ? filter.createdAfter : after;
+  const [{ data }, refetch] = useQuery({
+    query: SubmissionCountDocument,
+    variables: { formId, spam, filter: { ...filter, createdAfter }, state },
+    context,
+    pause: after === null,
+  });
+  return {
+    /** Undefined until counted (or with no `since`). */
+    arrived: after === null ? undefined : data?.submissions.countUpTo.count,
+    refresh: () => {
+      if (after !== null) {
+        refetch({ requestPolicy: 'network-only' });
+      }
+    },
+  };
+}
+
+/**
  * Refetches a view's page and its count together when a submission of the form arrives or changes
  * (live updates; every `fallbackPollMs` while their stream is down); returns that refresh for the
  * Refresh button and after a change.
