@@ -69,8 +69,8 @@ function Inbox({
   const filtered = isFiltered(filter);
   const variables = filtered ? toFilterVariables(filter) : null;
   const state = toStateVariables(filter);
-  // What was there when the list opened, to count and mark what came since (`total` null when the
-  // count stopped at its limit: then what came after the newest row then is counted apart).
+  // What was there when the list opened, to count and mark what came since. `total` is null when the
+  // count stopped at its limit: arrivals are then counted as those created after `newest`.
   const baseline = useRef<{ total: number | null; newest: string | null; ids: Set<string> } | null>(null);
   // Another filter is another list: back to its first page and a new baseline. Adjusted during render
   // (not in an effect) so the old filter's cursors are never sent with the new filter; the search box
@@ -140,7 +140,7 @@ function Inbox({
   }, [settled, connection, total]);
   const isNew = (id: string) => baseline.current !== null && !baseline.current.ids.has(id) && pageNumber === 1;
   const rows = useMemo(() => connection?.edges.map((edge) => edge.node) ?? [], [connection]);
-  const arrived = arrivedSince(baseline.current, total, arrivals.arrived ?? rows.filter((row) => isNew(row.id)).length);
+  const arrived = arrivedSince(baseline.current, total, arrivals.arrived ?? 0);
 
   // The total drops by the deleted one: the baseline too, so the count of new ones stays right.
   const afterDeletion = () => {
