@@ -10,6 +10,8 @@ export default {
   // the suites' leftovers (embedded databases, browsers, HTTP agents) piled up until its heap ran out
   // near the end of the PGlite pass.
   workerIdleMemoryLimit: '1536MB',
+  // `--shard` deals each area's files out in turn (the file says why).
+  testSequencer: '<rootDir>/jest.test-sequencer.js',
   projects: [
     '<rootDir>/contract',
     '<rootDir>/shared',
