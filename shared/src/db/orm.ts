@@ -8,6 +8,7 @@ import { MIGRATIONS } from '@intake/migrations';
 import { ENTITIES } from '../entities/index.js';
 import { lockEmbeddedDatabase } from './embedded-database-lock.js';
 import { createPgliteInChildProcess, PGLITE_CONF } from './pglite-memory.js';
+import { keepDataDirPrivate } from './private-data-dir.js';
 import { releaseEndedClients, type GuardedPool } from './pool-guard.js';
 
 // The one ORM start-up used by both services, the CLI and the tests. The driver follows
@@ -82,6 +83,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await createPgliteInChildProcess(dir);
     }
     db = await openPglite(options, dir);
+    // After PostgreSQL has started, which rewrites its relation cache files.
+    await db.em.getConnection().execute('select 1');
+    keepDataDirPrivate(dir);
   } catch (error) {
     lock.release();
     throw error;
