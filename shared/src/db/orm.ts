@@ -83,11 +83,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await createPgliteInChildProcess(dir);
     }
     db = await openPglite(options, dir);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  try {
     // After PostgreSQL has started, which rewrites its relation cache files.
     await db.em.getConnection().execute('select 1');
     keepDataDirPrivate(dir);
   } catch (error) {
-    lock.release();
+    await db.close(true).finally(() => lock.release());
     throw error;
   }
   // Held for as long as the database is open: given up when it is closed, and by the kernel when
