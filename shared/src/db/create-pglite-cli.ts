@@ -1,7 +1,6 @@
 // `node create-pglite-cli.js <dir>`: creates an embedded PGlite database in <dir> (initdb) and
 // exits. Run by createPgliteInChildProcess, so that initdb's memory leaves with this process.
 import { PGlite } from '@electric-sql/pglite';
-import { keepDataDirPrivate } from './private-data-dir.js';
 import { keepWasmOnBaselineCompiler, PGLITE_CONF, PGLITE_INITDB_PARAMS } from './pglite-memory.js';
 
 // A Ctrl-C or a SIGTERM sent to the whole process group is for the parent, which waits for this
@@ -22,7 +21,6 @@ try {
     postgresqlconf: PGLITE_CONF,
   });
   await db.close();
-  keepDataDirPrivate(dir);
   process.exit(0);
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
