@@ -2,8 +2,10 @@
 // page's scripts never see a credential, and signing out deletes the row, so the cookie is refused
 // from then on (a JWT in the browser could be stolen by a script and not ended before it expires).
 import { createHash, randomBytes } from 'node:crypto';
+import type { Loaded } from '@mikro-orm/core';
 import type { Em } from '@intake/shared/db';
-import { AdminSessionSchema } from '@intake/shared/entities';
+import { AdminSessionSchema, type AdminUser } from '@intake/shared/entities';
+import { MEMBER_POPULATE } from './principal.js';
 
 const SESSION_SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -29,21 +31,23 @@ export async function startSession(em: Em, adminId: string, ttlSeconds: number):
 
 export interface FoundSession {
   id: string;
-  adminId: string;
+  /** The session's member, read in the same query (with what `activeMember` needs). */
+  admin: Loaded<AdminUser, (typeof MEMBER_POPULATE)[number]>;
   /** When a sign-in or a confirmation started it (docs/sign-in.md#recent-sign-in). */
   startedAt: Date;
 }
 
-/** The live session the secret belongs to, or null. */
+/** The live session the secret belongs to, with its member, or null. */
 export async function findSession(em: Em, secret: string): Promise<FoundSession | null> {
   if (!SESSION_SECRET_SHAPE.test(secret)) {
     return null;
   }
-  const session = await em.findOne(AdminSessionSchema, {
-    secretHash: hashSecret(secret),
-    expiresAt: { $gt: new Date() },
-  });
-  return session === null ? null : { id: session.id, adminId: session.admin.id, startedAt: session.createdAt };
+  const session = await em.findOne(
+    AdminSessionSchema,
+    { secretHash: hashSecret(secret), expiresAt: { $gt: new Date() } },
+    { populate: ['admin', ...MEMBER_POPULATE.map((field) => `admin.${field}` as const)] },
+  );
+  return session === null ? null : { id: session.id, admin: session.admin, startedAt: session.createdAt };
 }
 
 export async function endSession(em: Em, secret: string): Promise<void> {

@@ -8,7 +8,7 @@ import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
 import type { AdminTokens } from './admin-token.js';
 import { findSession } from './admin-sessions.js';
 import { hashApiToken, looksLikeApiToken } from './api-token.js';
-import { loadActiveMember, signedInPrincipal, type Principal } from './principal.js';
+import { activeMember, MEMBER_POPULATE, signedInPrincipal, type Principal } from './principal.js';
 import { unauthenticated } from '../errors.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -33,7 +33,7 @@ export async function authenticate(
 ): Promise<Principal | null> {
   if (authorization === undefined && sessionSecret !== undefined) {
     const session = await findSession(deps.em, sessionSecret);
-    const member = session === null ? null : await loadActiveMember(deps.em, session.adminId);
+    const member = session === null ? null : await activeMember(deps.em, session.admin);
     return member === null ? null : signedInPrincipal(deps.em, member, session!.startedAt);
   }
   const token = bearerToken(authorization);
@@ -42,9 +42,13 @@ export async function authenticate(
   }
   const now = deps.now?.() ?? new Date();
   if (looksLikeApiToken(token)) {
-    const apiToken = await deps.em.findOne(ApiTokenSchema, { tokenHash: hashApiToken(token), revokedAt: null });
-    const creatorId = apiToken?.createdBy?.id ?? null;
-    const member = creatorId === null ? null : await loadActiveMember(deps.em, creatorId);
+    const apiToken = await deps.em.findOne(
+      ApiTokenSchema,
+      { tokenHash: hashApiToken(token), revokedAt: null },
+      { populate: ['createdBy', ...MEMBER_POPULATE.map((field) => `createdBy.${field}` as const)] },
+    );
+    const creator = apiToken?.createdBy ?? null;
+    const member = creator === null ? null : await activeMember(deps.em, creator);
     if (apiToken === null || member === null) {
       return null;
     }
@@ -66,11 +70,11 @@ export async function authenticate(
   if (claims === null) {
     return null;
   }
-  const admin = await deps.em.findOne(AdminUserSchema, { id: claims.adminId });
+  const admin = await deps.em.findOne(AdminUserSchema, { id: claims.adminId }, { populate: MEMBER_POPULATE });
   // Gone, or the password changed after this token was issued.
   if (admin === null || admin.passwordChangedAt.getTime() !== claims.passwordVersion) {
     return null;
   }
-  const member = await loadActiveMember(deps.em, admin.id);
+  const member = await activeMember(deps.em, admin);
   return member === null ? null : signedInPrincipal(deps.em, member, claims.issuedAt);
 }

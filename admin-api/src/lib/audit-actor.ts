@@ -3,7 +3,7 @@
 // the entry, so the log stays readable after the member or the token is gone.
 import type { AuditActor } from '@intake/shared/audit';
 import type { Em } from '@intake/shared/db';
-import { AdminUserSchema, ApiTokenSchema } from '@intake/shared/entities';
+import { ApiTokenSchema } from '@intake/shared/entities';
 import { findSession } from '../access/admin-sessions.js';
 import type { Principal } from '../access/principal.js';
 import { findAdminByEmail } from '../access/find-admin.js';
@@ -12,11 +12,6 @@ export const ANONYMOUS: AuditActor = { kind: 'anonymous', name: 'anonymous' };
 /** A failed sign-in for an e-mail that is no administrator's: what was typed is not kept. */
 export const UNKNOWN_ACCOUNT: AuditActor = { kind: 'anonymous', name: 'unknown account' };
 
-async function adminActor(em: Em, adminId: string): Promise<AuditActor> {
-  const admin = await em.findOne(AdminUserSchema, { id: adminId }, { fields: ['email'] });
-  return { kind: 'admin', id: adminId, name: admin?.email ?? adminId };
-}
-
 /** The authenticated caller, or, for the public `logout`, the admin whose session cookie came along. */
 export async function requestActor(
   em: Em,
@@ -24,7 +19,8 @@ export async function requestActor(
   sessionSecret: string | undefined,
 ): Promise<AuditActor> {
   if (principal?.kind === 'admin') {
-    return adminActor(em, principal.adminId);
+    // The member row this request was authenticated with, read at its start.
+    return { kind: 'admin', id: principal.adminId, name: principal.member.email };
   }
   if (principal?.kind === 'api_token') {
     const token = await em.findOne(ApiTokenSchema, { id: principal.apiTokenId }, { fields: ['name'] });
@@ -32,7 +28,7 @@ export async function requestActor(
     return { kind: 'api_token', id: principal.apiTokenId, name };
   }
   const session = sessionSecret === undefined ? null : await findSession(em, sessionSecret);
-  return session === null ? ANONYMOUS : adminActor(em, session.adminId);
+  return session === null ? ANONYMOUS : { kind: 'admin', id: session.admin.id, name: session.admin.email };
 }
 
 /**

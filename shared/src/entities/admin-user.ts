@@ -42,6 +42,14 @@ export const AdminUserSchema = defineEntity({
     ssoSubject: p.string().length(255).nullable(),
     /** The last sign-in with the password (or password change): a password change lists the passkeys added since. */
     passwordSignedInAt: p.datetime().nullable(),
+    // Whether the member holds a passkey: no column, a subquery read only when asked for
+    // (`populate: ['hasPasskey']`), so each request learns its caller's second factors with the
+    // member row instead of by a query of its own (admin-api's access/principal.ts).
+    hasPasskey: p
+      .formula<boolean>((columns) => `exists (select 1 from passkeys where passkeys.admin_id = ${columns.id})`)
+      .type('boolean')
+      .persist(false)
+      .lazy(),
     createdAt: createdAtProperty(),
     updatedAt: updatedAtProperty(),
   },
