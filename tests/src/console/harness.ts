@@ -376,7 +376,17 @@ async function seriousViolations(page: Page): Promise<string[]> {
  * end and are not waited for.
  */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForTimeout(300);
+  // A transition starts a frame or two after the change behind it (Mantine moves a dialog to its
+  // entering state in an animation frame): three frames pass before asking what still runs. A fixed
+  // 300 ms did the same, at a minute of the console's file time over its 190 calls.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let frames = 3;
+        const next = () => (--frames === 0 ? resolve() : requestAnimationFrame(next));
+        requestAnimationFrame(next);
+      }),
+  );
   await page
     .waitForFunction(
       () =>
