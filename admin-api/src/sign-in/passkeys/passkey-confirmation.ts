@@ -5,12 +5,13 @@
 // only, never the member (as at sign-in: an answer naming a credential id is easy to forge).
 import type { Em } from '@intake/shared/db';
 import { PasskeySchema } from '@intake/shared/entities';
-import { generateAuthenticationOptions, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from './passkey-challenges.js';
 import { answeredChallenge, parseAuthenticationResponse } from './passkey-response.js';
 import { descriptors, listPasskeys, recordPasskeyUse, userHandleOf } from './passkeys.js';
 import type { RelyingParty } from './relying-party.js';
 import { verifiedCounter } from './verify-assertion.js';
+import { webAuthn } from './webauthn.js';
 import type { AdminDeps } from '../../context.js';
 import { badUserInput } from '../../errors.js';
 import { loginAttemptKeys } from '../password/login.js';
@@ -29,6 +30,7 @@ export async function startPasskeyConfirmation(
   }
   await countCodeAttempt(deps, [loginAttemptKeys('', request.clientAddress).address]);
   const challenge = await issuePasskeyChallenge(em, 'confirmation', request.adminId);
+  const { generateAuthenticationOptions } = await webAuthn();
   return generateAuthenticationOptions({
     rpID: relyingParty.id,
     challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),

@@ -7,16 +7,13 @@
 // limit and lock them out. The rules and limits: docs/sign-in.md ("Passkeys").
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type AdminUser, type Passkey } from '@intake/shared/entities';
-import {
-  generateAuthenticationOptions,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from './passkey-challenges.js';
 import { answeredChallenge, parseAuthenticationResponse } from './passkey-response.js';
 import { descriptors, listPasskeys, recordPasskeyUse, userHandleOf } from './passkeys.js';
 import { verifiedCounter } from './verify-assertion.js';
 import type { RelyingParty } from './relying-party.js';
+import { webAuthn } from './webauthn.js';
 import { findChallenge, useChallenge } from '../two-factor/challenges.js';
 import { linkAccount, type ProviderAccount } from '../sso/account-link.js';
 import type { AdminDeps } from '../../context.js';
@@ -55,6 +52,7 @@ export async function startPasskeySignIn(
     adminId = found.adminId;
   }
   const challenge = await issuePasskeyChallenge(em, 'sign_in', adminId);
+  const { generateAuthenticationOptions } = await webAuthn();
   return generateAuthenticationOptions({
     rpID: relyingParty.id,
     challenge: new Uint8Array(Buffer.from(challenge, 'base64url')),

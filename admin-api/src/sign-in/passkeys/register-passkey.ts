@@ -5,16 +5,12 @@
 import type { Em } from '@intake/shared/db';
 import { AdminUserSchema, PasskeySchema, type Passkey } from '@intake/shared/entities';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import {
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type VerifiedRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON, VerifiedRegistrationResponse } from '@simplewebauthn/server';
 import { issuePasskeyChallenge, takePasskeyChallenge } from './passkey-challenges.js';
 import { answeredChallenge, parseRegistrationResponse } from './passkey-response.js';
 import { descriptors, listPasskeys, userHandleOf } from './passkeys.js';
 import type { RelyingParty } from './relying-party.js';
+import { webAuthn } from './webauthn.js';
 import { badUserInput, unauthenticated } from '../../errors.js';
 
 /** Enough for a phone, a laptop and a few security keys; a bound keeps the sign-in options small. */
@@ -36,6 +32,7 @@ export async function startPasskeyRegistration(
     throw badUserInput('passkey', `cannot be added: you have ${PASSKEYS_MAX}, remove one first`);
   }
   const challenge = await issuePasskeyChallenge(em, 'registration', adminId);
+  const { generateRegistrationOptions } = await webAuthn();
   return generateRegistrationOptions({
     rpName: relyingParty.name,
     rpID: relyingParty.id,
@@ -62,6 +59,7 @@ async function verifyAnswer(
   if (response === null || challenge === null || taken?.adminId !== adminId) {
     throw badUserInput('response', NOT_AN_ANSWER);
   }
+  const { verifyRegistrationResponse } = await webAuthn();
   try {
     const verification = await verifyRegistrationResponse({
       response,

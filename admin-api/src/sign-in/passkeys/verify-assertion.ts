@@ -2,9 +2,10 @@
 // challenge, the origin, the relying party id, the signature with the stored public key, user
 // verification when asked, and a counter that grew (where the authenticator keeps one).
 import type { Passkey } from '@intake/shared/entities';
-import { verifyAuthenticationResponse, type AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { asCredential } from './passkeys.js';
 import type { RelyingParty } from './relying-party.js';
+import { webAuthn } from './webauthn.js';
 
 /** The authenticator's new counter when every check holds; null otherwise (never a library error). */
 export async function verifiedCounter(
@@ -14,6 +15,7 @@ export async function verifiedCounter(
   passkey: Passkey,
   requireUserVerification: boolean,
 ): Promise<number | null> {
+  const { verifyAuthenticationResponse } = await webAuthn();
   try {
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
       response,
