@@ -2,11 +2,13 @@
 // real scripts/build.js and the real console build (codegen, type check, vite), in a scratch copy of
 // the console's sources, so that the repository's own build output is never touched while other
 // tests serve it. The copy's node_modules links to the repository's packages one by one, but has
-// a .cache of its own (where the build records what it built).
+// a .cache of its own (where the build records what it built). The copy starts as built as the
+// repository (its console and that build's record): one real build, not two (16.6 → 10.5 s here).
 import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -34,7 +36,13 @@ const COPIED = [
   'admin-web/tsconfig.json',
   'admin-web/public',
   'admin-web/src',
+  // The compiled contract the console bundles: an input of its build, so copied for the record to hold.
+  'contract/package.json',
+  'contract/dist',
 ];
+
+/** What `npm test`'s own build left: the built console and the record of its inputs and outputs. */
+const BUILT = ['admin-web/dist', 'node_modules/.cache/intake-build/console.json'];
 
 /** A node_modules of `copy` whose entries are links to the repository's, without its .cache. */
 function linkPackages(from: string, to: string): void {
@@ -74,14 +82,17 @@ describe('npm run build', () => {
     }
     linkPackages(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
     linkPackages(path.join(REPO_ROOT, 'admin-web/node_modules'), path.join(root, 'admin-web/node_modules'));
+    for (const entry of BUILT.filter((built) => existsSync(path.join(REPO_ROOT, built)))) {
+      cpSync(path.join(REPO_ROOT, entry), path.join(root, entry), { recursive: true });
+    }
   });
   afterAll(() => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('builds the console once, skips it while nothing changed, and builds it again after a source changed', () => {
-    const first = buildConsole(root);
-    expect(first).toEqual({ status: 0, output: expect.stringContaining('vite') });
+  it('skips the console while nothing changed, and builds it again after a source changed', () => {
+    // Up to date as copied, or built now when the repository's build is missing or stale.
+    expect(buildConsole(root).status).toBe(0);
     const built = builtFiles(root);
     expect(Object.keys(built)).toContain('index.html');
 
