@@ -2,32 +2,21 @@
 // "Where the test suite's CPU goes"): importing it loads every resolver, but not the passkey
 // library, which only a passkey operation uses. A module-load hook (--import) lists what was loaded.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { missingBuild, REPO_ROOT } from '@intake/shared/test';
+import { missingBuild, REPO_ROOT, writeModuleListHook, type ModuleList } from '@intake/shared/test';
 
 const ENTRY = 'admin-api/dist/index.js';
 const PASSKEY_LIBRARY = '/node_modules/@simplewebauthn/server/';
-
-// Records every module URL loaded; writes them to LOADED_FILE as JSON when the process exits (a
-// write to a pipe may be cut short there).
-const HOOK = `
-import { registerHooks } from 'node:module';
-import { writeFileSync } from 'node:fs';
-const loaded = new Set();
-registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });
-process.on('exit', () => writeFileSync(process.env.LOADED_FILE, JSON.stringify([...loaded])));
-`;
 
 /** The module URLs loaded by importing the admin API, then by running `then` (an expression). */
 function loadedBy(then: string): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), 'intake-admin-lazy-'));
   try {
-    const hook = path.join(dir, 'hook.mjs');
-    writeFileSync(hook, HOOK);
-    const entry = path.join(REPO_ROOT, ENTRY);
+    const hook = writeModuleListHook(dir, 'exit');
     const loadedFile = path.join(dir, 'loaded.json');
+    const entry = path.join(REPO_ROOT, ENTRY);
     const script = `await import(${JSON.stringify(entry)}); ${then};`;
     const result = spawnSync(process.execPath, [`--import=${hook}`, '--input-type=module', '-e', script], {
       cwd: path.join(REPO_ROOT, 'admin-api'),
@@ -35,7 +24,7 @@ function loadedBy(then: string): string[] {
       encoding: 'utf8',
     });
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    return JSON.parse(readFileSync(loadedFile, 'utf8')) as string[];
+    return (JSON.parse(readFileSync(`${loadedFile}.part`, 'utf8')) as ModuleList).modules;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

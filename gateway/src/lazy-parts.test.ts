@@ -3,7 +3,7 @@
 // compiled entry runs with a module-load hook (NODE_OPTIONS=--import) that writes what it loaded on
 // SIGUSR2. Needs PostgreSQL (TEST_DATABASE_URL): start:gateway refuses the embedded database.
 import { afterAll, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, openDatabase, type Database } from '@intake/shared/db';
@@ -20,6 +20,8 @@ import {
   missingBuild,
   runScript,
   testConfig,
+  writeModuleListHook,
+  type ModuleList,
   type StartedProcess,
 } from '@intake/shared/test';
 import { docx, plainOle2, zipOf } from '@intake/test-files';
@@ -49,25 +51,7 @@ const LAZY = {
   ],
 };
 
-// Records every module URL loaded on the main thread; SIGUSR2 writes them, with Node's own list of
-// its internal modules, to LOADED_FILE.
-const HOOK = `
-import { registerHooks } from 'node:module';
-import { writeFileSync } from 'node:fs';
-const loaded = new Set();
-registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });
-process.on('SIGUSR2', () => {
-  writeFileSync(process.env.LOADED_FILE + '.part', JSON.stringify({ modules: [...loaded], builtins: process.moduleLoadList }));
-  writeFileSync(process.env.LOADED_FILE, '');
-});
-`;
-
-interface Loaded {
-  modules: string[];
-  builtins: string[];
-}
-
-async function loadedBy(gateway: StartedProcess, file: string): Promise<Loaded> {
+async function loadedBy(gateway: StartedProcess, file: string): Promise<ModuleList> {
   rmSync(file, { force: true });
   gateway.child.kill('SIGUSR2');
   const deadline = Date.now() + 10_000;
@@ -77,10 +61,10 @@ async function loadedBy(gateway: StartedProcess, file: string): Promise<Loaded> 
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return JSON.parse(readFileSync(`${file}.part`, 'utf8')) as Loaded;
+  return JSON.parse(readFileSync(`${file}.part`, 'utf8')) as ModuleList;
 }
 
-const present = (loaded: Loaded, parts: readonly string[]) =>
+const present = (loaded: ModuleList, parts: readonly string[]) =>
   parts.filter((part) => loaded.modules.some((url) => url.includes(part)));
 
 describeOnPostgres('the idle gateway loads what a request needs only when it needs it', (serverUrl) => {
@@ -119,8 +103,7 @@ describeOnPostgres('the idle gateway loads what a request needs only when it nee
     const { site, token } = await makeSite(services);
     const form = await makeForm(services, site);
 
-    const hook = path.join(cwd, 'hook.mjs');
-    writeFileSync(hook, HOOK);
+    const hook = writeModuleListHook(cwd, 'SIGUSR2');
     const loadedFile = path.join(cwd, 'loaded.json');
     gateway = runScript(GATEWAY, cwd, { ...env, NODE_OPTIONS: `--import=${hook}`, LOADED_FILE: loadedFile });
     const url = await listeningUrl(gateway);

@@ -8,6 +8,7 @@ export * from './s3.js';
 export * from './delivery.js';
 export * from './delivery-cases.js';
 export * from './processes.js';
+export * from './module-list.js';
 export * from './graphql.js';
 export * from './outage-database.js';
 export * from './real-part.js';
