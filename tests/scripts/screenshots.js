@@ -18,7 +18,7 @@ import { migrate, openDatabase } from '@intake/shared/db';
 import { createLogger } from '@intake/shared/logger';
 import { generateSecret } from '@intake/shared/secrets';
 import { createServices } from '@intake/shared/services';
-import { createDeliveryWorker } from '@intake/worker';
+import { createDeliveryWorker, createSearchIndexer } from '@intake/worker';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -240,6 +240,9 @@ async function main() {
   const admin = await startAdmin(services, { gatewayUrl: gateway.url });
   const worker = createDeliveryWorker(services, { publicAdminOrigin: () => admin.url });
   worker.start();
+  // As `npm start` runs it: the search screenshot finds only what the indexer has indexed.
+  const searchIndexer = createSearchIndexer(services);
+  searchIndexer.start();
   const browser = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath,
     headless: true,
@@ -353,6 +356,7 @@ async function main() {
   } finally {
     await browser.close();
     await worker.close();
+    await searchIndexer.close();
     await admin.close();
     await gateway.close();
     await db.close(true);
