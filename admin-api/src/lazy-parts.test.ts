@@ -2,10 +2,10 @@
 // "Where the test suite's CPU goes"): importing it loads every resolver, but not the passkey
 // library, which only a passkey operation uses. A module-load hook (--import) lists what was loaded.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { missingBuild, REPO_ROOT, writeModuleListHook, type ModuleList } from '@intake/shared/test';
+import { missingBuild, readModuleList, REPO_ROOT, writeModuleListHook } from '@intake/shared/test';
 
 const ENTRY = 'admin-api/dist/index.js';
 const PASSKEY_LIBRARY = '/node_modules/@simplewebauthn/server/';
@@ -24,7 +24,7 @@ function loadedBy(then: string): string[] {
       encoding: 'utf8',
     });
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
-    return (JSON.parse(readFileSync(`${loadedFile}.part`, 'utf8')) as ModuleList).modules;
+    return readModuleList(loadedFile).modules;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

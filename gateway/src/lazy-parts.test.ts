@@ -3,7 +3,7 @@
 // compiled entry runs with a module-load hook (NODE_OPTIONS=--import) that writes what it loaded on
 // SIGUSR2. Needs PostgreSQL (TEST_DATABASE_URL): start:gateway refuses the embedded database.
 import { afterAll, expect, it } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrate, openDatabase, type Database } from '@intake/shared/db';
@@ -20,6 +20,7 @@ import {
   missingBuild,
   runScript,
   testConfig,
+  readModuleList,
   writeModuleListHook,
   type ModuleList,
   type StartedProcess,
@@ -61,7 +62,7 @@ async function loadedBy(gateway: StartedProcess, file: string): Promise<ModuleLi
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return JSON.parse(readFileSync(`${file}.part`, 'utf8')) as ModuleList;
+  return readModuleList(file);
 }
 
 const present = (loaded: ModuleList, parts: readonly string[]) =>

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** What a process loaded: module URLs on its main thread, and Node's list of its internal modules. */
@@ -19,7 +19,7 @@ export function writeModuleListHook(dir: string, when: 'exit' | 'SIGUSR2'): stri
     hook,
     `
 import { registerHooks } from 'node:module';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 const loaded = new Set();
 registerHooks({ load(url, context, next) { loaded.add(url); return next(url, context); } });
 process.on(${JSON.stringify(when)}, () => {
@@ -29,4 +29,9 @@ process.on(${JSON.stringify(when)}, () => {
 `,
   );
   return hook;
+}
+
+/** The list a hook of writeModuleListHook wrote for LOADED_FILE `file` (once `file` exists). */
+export function readModuleList(file: string): ModuleList {
+  return JSON.parse(readFileSync(`${file}.part`, 'utf8')) as ModuleList;
 }
