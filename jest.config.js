@@ -1,17 +1,12 @@
 // `npm test` runs every workspace's suite; each workspace also runs alone with its own `npm test`.
 export default {
-  // A global option: ignored inside the per-project configs. It bounds hooks too: a beforeAll that
-  // starts services on a fresh embedded database took over 30 s on the 2-core CI machine under load.
+  // A global option (ignored inside the per-project configs), applied by scripts/test-runner/setup.js.
+  // It bounds hooks too: a beforeAll that starts services on a fresh embedded database took over 30 s
+  // on the 2-core CI machine under load.
   testTimeout: 60000,
-  // One worker per core: Jest's default leaves a core to its own process, which on the 2-core machine
-  // ran the whole suite in one worker, and its test files mostly keep one core busy each.
+  // One worker per core: Jest's default leaves a core to its own process, and its test files mostly
+  // keep one core busy each.
   maxWorkers: '100%',
-  // A worker process is restarted between test files once it holds more than this: in one process,
-  // the suites' leftovers (embedded databases, browsers, HTTP agents) piled up until its heap ran out
-  // near the end of the PGlite pass.
-  workerIdleMemoryLimit: '1536MB',
-  // `--shard` deals each area's files out in turn (the file says why).
-  testSequencer: '<rootDir>/jest.test-sequencer.js',
   projects: [
     '<rootDir>/contract',
     '<rootDir>/shared',

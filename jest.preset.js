@@ -1,7 +1,11 @@
-// Shared jest setup for every workspace: TypeScript through SWC (fast, keeps decorator metadata for
-// type-graphql), native ESM, and workspace packages resolved to their sources so tests need no build.
+// Shared jest setup for every workspace. Test files run in long-lived worker processes
+// (scripts/test-runner/runner.js says why), where Node module hooks compile TypeScript through SWC
+// (keeping decorator metadata for type-graphql) and resolve workspace packages to their sources, so
+// tests need no build; test helpers (`@intake/shared/test`) are package entries with that condition only.
 
 import { fileURLToPath } from 'node:url';
+
+const runnerFile = (name) => fileURLToPath(new URL(`./scripts/test-runner/${name}`, import.meta.url));
 
 /** Every test file hashes passwords cheaply (shared/src/test/cheap-password-hashes.ts says why). */
 const CHEAP_PASSWORD_HASHES = fileURLToPath(new URL('./shared/src/test/cheap-password-hashes.ts', import.meta.url));
@@ -9,32 +13,10 @@ const CHEAP_PASSWORD_HASHES = fileURLToPath(new URL('./shared/src/test/cheap-pas
 export function preset(displayName) {
   return {
     displayName,
-    testEnvironment: 'node',
-    extensionsToTreatAsEsm: ['.ts'],
+    runner: runnerFile('runner.js'),
     testMatch: ['<rootDir>/**/*.test.ts'],
     testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-    transform: {
-      '^.+\\.ts$': [
-        '@swc/jest',
-        {
-          jsc: {
-            target: 'es2024',
-            parser: { syntax: 'typescript', decorators: true },
-            transform: { legacyDecorator: true, decoratorMetadata: true },
-          },
-          module: { type: 'es6' },
-          sourceMaps: 'inline',
-        },
-      ],
-    },
     testTimeout: 30000,
-    setupFilesAfterEnv: [CHEAP_PASSWORD_HASHES],
-    // Workspace packages resolve to their TypeScript sources through the "@intake/source" condition
-    // of their package.json exports, so tests need no build; test helpers (`@intake/shared/test`)
-    // are entries with that condition only.
-    testEnvironmentOptions: { customExportConditions: ['@intake/source', 'node', 'node-addons'] },
-    moduleNameMapper: {
-      '^(\\.{1,2}/.*)\\.js$': '$1',
-    },
+    setupFilesAfterEnv: [runnerFile('setup.js'), CHEAP_PASSWORD_HASHES],
   };
 }

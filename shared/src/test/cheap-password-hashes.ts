@@ -1,4 +1,4 @@
-// Jest's setup for every test file (jest.preset.js): passwords hashed with scrypt N=2^10 instead of
+// Set up in every test worker (jest.preset.js): passwords hashed with scrypt N=2^10 instead of
 // the production N=2^17. Tests sign in thousands of times, each hash cost a few hundred ms on the
 // 2-core machine, and that was minutes of `npm test`. The code path is the same; the production
 // parameters are checked by admin-api/src/sign-in/password/auth.test.ts, which restores them there.
