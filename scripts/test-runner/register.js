@@ -1,8 +1,9 @@
-// Loaded first in each test worker (`--import`): Node module hooks that run the workspaces' TypeScript
-// through SWC, with decorator metadata for type-graphql, as the build does; resolve workspace packages
-// to their sources (the "@intake/source" condition of their exports), so tests need no build; give
-// `@jest/globals` the runner's globals; and find `./name.ts` for `./name.js` and `./name`. Compiled files are kept
-// by content hash in node_modules/.cache, so the run's workers do not each compile the sources again.
+// Loaded first in each test worker (`--import`): Node module hooks that run the workspaces'
+// TypeScript through SWC, with decorator metadata for type-graphql, as the build does; resolve
+// workspace packages to their sources (the "@intake/source" condition of their exports), so tests
+// need no build; give `@jest/globals` the runner's globals; and find `./name.ts` for `./name.js` and
+// `./name`. Compiled files are kept by content hash in node_modules/.cache, so the run's workers do
+// not each compile the sources again.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { registerHooks } from 'node:module';
